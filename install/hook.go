@@ -1,0 +1,133 @@
+package install
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// HookInput is what guard-exec needs from a PreToolUse (Claude Code, Codex)
+// or BeforeTool (Gemini CLI) payload. Unknown fields are ignored.
+type HookInput struct {
+	SessionID      string `json:"session_id"`
+	TranscriptPath string `json:"transcript_path"` // null from Codex: ""
+	Cwd            string `json:"cwd"`
+	HookEventName  string `json:"hook_event_name"`
+	PermissionMode string `json:"permission_mode"`
+	ToolName       string `json:"tool_name"`
+	ToolUseID      string `json:"tool_use_id"`
+
+	// From tool_input, for shell tools.
+	Command     string `json:"-"`
+	Description string `json:"-"`
+	Dir         string `json:"-"` // Gemini's dir_path: where the command runs, relative to Cwd
+
+	// Shell reports that the call runs a shell command to judge. When false
+	// the call is not guard-exec's business and the caller allows it.
+	Shell bool `json:"-"`
+}
+
+// shellTools are the tool names whose tool_input.command is a shell command.
+// Codex's apply_patch also has a "command" (a patch), so it is not here.
+var shellTools = map[string]bool{"Bash": true, "run_shell_command": true, "ShellTool": true, "shell": true}
+
+// maxHookInput bounds what a hook reads: commands can be long, not endless.
+const maxHookInput = 64 << 20
+
+// ParseHookInput reads one hook payload. Input that is not a JSON object, or
+// a shell call without a string tool_input.command, is an error: the caller
+// must then refuse (a hook that fails otherwise lets the call run).
+func ParseHookInput(r io.Reader) (*HookInput, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxHookInput+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading hook input: %w", err)
+	}
+	if len(b) > maxHookInput {
+		return nil, fmt.Errorf("hook input is over %d MiB: refusing to judge it", maxHookInput>>20)
+	}
+	if t := strings.TrimSpace(string(b)); !strings.HasPrefix(t, "{") {
+		return nil, errors.New("hook input is not a JSON object as Claude Code, Codex and Gemini CLI send: check the hook command in the client's settings")
+	}
+	var raw struct {
+		HookInput
+		ToolInput json.RawMessage `json:"tool_input"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("hook input is not a JSON object as Claude Code, Codex and Gemini CLI send: %v", err)
+	}
+	in := raw.HookInput
+	switch in.HookEventName {
+	case "", "PreToolUse", "BeforeTool":
+	default:
+		return &in, nil // not a pre-call event: nothing to judge
+	}
+	if in.ToolName == "" {
+		return nil, errors.New("hook input has no tool_name: cannot tell what the client is about to run")
+	}
+	if !shellTools[in.ToolName] {
+		return &in, nil
+	}
+	var ti struct {
+		Command     *string `json:"command"`
+		Description string  `json:"description"`
+		DirPath     string  `json:"dir_path"`
+	}
+	if len(raw.ToolInput) == 0 || string(raw.ToolInput) == "null" {
+		return nil, errors.New("hook input for a shell tool has no tool_input: cannot judge the command")
+	}
+	if err := json.Unmarshal(raw.ToolInput, &ti); err != nil || ti.Command == nil {
+		return nil, errors.New("hook input for a shell tool has no string tool_input.command: cannot judge the command")
+	}
+	in.Command, in.Description, in.Dir, in.Shell = *ti.Command, ti.Description, ti.DirPath, true
+	return &in, nil
+}
+
+// HookOutput is the Claude Code PreToolUse answer for decision "allow",
+// "deny" or "ask"; any other decision is answered as "deny".
+func HookOutput(decision, reason string) []byte {
+	switch decision {
+	case "allow", "deny", "ask":
+	default:
+		decision = "deny"
+	}
+	type specific struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	}
+	return append(jsonText(struct {
+		HookSpecificOutput specific `json:"hookSpecificOutput"`
+	}{specific{"PreToolUse", decision, reason}}), '\n')
+}
+
+// HookReply is what `guard-exec hook CLIENT` writes and its exit status, for
+// decision "allow", "deny", "ask", or "" (no opinion: the client's own
+// rules apply). Claude Code gets HookOutput. Codex and Gemini CLI get
+// silence (Codex) or {} (Gemini) on allow, and exit 2 with the reason on
+// stderr otherwise: neither can safely take `ask` from a hook (Codex runs
+// the call), so an ask is refused with a reason saying how to go ahead.
+func HookReply(client, decision, reason string) (stdout, stderr []byte, code int) {
+	if decision == "" {
+		return nil, nil, 0
+	}
+	switch client {
+	case "codex", "gemini-cli":
+		if decision == "allow" {
+			if client == "gemini-cli" {
+				return []byte("{}\n"), nil, 0
+			}
+			return nil, nil, 0
+		}
+		if reason = strings.TrimSpace(reason); reason == "" {
+			reason = "guard-exec refused this command"
+		}
+		if decision == "ask" {
+			reason += fmt.Sprintf(" (guard-exec would ask first, but %s cannot ask from a hook: run the command yourself if it is what you want, or allow it in the guard-exec policy)", client)
+		}
+		return nil, []byte(reason + "\n"), 2
+	default:
+		return HookOutput(decision, reason), nil, 0
+	}
+}
