@@ -1,0 +1,326 @@
+// Package prompt asks a person whether a command may run.
+//
+// The contract:
+//
+//   - The question is asked only on the controlling terminal (/dev/tty).
+//     Standard input and output belong to the command being judged, and may
+//     be driven by the very agent whose command needs approval, so they are
+//     never read or written.
+//   - Anything but a clear yes is No: no terminal, a background process
+//     group, an unrecognised answer, end of input, Ctrl-C, a signal, a
+//     timeout. Callers may treat every answer other than Once, Session and
+//     Always as a refusal, whatever the error.
+//   - Before a person can have a rule remembered ('a') or written to the
+//     configuration ('w'), the prompt shows the exact rule text; a choice
+//     whose rule is empty is not offered.
+//   - The terminal's modes are restored on every path, and the outcome is
+//     printed so the person sees what happened.
+package prompt
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Answer is a person's decision.
+type Answer int
+
+const (
+	No      Answer = iota // refuse (also: anything unrecognised, EOF, Ctrl-C, a signal, a timeout)
+	Once                  // 'y': allow this invocation only
+	Session               // 'a': allow for this session (remember SessionRule)
+	Always                // 'w': allow always (write PersistRule to ConfigPath)
+)
+
+func (a Answer) String() string {
+	switch a {
+	case No:
+		return "no"
+	case Once:
+		return "once"
+	case Session:
+		return "session"
+	case Always:
+		return "always"
+	}
+	return fmt.Sprintf("Answer(%d)", int(a))
+}
+
+// Part is a part of the command that needs approval, and why.
+type Part struct {
+	Text   string
+	Reason string
+}
+
+// Question is what the person is asked.
+type Question struct {
+	Command     string        // the whole command line as given; shown, truncated if huge
+	Parts       []Part        // parts that need approval
+	SessionRule string        // exact rule text that 'a' would remember; "" means 'a' is not offered
+	PersistRule string        // exact TOML text that 'w' would append; "" means 'w' is not offered
+	ConfigPath  string        // the file 'w' writes to (shown to the person)
+	Timeout     time.Duration // 0 means no timeout
+}
+
+// Asker is how the guard asks. Decisions are plain data so that channels
+// other than a terminal (an approval queue, an agent's hook) can implement it.
+type Asker interface {
+	Ask(q Question) (Answer, error)
+}
+
+// Errors come back together with No. They may be wrapped with detail: test
+// with errors.Is.
+var (
+	// ErrNoTerminal: there is no controlling terminal (opening /dev/tty
+	// fails, as it does under most agents), or the process is in a
+	// background process group, where reading would stop it with SIGTTIN.
+	// Nothing has been shown to anyone.
+	ErrNoTerminal = errors.New("no controlling terminal to ask on")
+	// ErrTimeout: nobody answered within Question.Timeout.
+	ErrTimeout = errors.New("no answer in time")
+	// ErrInterrupted: Ctrl-C (or Ctrl-\, Ctrl-Z) was typed, a signal
+	// arrived, or the terminal was taken by another process group.
+	ErrInterrupted = errors.New("prompt interrupted")
+)
+
+// TTY asks on the controlling terminal.
+type TTY struct {
+	Path string // default "/dev/tty"
+}
+
+var _ Asker = (*TTY)(nil)
+
+func (t *TTY) path() string {
+	if t == nil || t.Path == "" {
+		return "/dev/tty"
+	}
+	return t.Path
+}
+
+// Limits on what is shown: enough to judge a command, not so much that a
+// huge script scrolls the keys off the screen.
+const (
+	maxCommandLines = 40
+	maxPartLines    = 5
+	maxParts        = 20
+	maxLineRunes    = 400
+	maxAnswerBytes  = 32 // answers are a few letters; more is noise
+)
+
+// render builds the prompt text. The terminal is in raw mode, where "\n"
+// does not return the carriage, so lines end with "\r\n".
+func render(q *Question) string {
+	var b strings.Builder
+	line := func(parts ...string) {
+		for _, p := range parts {
+			b.WriteString(p)
+		}
+		b.WriteString("\r\n")
+	}
+	line("guard-exec: this command needs your approval:")
+	block(&b, "    ", q.Command, maxCommandLines)
+	if len(q.Parts) > 0 {
+		line("  needing approval:")
+		for i, p := range q.Parts {
+			if i == maxParts {
+				line(fmt.Sprintf("    … (%d more)", len(q.Parts)-i))
+				break
+			}
+			block(&b, "    - ", p.Text, maxPartLines)
+			if p.Reason != "" {
+				block(&b, "      because: ", p.Reason, maxPartLines)
+			}
+		}
+	}
+	line()
+	line("  y  allow once")
+	keys := "y"
+	if q.SessionRule != "" {
+		keys += "/a"
+		line("  a  allow for this session, remembering:")
+		block(&b, "       ", q.SessionRule, 0)
+	}
+	if q.PersistRule != "" {
+		keys += "/w"
+		line("  w  allow always, with:")
+		block(&b, "       ", q.PersistRule, 0)
+		where := q.ConfigPath
+		if where == "" {
+			where = "the configuration file"
+		}
+		line("     (appended to ", visible(where), ")")
+	}
+	line("  n  no")
+	b.WriteString("answer [" + keys + "/N]: ")
+	return b.String()
+}
+
+// block writes text indented, its first line after prefix and the others
+// under it, keeping at most maxLines lines (0: all).
+func block(b *strings.Builder, prefix, text string, maxLines int) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	indent := strings.Repeat(" ", utf8.RuneCountInString(prefix))
+	for i, l := range lines {
+		if maxLines > 0 && i == maxLines {
+			fmt.Fprintf(b, "%s… (%d more lines)\r\n", indent, len(lines)-i)
+			return
+		}
+		p := indent
+		if i == 0 {
+			p = prefix
+		}
+		b.WriteString(p + visible(clip(l)) + "\r\n")
+	}
+}
+
+func clip(l string) string {
+	n := utf8.RuneCountInString(l)
+	if n <= maxLineRunes {
+		return l
+	}
+	cut := 0
+	for i := range l {
+		if cut == maxLineRunes {
+			return fmt.Sprintf("%s… (%d more characters)", l[:i], n-maxLineRunes)
+		}
+		cut++
+	}
+	return l
+}
+
+// visible escapes what a terminal would act on rather than show. The text
+// comes from the command under review: an escape sequence, a carriage return
+// or a bidi override in it could hide or disguise what the person approves.
+func visible(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, `\x%02x`, s[i])
+		case r == '\t':
+			b.WriteRune(r)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) ||
+			unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// event is what a key did to the answer line.
+type event int
+
+const (
+	evNone      event = iota
+	evEnter           // the line is complete
+	evEOF             // end of input: refuse
+	evInterrupt       // a key that would have sent a signal: refuse
+)
+
+// editor is the minimal line editing done in raw mode.
+type editor struct {
+	line []byte
+	esc  int // 0: normal; 1: after ESC; 2: inside a CSI/SS3 sequence
+}
+
+// key takes one input byte and returns what to echo and what happened.
+func (e *editor) key(c byte) (echo string, ev event) {
+	switch c {
+	case '\r', '\n':
+		return "", evEnter
+	case 0x03, 0x1c, 0x1a: // Ctrl-C, Ctrl-\, Ctrl-Z
+		return "", evInterrupt
+	case 0x04:
+		return "", evEOF
+	case 0x00:
+		// A Ctrl-D typed while the terminal was still in line mode (as
+		// testscript's ttyin does) is stored as a NUL byte, which is what a
+		// raw read returns for it.
+		return "", evEOF
+	}
+	switch e.esc {
+	case 1:
+		// Arrow and function keys arrive as ESC [ … or ESC O …; drop
+		// them (and Alt+key) rather than echo half of a sequence.
+		e.esc = 0
+		if c == '[' || c == 'O' {
+			e.esc = 2
+		}
+		return "", evNone
+	case 2:
+		if c >= 0x40 && c <= 0x7e {
+			e.esc = 0
+		}
+		return "", evNone
+	}
+	switch {
+	case c == 0x1b:
+		e.esc = 1
+	case c == 0x7f || c == 0x08: // backspace
+		if len(e.line) > 0 {
+			e.line = e.line[:len(e.line)-1]
+			return "\b \b", evNone
+		}
+	case c == 0x15: // Ctrl-U: erase the line
+		echo = strings.Repeat("\b \b", len(e.line))
+		e.line = e.line[:0]
+		return echo, evNone
+	case c >= 0x20 && c < 0x7f && len(e.line) < maxAnswerBytes:
+		// ASCII only: every answer is ASCII, and echoing other bytes
+		// would let typed-ahead input send C1 controls to the terminal.
+		e.line = append(e.line, c)
+		return string(c), evNone
+	}
+	return "", evNone
+}
+
+// decide maps a completed answer line to an Answer and a note for the
+// person when the line was not understood.
+func decide(q *Question, line string) (Answer, string) {
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return Once, ""
+	case "a":
+		if q.SessionRule != "" {
+			return Session, ""
+		}
+	case "w":
+		if q.PersistRule != "" {
+			return Always, ""
+		}
+	case "n", "no", "":
+		return No, ""
+	}
+	return No, "unrecognised answer, treated as no"
+}
+
+// outcome is the last line shown, so the person sees what was decided.
+func outcome(a Answer, err error) string {
+	switch {
+	case a == Once:
+		return "→ allowed once"
+	case a == Session:
+		return "→ allowed for this session"
+	case a == Always:
+		return "→ allowed always"
+	case errors.Is(err, ErrTimeout):
+		return "→ refused (no answer in time)"
+	case errors.Is(err, ErrInterrupted):
+		return "→ refused (interrupted)"
+	case err != nil:
+		return "→ refused (error)"
+	}
+	return "→ refused"
+}
