@@ -1,0 +1,155 @@
+package argspec
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// find's expression is not getopt: primaries are single-dash words, some
+// take arguments, and -exec/-ok take a command up to ";" or "+".
+var findArgs = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
+	"-regex": 1, "-iregex": 1, "-regextype": 1, "-type": 1, "-xtype": 1, "-size": 1, "-perm": 1,
+	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1,
+	"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-used": 1,
+	"-maxdepth": 1, "-mindepth": 1, "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1,
+	"-fprintf": 2, "-samefile": 1, "-inum": 1, "-links": 1, "-lname": 1, "-ilname": 1,
+	"-context": 1, "-fstype": 1, "-files0-from": 1,
+}
+
+// FindExec is one -exec/-execdir/-ok/-okdir action of a find command.
+type FindExec struct {
+	Action string      // "-exec", "-execdir", "-ok", "-okdir"
+	Argv   []word.Word // the command, with {} as written
+	Plus   bool        // terminated by "+" rather than ";"
+}
+
+// FindExecs returns the commands a find runs. It reads the argv again
+// because the generic Cmd keeps only the action names.
+func FindExecs(args []word.Word) (out []FindExec, unterminated bool) {
+	for i := 0; i < len(args); i++ {
+		t, _ := args[i].Static()
+		switch t {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			fe := FindExec{Action: t}
+			j := i + 1
+			for ; j < len(args); j++ {
+				u, ok := args[j].Static()
+				if ok && u == ";" {
+					break
+				}
+				if ok && u == "+" && j > i+1 {
+					if p, _ := args[j-1].Static(); p == "{}" {
+						fe.Plus = true
+						break
+					}
+				}
+				fe.Argv = append(fe.Argv, args[j])
+			}
+			if j >= len(args) {
+				unterminated = true
+			}
+			out = append(out, fe)
+			i = j
+		default:
+			if n, ok := findArgs[t]; ok {
+				i += n
+			}
+		}
+	}
+	return out, unterminated
+}
+
+func readFind(s *Spec, args []wordT, pattern bool) *Cmd {
+	c := &Cmd{Spec: s}
+	i := 0
+	// Leading options (-H -L -P -D debugopts -Olevel) come before the
+	// starting points.
+	for ; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			break
+		}
+		if t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O") {
+			c.Opts = append(c.Opts, Opt{Name: t, Known: true})
+			continue
+		}
+		if t == "-D" && i+1 < len(args) {
+			i++
+			continue
+		}
+		break
+	}
+	// Starting points: words up to the first that begins an expression.
+	for ; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if ok && (strings.HasPrefix(t, "-") && t != "-" || t == "(" || t == "!" || t == ",") {
+			break
+		}
+		if !ok && args[i].CouldStartWith('-') {
+			c.Open = true
+		}
+		if isOpen(args[i], pattern) {
+			c.Open = true
+		}
+		c.Args = append(c.Args, args[i])
+	}
+	for ; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			c.Open = true
+			continue
+		}
+		switch t {
+		case "-exec", "-execdir", "-ok", "-okdir":
+			j := i + 1
+			for ; j < len(args); j++ {
+				u, _ := args[j].Static()
+				if u == ";" || (u == "+" && j > i+1) {
+					break
+				}
+			}
+			v := word.FromLit(strings.Join(word.Strings(args[i+1:min(j, len(args))]), " "))
+			c.Opts = append(c.Opts, Opt{Name: t, Value: &v, Known: true})
+			i = j
+			continue
+		}
+		if !strings.HasPrefix(t, "-") {
+			continue // ( ) ! , and the like
+		}
+		opt := Opt{Name: t, Known: true}
+		if n, ok := findArgs[t]; ok && i+n < len(args) {
+			v := args[i+n]
+			opt.Value = &v
+			i += n
+		}
+		c.Opts = append(c.Opts, opt)
+	}
+	return c
+}
+
+// readTar reads tar, including the old style whose first word is a
+// cluster of letters without a dash (tar xzf a.tgz).
+func readTar(s *Spec, args []wordT, pattern bool) *Cmd {
+	if len(args) > 0 {
+		if t, ok := args[0].Static(); ok && t != "" && !strings.HasPrefix(t, "-") {
+			// Old style: each letter is an option; those taking values take
+			// the following words in order.
+			var expanded []wordT
+			rest := args[1:]
+			s.index()
+			for _, r := range t {
+				expanded = append(expanded, word.FromLit("-"+string(r)))
+				if o := s.short[r]; o != nil && o.Arity == ReqArg && len(rest) > 0 {
+					expanded = append(expanded, rest[0])
+					rest = rest[1:]
+				}
+			}
+			args = append(expanded, rest...)
+		}
+	}
+	c := &Cmd{Spec: s}
+	s.read(c, args, pattern)
+	return c
+}

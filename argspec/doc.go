@@ -1,0 +1,24 @@
+// Package argspec knows how programs read their arguments.
+//
+// A [Spec] describes a program's options in a compact notation (see
+// [Parse]); [Normalize] reads an argv the way that program would: short
+// option clusters (-rf = -fr = -r -f), long options and their unambiguous
+// abbreviations (--recur), --opt=value = --opt value, options after
+// operands where the program permutes them (GNU rm ~ -rf), -- ending
+// options, and global options before a subcommand (git -C dir -c k=v reset
+// --hard). Every option is reported under one canonical name, so a rule
+// written once matches every spelling.
+//
+// Words that are not known until run time are kept as [word.Word]s. A
+// dynamic word that could begin with '-' where an option may stand makes
+// the reading open ([Cmd.Open]): it could be any option. An unquoted
+// expansion that may split into several words makes the rest of the argv
+// open as well. Callers must treat open readings as "could be anything" for
+// deny and ask, and never as satisfying allow.
+//
+// [Effects] reports which paths a normalised command reads or writes, from a
+// catalogue of common programs (rm, cp, mv, tee, sed -i, tar -x, dd of=,
+// git checkout --, find -delete, …). A program without an entry has no
+// known effects; its operands are reported as possible paths of unknown
+// access so path rules can still ask about them.
+package argspec

@@ -1,0 +1,377 @@
+package argspec
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Access is what a command does to a path.
+type Access uint8
+
+const (
+	Read    Access = 1
+	Write   Access = 2
+	Unknown        = Read | Write // a program the catalogue does not know
+)
+
+func (a Access) String() string {
+	switch a {
+	case Read:
+		return "read"
+	case Write:
+		return "write"
+	}
+	return "read/write"
+}
+
+// Effect is one path a command touches.
+type Effect struct {
+	Path   word.Word // as written: relative paths are relative to the command's working directory
+	Access Access
+	// Op refines Write: "delete", "chmod", "chown", "create", "extract",
+	// "truncate", "move", or "" for a plain write.
+	Op        string
+	Recursive bool // the whole tree under Path
+}
+
+// readers read every operand.
+var readers = set("cat", "tac", "head", "tail", "less", "more", "wc", "nl", "od", "xxd", "hexdump",
+	"strings", "file", "stat", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
+	"b2sum", "cksum", "sum", "base64", "base32", "cut", "paste", "diff", "cmp", "comm", "rev", "fold",
+	"fmt", "column", "ls", "du", "bat", "batcat", "readlink", "realpath", "tree", "shasum", "zcat",
+	"bzcat", "xzcat", "zless", "expand", "unexpand", "join", "pr", "split", "csplit", "tsort", "look",
+	"numfmt", "iconv", "jq", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc", "wc")
+
+// patternFirst read operands after a leading pattern or program, unless
+// the pattern came by option.
+var patternFirst = map[string][]string{
+	"grep": {"--regexp", "--file"}, "egrep": {"-e", "-f"}, "fgrep": {"-e", "-f"},
+	"rg": {"--regexp", "--file"}, "ag": {}, "ack": {},
+	"awk": {"-f"}, "gawk": {"-f"}, "mawk": {"-f"}, "nawk": {"-f"},
+	"sed": {"--expression", "--file"},
+}
+
+// noPaths are programs whose operands are not paths.
+var noPaths = set("echo", "printf", "true", "false", ":", "test", "[", "[[", "sleep", "date", "whoami",
+	"id", "uname", "hostname", "pwd", "env", "printenv", "which", "type", "command", "seq", "yes",
+	"expr", "basename", "dirname", "kill", "pkill", "ps", "pgrep", "uptime", "nproc", "tty", "locale",
+	"exit", "return", "shift", "set", "shopt", "export", "unset", "declare", "local", "readonly",
+	"typeset", "alias", "unalias", "hash", "wait", "jobs", "fg", "bg", "disown", "umask", "ulimit",
+	"times", "trap", "getopts", "read", "let", "break", "continue", "history", "help", "caller",
+	"compgen", "complete", "dirs", "popd", "pushd", "cd", "logout", "suspend", "enable", "mapfile",
+	"readarray", "eval", "builtin", "exec", "bind", "fc", "tput", "stty", "clear", "reset", "cal",
+	"groups", "users", "who", "w", "last", "free", "df", "lsblk", "lscpu", "lsof", "netstat", "ss",
+	"ip", "ifconfig", "ping", "dig", "nslookup", "host", "curl", "wget", "git", "docker", "kubectl",
+	"helm", "terraform")
+
+func set(names ...string) map[string]bool {
+	m := map[string]bool{}
+	for _, n := range names {
+		m[n] = true
+	}
+	return m
+}
+
+// Effects returns the paths a command touches. known is false when the
+// catalogue has no entry for the program: its operands are then returned
+// with Unknown access.
+func Effects(c *Cmd) (effs []Effect, known bool) {
+	add := func(w word.Word, a Access, op string, rec bool) {
+		effs = append(effs, Effect{Path: w, Access: a, Op: op, Recursive: rec})
+	}
+	addAll := func(ws []word.Word, a Access, op string, rec bool) {
+		for _, w := range ws {
+			add(w, a, op, rec)
+		}
+	}
+	args := c.Args
+	if c.HasAny("--help", "--version") && c.Spec != nil {
+		return nil, true
+	}
+	switch c.Prog {
+	case "rm":
+		addAll(args, Write, "delete", c.Has("--recursive"))
+	case "rmdir":
+		addAll(args, Write, "delete", false)
+	case "shred":
+		op := ""
+		if c.HasAny("-u", "--remove") {
+			op = "delete"
+		}
+		addAll(args, Write, op, false)
+	case "touch", "mkdir", "truncate":
+		addAll(args, Write, "create", false)
+		addAll(c.Values("--reference"), Read, "", false)
+	case "tee":
+		addAll(args, Write, "", false)
+	case "cp", "install", "mv", "ln":
+		srcAccess, srcOp := Read, ""
+		if c.Prog == "mv" {
+			srcAccess, srcOp = Write, "move"
+		}
+		rec := c.HasAny("--recursive", "--archive") || c.Prog == "mv"
+		if c.Prog == "install" && c.Has("--directory") {
+			addAll(args, Write, "create", false)
+			break
+		}
+		if dirs := c.Values("--target-directory"); len(dirs) > 0 {
+			addAll(args, srcAccess, srcOp, rec)
+			addAll(dirs, Write, "", rec)
+			break
+		}
+		switch {
+		case len(args) == 1 && c.Prog == "ln":
+			// ln TARGET makes a link named after it in the working directory.
+			add(word.FromLit("."), Write, "", false)
+			add(args[0], Read, "", false)
+		case len(args) >= 2:
+			addAll(args[:len(args)-1], srcAccess, srcOp, rec)
+			add(args[len(args)-1], Write, "", rec)
+		default:
+			addAll(args, Unknown, "", rec)
+		}
+	case "chmod", "chown", "chgrp":
+		op := c.Prog
+		if op == "chgrp" {
+			op = "chown"
+		}
+		targets := args
+		if len(c.Values("--reference")) == 0 && len(targets) > 0 {
+			targets = targets[1:] // the mode or owner
+		}
+		addAll(targets, Write, op, c.Has("--recursive"))
+	case "dd":
+		addAll(c.Values("of"), Write, "", false)
+		addAll(c.Values("if"), Read, "", false)
+	case "sed":
+		files := args
+		if len(c.Values("--expression")) == 0 && len(c.Values("--file")) == 0 && len(files) > 0 {
+			files = files[1:]
+		}
+		addAll(c.Values("--file"), Read, "", false)
+		if c.Has("--in-place") {
+			addAll(files, Write, "", false)
+		} else {
+			addAll(files, Read, "", false)
+		}
+	case "sort":
+		addAll(c.Values("--output"), Write, "", false)
+		addAll(args, Read, "", false)
+	case "uniq":
+		if len(args) > 0 {
+			add(args[0], Read, "", false)
+		}
+		if len(args) > 1 {
+			add(args[1], Write, "", false)
+		}
+	case "tar":
+		files := c.Values("--file")
+		dirs := c.Values("--directory")
+		switch {
+		case c.Has("--extract"):
+			if len(dirs) == 0 {
+				dirs = []word.Word{word.FromLit(".")}
+			}
+			addAll(dirs, Write, "extract", true)
+			addAll(files, Read, "", false)
+		case c.HasAny("--create", "--append", "--update", "--catenate", "--delete"):
+			addAll(files, Write, "", false)
+			for _, a := range args {
+				if len(dirs) > 0 {
+					a = join(dirs[len(dirs)-1], a)
+				}
+				add(a, Read, "", true)
+			}
+		default:
+			addAll(files, Read, "", false)
+		}
+	case "rsync":
+		if len(args) >= 2 {
+			for _, a := range args[:len(args)-1] {
+				add(a, Read, "", true)
+			}
+			op := ""
+			if c.HasAny("--delete", "--del", "--delete-before", "--delete-during", "--delete-delay", "--delete-after", "--delete-excluded") {
+				op = "delete"
+			}
+			add(args[len(args)-1], Write, op, true)
+		}
+		if c.Has("--remove-source-files") {
+			addAll(args[:max(len(args)-1, 0)], Write, "delete", true)
+		}
+	case "find":
+		if c.Has("-delete") {
+			addAll(findRoots(args), Write, "delete", true)
+		} else {
+			addAll(findRoots(args), Read, "", true)
+		}
+		for _, n := range []string{"-fprint", "-fprint0", "-fls", "-fprintf"} {
+			for _, o := range c.Opts {
+				if o.Name == n && o.Value != nil {
+					add(*o.Value, Write, "", false)
+				}
+			}
+		}
+	case "curl":
+		addAll(c.Values("--output"), Write, "", false)
+		addAll(c.Values("--dump-header"), Write, "", false)
+		addAll(c.Values("--cookie-jar"), Write, "", false)
+		addAll(c.Values("--upload-file"), Read, "", false)
+		addAll(c.Values("--config"), Read, "", false)
+		if c.HasAny("--remote-name", "--remote-name-all") {
+			dirs := c.Values("--output-dir")
+			if len(dirs) == 0 {
+				dirs = []word.Word{word.FromLit(".")}
+			}
+			addAll(dirs, Write, "", true)
+		}
+		for _, v := range append(c.Values("--data"), append(c.Values("--data-binary"), c.Values("--form")...)...) {
+			if rest, ok := v.TrimPrefix("@"); ok {
+				add(rest, Read, "", false)
+			}
+			if _, rest, ok := v.Cut("=@"); ok {
+				add(rest, Read, "", false)
+			}
+		}
+	case "wget":
+		out := c.Values("--output-document")
+		for _, o := range out {
+			if s, ok := o.Static(); ok && s == "-" {
+				out = nil
+			}
+		}
+		addAll(out, Write, "", false)
+		addAll(c.Values("--output-file"), Write, "", false)
+		if len(c.Values("--output-document")) == 0 {
+			dirs := c.Values("--directory-prefix")
+			if len(dirs) == 0 {
+				dirs = []word.Word{word.FromLit(".")}
+			}
+			addAll(dirs, Write, "", true)
+		}
+	case "unzip":
+		dirs := c.Values("-d")
+		if len(dirs) == 0 {
+			dirs = []word.Word{word.FromLit(".")}
+		}
+		if len(args) > 0 {
+			add(args[0], Read, "", false)
+		}
+		if !c.HasAny("-l", "-t", "-v", "-z", "-Z", "-p", "-c") {
+			addAll(dirs, Write, "extract", true)
+		}
+	case "git":
+		return gitEffects(c), true
+	default:
+		if noPaths[c.Prog] {
+			return nil, true
+		}
+		if readers[c.Prog] {
+			if c.Raw {
+				args = nonOptions(args)
+			}
+			addAll(args, Read, "", c.Prog == "du" || c.Prog == "tree" || c.Prog == "ls" && c.Has("-R"))
+			return effs, true
+		}
+		if opts, ok := patternFirst[c.Prog]; ok {
+			if c.Raw {
+				args = nonOptions(args)
+			}
+			byOpt := false
+			for _, o := range opts {
+				byOpt = byOpt || c.Has(o)
+			}
+			if !byOpt && len(args) > 0 {
+				args = args[1:]
+			}
+			rec := c.HasAny("--recursive", "--dereference-recursive") || c.Prog == "rg" || c.Prog == "ag"
+			addAll(args, Read, "", rec)
+			return effs, true
+		}
+		if c.Spec == nil {
+			addAll(nonOptions(args), Unknown, "", false)
+			return effs, false
+		}
+		addAll(args, Unknown, "", false)
+		return effs, false
+	}
+	return effs, true
+}
+
+// findRoots returns find's starting points ("." when none is given).
+func findRoots(args []word.Word) []word.Word {
+	if len(args) == 0 {
+		return []word.Word{word.FromLit(".")}
+	}
+	return args
+}
+
+func gitEffects(c *Cmd) []Effect {
+	var effs []Effect
+	paths := c.Args
+	sub := ""
+	if len(c.Sub) > 0 {
+		sub = c.Sub[0]
+	}
+	switch sub {
+	case "checkout", "restore":
+		// git checkout BRANCH -- PATHS and git checkout -- PATHS discard
+		// changes in those paths; git checkout BRANCH alone switches.
+		if sub == "checkout" && !c.HasAny("--patch") {
+			if len(paths) <= 1 {
+				return nil
+			}
+			paths = paths[1:]
+		}
+		for _, p := range paths {
+			effs = append(effs, Effect{Path: p, Access: Write, Recursive: true})
+		}
+	case "rm":
+		if c.Has("--cached") || c.Has("--dry-run") {
+			return nil
+		}
+		for _, p := range paths {
+			effs = append(effs, Effect{Path: p, Access: Write, Op: "delete", Recursive: c.Has("-r")})
+		}
+	case "clean":
+		if c.Has("--dry-run") || !c.Has("--force") {
+			return nil
+		}
+		if len(paths) == 0 {
+			paths = []word.Word{word.FromLit(".")}
+		}
+		for _, p := range paths {
+			effs = append(effs, Effect{Path: p, Access: Write, Op: "delete", Recursive: true})
+		}
+	case "log", "diff", "show":
+		for _, v := range c.Values("--output") {
+			effs = append(effs, Effect{Path: v, Access: Write})
+		}
+	}
+	return effs
+}
+
+// nonOptions drops words that look like options from a raw argv.
+func nonOptions(ws []word.Word) []word.Word {
+	var out []word.Word
+	for _, w := range ws {
+		if s, ok := w.Static(); ok && strings.HasPrefix(s, "-") && s != "-" {
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// join joins a directory word and a relative path word.
+func join(dir, p word.Word) word.Word {
+	if strings.HasPrefix(p.Prefix(), "/") {
+		return p
+	}
+	out := word.Word{}
+	out.AddWord(dir)
+	out.AddLit("/")
+	out.AddWord(p)
+	return out
+}

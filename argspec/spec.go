@@ -1,0 +1,168 @@
+package argspec
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Arity says whether an option takes a value.
+type Arity uint8
+
+const (
+	NoArg  Arity = iota
+	ReqArg       // the value is attached (--o=v, -ov) or the next word
+	OptArg       // the value can only be attached (--o=v, -ov)
+)
+
+// OptSpec is one option of a program, under all its names.
+type OptSpec struct {
+	Canon  string   // canonical name: the first long name ("--recursive"), else "-r"
+	Shorts []rune   // single-letter names
+	Longs  []string // long names without dashes
+	Arity  Arity
+}
+
+// Spec describes how a program reads its argv.
+type Spec struct {
+	Name string
+	Opts []*OptSpec
+	// GNU: options may follow operands (getopt_long permutation) and long
+	// options may be abbreviated to any unambiguous prefix.
+	GNU bool
+	// Abbrev: long options may be abbreviated (git's parse-options) even
+	// though operands are not permuted.
+	Abbrev bool
+	// Subs are subcommands chosen by the first operand; nil when the program
+	// has none. A subcommand's spec also accepts its parent's options when
+	// Persistent is set (cobra-style CLIs: kubectl, docker, helm).
+	Subs       map[string]*Spec
+	Persistent bool
+	// NumericOpt accepts -N (a number) as the option of that canonical name,
+	// as in head -5 or kill -9.
+	NumericOpt string
+	// Custom replaces the generic reader (find, tar, dd, chmod modes).
+	Custom func(s *Spec, args []wordT, pattern bool) *Cmd
+	// Fixup adjusts a reading after the generic reader (kill's signal names).
+	Fixup func(c *Cmd)
+
+	short map[rune]*OptSpec
+	long  map[string]*OptSpec
+}
+
+// opts parses the compact option notation: entries separated by spaces,
+// each entry a comma-separated list of names (one letter = short, longer =
+// long), ending in "=" when the option requires a value or "?=" when the
+// value is optional and can only be attached. The canonical name is the
+// first long name, else the first short one.
+//
+//	opts("f,force i I r,R,recursive interactive?= t,target-directory=")
+func opts(notation string) []*OptSpec {
+	var out []*OptSpec
+	for _, entry := range strings.Fields(notation) {
+		o := &OptSpec{}
+		switch {
+		case strings.HasSuffix(entry, "?="):
+			o.Arity, entry = OptArg, strings.TrimSuffix(entry, "?=")
+		case strings.HasSuffix(entry, "="):
+			o.Arity, entry = ReqArg, strings.TrimSuffix(entry, "=")
+		}
+		for _, name := range strings.Split(entry, ",") {
+			if len([]rune(name)) == 1 {
+				o.Shorts = append(o.Shorts, []rune(name)[0])
+			} else {
+				o.Longs = append(o.Longs, name)
+			}
+		}
+		if len(o.Longs) > 0 {
+			o.Canon = "--" + o.Longs[0]
+		} else {
+			o.Canon = "-" + string(o.Shorts[0])
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+func (s *Spec) index() {
+	if s.short != nil {
+		return
+	}
+	s.short = map[rune]*OptSpec{}
+	s.long = map[string]*OptSpec{}
+	for _, o := range s.Opts {
+		// The first spec of a name wins: a subcommand's own option shadows
+		// its parent's.
+		for _, r := range o.Shorts {
+			if s.short[r] == nil {
+				s.short[r] = o
+			}
+		}
+		for _, l := range o.Longs {
+			if s.long[l] == nil {
+				s.long[l] = o
+			}
+		}
+	}
+}
+
+// lookupLong finds a long option by name or unambiguous prefix.
+func (s *Spec) lookupLong(name string) (*OptSpec, error) {
+	s.index()
+	if o, ok := s.long[name]; ok {
+		return o, nil
+	}
+	if !s.GNU && !s.Abbrev {
+		return nil, nil
+	}
+	var found *OptSpec
+	for l, o := range s.long {
+		if strings.HasPrefix(l, name) {
+			if found != nil && found != o {
+				return nil, fmt.Errorf("option --%s is ambiguous", name)
+			}
+			found = o
+		}
+	}
+	return found, nil
+}
+
+// Opt returns the canonical name of an option as written ("-r", "--recur"),
+// or "" when the program has no such option.
+func (s *Spec) Opt(name string) string {
+	s.index()
+	switch {
+	case strings.HasPrefix(name, "--"):
+		o, _ := s.lookupLong(strings.TrimPrefix(name, "--"))
+		if o != nil {
+			return o.Canon
+		}
+	case strings.HasPrefix(name, "-") && len([]rune(name)) == 2:
+		if o := s.short[[]rune(name)[1]]; o != nil {
+			return o.Canon
+		}
+	}
+	return ""
+}
+
+var registry = map[string]*Spec{}
+
+func register(specs ...*Spec) {
+	for _, s := range specs {
+		registry[s.Name] = s
+	}
+}
+
+// Lookup returns the spec of a program by its base name, or nil.
+func Lookup(prog string) *Spec { return registry[prog] }
+
+// sub builds a subcommand table.
+func subs(specs ...*Spec) map[string]*Spec {
+	m := map[string]*Spec{}
+	for _, s := range specs {
+		for _, name := range strings.Split(s.Name, ",") {
+			m[name] = s
+		}
+		s.Name = strings.Split(s.Name, ",")[0]
+	}
+	return m
+}
