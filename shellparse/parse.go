@@ -1,0 +1,266 @@
+package shellparse
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// walker walks a program in execution order.
+type walker struct {
+	opts     Options
+	res      *Result
+	via      []Layer
+	pos      Pos
+	nested   int // > 0 inside code found in a string: positions stay the carrier's
+	steps    int
+	bytes    int
+	calls    []string // functions being walked, innermost last
+	inPipe   bool     // walking an element of a pipeline or a background job
+	fatal    *ParseError
+	curScope *scope
+	checking bool // walking only to find differentials (uncalled functions)
+	called   map[*syntax.Stmt]bool
+}
+
+// Parse reads src and returns every command that would run.
+func Parse(src string, opts Options) (*Result, error) {
+	if opts.Cwd == "" {
+		opts.Cwd = "/"
+	}
+	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}}
+	f, perr := w.parse(src, true)
+	if perr != nil {
+		return nil, perr
+	}
+	sc := &scope{
+		vars:          map[string]varState{},
+		funcs:         map[string]*syntax.Stmt{},
+		cwd:           Cwd{Dirs: []string{filepath.Clean(opts.Cwd)}},
+		params:        opts.Params,
+		paramsUnknown: opts.ParamsUnknown,
+	}
+	w.curScope = sc
+	w.stmts(sc, f.Stmts)
+	w.checkUncalled(sc)
+	if w.fatal != nil {
+		return nil, w.fatal
+	}
+	return w.res, nil
+}
+
+// parse parses one unit of text: the top level, or code found in a string.
+func (w *walker) parse(src string, top bool) (*syntax.File, *ParseError) {
+	w.bytes += len(src)
+	if w.bytes > MaxBytes {
+		return nil, &ParseError{Reason: fmt.Sprintf("the command is larger than %d bytes, the most the guard reads part by part", MaxBytes), TooLarge: true}
+	}
+	if i := strings.Index(src, "\r\n"); i >= 0 {
+		return nil, &ParseError{Pos: posAt(src, i), Differential: true,
+			Reason: `the text has a carriage return before a newline (\r\n): bash keeps the \r as part of the text while the parser drops it, so the two would read different commands`}
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	f, err := p.Parse(strings.NewReader(src), w.opts.Name)
+	if err != nil {
+		pe := &ParseError{Reason: "bash syntax error: " + err.Error()}
+		var se syntax.ParseError
+		if errors.As(err, &se) {
+			pe.Pos = Pos{int(se.Pos.Line()), int(se.Pos.Col())}
+			pe.Reason = "bash syntax error: " + se.Text
+		}
+		var le syntax.LangError
+		if errors.As(err, &le) {
+			pe.Pos = Pos{int(le.Pos.Line()), int(le.Pos.Col())}
+			pe.Reason = "not bash syntax: " + le.Error()
+		}
+		return nil, pe
+	}
+	if d := heredocSplit(f, src); d != nil {
+		return nil, d
+	}
+	return f, nil
+}
+
+func posAt(src string, off int) Pos {
+	line := 1 + strings.Count(src[:off], "\n")
+	col := off - strings.LastIndex(src[:off], "\n")
+	return Pos{line, col}
+}
+
+// heredocSplit finds heredocs whose closing line bash would see earlier
+// than the parser: in an unquoted heredoc, bash joins a backslash-newline
+// before comparing a line with the delimiter.
+func heredocSplit(f *syntax.File, src string) *ParseError {
+	var found *ParseError
+	syntax.Walk(f, func(n syntax.Node) bool {
+		r, ok := n.(*syntax.Redirect)
+		if !ok || found != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil || r.Word == nil {
+			return found == nil
+		}
+		delim, quoted := r.Word.Lit(), false
+		for _, p := range r.Word.Parts {
+			if _, ok := p.(*syntax.Lit); !ok {
+				quoted = true
+			}
+		}
+		if quoted || strings.Contains(delim, `\`) {
+			return true
+		}
+		start, end := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+		if start < 0 || end > len(src) || start > end {
+			return true
+		}
+		lines := strings.Split(src[start:end], "\n")
+		for i := 0; i < len(lines); i++ {
+			joined, j := lines[i], i
+			for strings.HasSuffix(joined, `\`) && oddBackslashes(joined) && j+1 < len(lines) {
+				j++
+				joined = joined[:len(joined)-1] + lines[j]
+			}
+			cmp := joined
+			if r.Op == syntax.DashHdoc {
+				cmp = strings.TrimLeft(cmp, "\t")
+			}
+			if j > i && cmp == delim {
+				found = &ParseError{Pos: Pos{int(r.Hdoc.Pos().Line()) + i, 1}, Differential: true,
+					Reason: "a heredoc delimiter split by a backslash-newline: bash ends the heredoc there and runs the lines after it, the parser does not"}
+				return false
+			}
+			i = j
+		}
+		return true
+	})
+	return found
+}
+
+func oddBackslashes(s string) bool {
+	n := 0
+	for i := len(s) - 1; i >= 0 && s[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// differential records a construct bash reads differently from the parser.
+func (w *walker) differential(p syntax.Pos, reason string) {
+	if w.nested > 0 {
+		// Inside code found in a string: that code is unreadable, the rest
+		// of the command is not. The part asks.
+		w.emit(&Cmd{Opaque: "code that cannot be read reliably: " + reason, CodeArg: -1})
+		return
+	}
+	if w.fatal == nil {
+		w.fatal = &ParseError{Pos: Pos{int(p.Line()), int(p.Col())}, Differential: true, Reason: reason}
+	}
+}
+
+// dataAsCode records text that bash would evaluate as code at run time,
+// whose content is not known here.
+func (w *walker) dataAsCode(reason string) {
+	w.emit(&Cmd{Opaque: reason, CodeArg: -1})
+}
+
+// emit reports a command.
+func (w *walker) emit(c *Cmd) {
+	if w.checking {
+		return
+	}
+	if len(w.res.Cmds) >= MaxParts {
+		if w.fatal == nil {
+			w.fatal = &ParseError{Reason: fmt.Sprintf("the command has more than %d parts, the most the guard judges one by one", MaxParts), TooLarge: true}
+		}
+		return
+	}
+	if c.Cwd.Dirs == nil && !c.Cwd.Unknown && w.curScope != nil {
+		c.Cwd = Cwd{Dirs: append([]string(nil), w.curScope.cwd.Dirs...), Unknown: w.curScope.cwd.Unknown}
+	}
+	if c.Pos.Line == 0 {
+		c.Pos = w.pos
+	}
+	c.Via = append([]Layer(nil), w.via...)
+	if len(w.calls) > 0 {
+		c.Func = w.calls[len(w.calls)-1]
+	}
+	w.res.Cmds = append(w.res.Cmds, c)
+}
+
+// step counts work and stops the walk past the limit.
+func (w *walker) step() bool {
+	w.steps++
+	if w.steps > maxSteps {
+		if w.fatal == nil {
+			w.fatal = &ParseError{Reason: "the command expands to too much work to judge part by part (deep function calls or loops)", TooLarge: true}
+		}
+		return false
+	}
+	return w.fatal == nil
+}
+
+// code walks code found in a string (eval, bash -c, trap, …) in scope sc.
+func (w *walker) code(sc *scope, src string, layer Layer) {
+	if len(w.via) >= MaxDepth {
+		w.emit(&Cmd{Opaque: fmt.Sprintf("code nested more than %d levels deep", MaxDepth), CodeArg: -1})
+		return
+	}
+	w.via = append(w.via, layer)
+	w.nested++
+	defer func() {
+		w.via = w.via[:len(w.via)-1]
+		w.nested--
+	}()
+	f, perr := w.parse(src, false)
+	if perr != nil {
+		if perr.TooLarge {
+			if w.fatal == nil {
+				w.fatal = perr
+			}
+			return
+		}
+		w.emit(&Cmd{Opaque: "code that cannot be read reliably (" + perr.Reason + ")", CodeArg: -1})
+		return
+	}
+	old := w.curScope
+	w.curScope = sc
+	w.stmts(sc, f.Stmts)
+	w.curScope = old
+}
+
+// promptString walks the command substitutions a prompt-style string
+// (PS4, ${x@P}) would run when expanded.
+func (w *walker) promptString(sc *scope, s, what string) {
+	if !strings.ContainsAny(s, "$`") {
+		return
+	}
+	w.code(sc.clone(), "echo \""+strings.ReplaceAll(s, `"`, `\"`)+"\"", Layer{Kind: "prompt expansion of " + what})
+}
+
+// checkUncalled reads the bodies of functions that are never called, only
+// to refuse text that bash would read differently.
+func (w *walker) checkUncalled(sc *scope) {
+	w.checking = true
+	defer func() { w.checking = false }()
+	for _, body := range sc.funcs {
+		if !w.called[body] {
+			w.called[body] = true
+			w.stmt(sc.clone(), body, nil)
+		}
+	}
+}
+
+// staticArgs returns the static text of words, or false.
+func staticArgs(ws []word.Word) ([]string, bool) {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		s, ok := w.Static()
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}

@@ -1,0 +1,1400 @@
+package shellparse
+
+import (
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/bashcli"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// call walks a simple command.
+func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, st *syntax.Stmt) {
+	var assigns []Assign
+	for _, a := range c.Assigns {
+		assigns = append(assigns, w.assign(sc, a))
+	}
+	var argv []word.Word
+	for _, a := range c.Args {
+		argv = append(argv, w.fields(sc, a)...)
+	}
+	if len(c.Args) == 0 {
+		// Assignments to the shell itself.
+		for i, a := range c.Assigns {
+			w.setAssign(sc, a, assigns[i])
+		}
+		w.checkAssigns(sc, assigns, true)
+		if len(redirs) > 0 || len(assigns) > 0 {
+			w.emit(&Cmd{Assigns: assigns, Redirs: redirs})
+		}
+		return
+	}
+	w.checkAssigns(sc, assigns, false)
+	w.run(sc, argv, assigns, redirs, in, false, st != nil && st.Background)
+}
+
+// assign evaluates an assignment's value, walking what it runs.
+func (w *walker) assign(sc *scope, a *syntax.Assign) Assign {
+	out := Assign{}
+	if a.Name != nil {
+		out.Name = a.Name.Value
+	}
+	if a.Index != nil {
+		w.arith(sc, a.Index)
+	}
+	switch {
+	case a.Array != nil:
+		for _, el := range a.Array.Elems {
+			if el.Index != nil {
+				w.arith(sc, el.Index)
+			}
+			if el.Value != nil {
+				w.fields(sc, el.Value)
+			}
+		}
+		out.Value = word.Unknown("(…)")
+	case a.Value != nil:
+		out.Value = w.value(sc, a.Value, wctx{assign: true})
+		if len(out.Value.Segs) == 0 {
+			out.Value = word.FromLit("")
+		}
+	default:
+		out.Value = word.FromLit("")
+	}
+	return out
+}
+
+// setAssign records an assignment in the shell's state.
+func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	switch {
+	case a.Index != nil || a.Array != nil || a.Append:
+		sc.setUnknown(name)
+	case sc.vars[name].integer:
+		w.arithText(sc, v.Value, "assigning to integer variable "+name)
+		sc.setNumeric(name)
+	case a.Value != nil && isArithWord(a.Value):
+		sc.setNumeric(name)
+	default:
+		sc.set(name, v.Value)
+	}
+}
+
+// codeVars are environment variables whose value other programs run as a
+// shell command.
+var codeVars = map[string]string{
+	"GIT_PAGER": "git's pager", "PAGER": "the pager", "MANPAGER": "man's pager", "GIT_EDITOR": "git's editor",
+	"EDITOR": "the editor", "VISUAL": "the editor", "GIT_SEQUENCE_EDITOR": "git's rebase editor",
+	"GIT_SSH_COMMAND": "git's ssh command", "GIT_EXTERNAL_DIFF": "git's diff program",
+	"GIT_ASKPASS": "git's password prompt", "SSH_ASKPASS": "ssh's password prompt",
+	"LESSOPEN": "less's input filter", "LESSCLOSE": "less's input filter", "PROMPT_COMMAND": "the prompt command",
+	"RSYNC_RSH": "rsync's remote shell", "GIT_SSH": "git's ssh program",
+}
+
+// hiddenCodeVars make programs load code the guard cannot see.
+var hiddenCodeVars = map[string]string{
+	"BASH_ENV": "makes every later bash source that file", "ENV": "makes later shells source that file",
+	"LD_PRELOAD": "loads that library into every program", "LD_AUDIT": "loads that library into every program",
+	"LD_LIBRARY_PATH": "changes which libraries programs load", "NODE_OPTIONS": "passes options (such as --require) to node",
+	"PERL5OPT": "passes options to perl", "RUBYOPT": "passes options to ruby", "PYTHONSTARTUP": "runs that file in python",
+	"SHELLOPTS": "changes how later shells parse", "BASHOPTS": "changes how later shells parse",
+	"GIT_CONFIG_PARAMETERS": "sets git configuration (which can name programs to run)",
+	"GIT_CONFIG_COUNT":      "sets git configuration (which can name programs to run)",
+	"PROMPT_COMMAND":        "",
+}
+
+// checkAssigns judges assignments whose values are code or make later
+// programs run code.
+func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
+	for _, a := range assigns {
+		switch {
+		case strings.HasPrefix(a.Name, "GUARD_EXEC_"):
+			w.emit(&Cmd{Assigns: []Assign{a}, Special: "guard-env"})
+		case a.Name == "PS4" || a.Name == "PS1" || a.Name == "PS2" || a.Name == "PS0":
+			if s, ok := a.Value.Static(); ok {
+				w.promptString(sc, s, a.Name)
+			} else {
+				w.dataAsCode(a.Name + " is set to a value not known here; bash expands it as a prompt, which can run commands")
+			}
+		case codeVars[a.Name] != "":
+			if s, ok := a.Value.Static(); ok {
+				if s != "" {
+					w.code(sc.clone(), s, Layer{Kind: a.Name + " (" + codeVars[a.Name] + ")"})
+				}
+			} else {
+				w.emit(&Cmd{Assigns: []Assign{a}, Opaque: a.Name + " is set to a command not known here; " + codeVars[a.Name] + " runs it", CodeArg: -1})
+			}
+		case hiddenCodeVars[a.Name] != "" || strings.HasPrefix(a.Name, "GIT_CONFIG_KEY_"):
+			if s, ok := a.Value.Static(); ok && s == "" {
+				continue
+			}
+			reason := hiddenCodeVars[a.Name]
+			if reason == "" {
+				reason = "sets git configuration (which can name programs to run)"
+			}
+			w.emit(&Cmd{Assigns: []Assign{a}, Opaque: "setting " + a.Name + " " + reason, CodeArg: -1})
+		}
+	}
+}
+
+// run resolves a command and reports it: a function call, a builtin that
+// runs code, a wrapper, a shell, an interpreter, or a program.
+func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Redir, in *Input, noFuncs, bg bool) {
+	if !w.step() || len(argv) == 0 {
+		return
+	}
+	cmd := &Cmd{Argv: argv, Assigns: assigns, Redirs: redirs, Stdin: in, CodeArg: -1}
+	name, static := argv[0].Static()
+	if !static {
+		w.emit(cmd)
+		return
+	}
+	if !noFuncs && !strings.Contains(name, "/") {
+		if body, ok := sc.funcs[name]; ok {
+			w.emitRedirs(redirs)
+			w.callFunc(sc, name, body, argv, bg)
+			return
+		}
+	}
+	prog := argspec.ProgName(name)
+	builtin := !strings.Contains(name, "/")
+	if builtin {
+		switch name {
+		case "eval":
+			w.evalCmd(sc, cmd)
+			return
+		case "source", ".":
+			cmd.Opaque, cmd.CodeArg = "runs the commands in a file", 1
+			if len(argv) < 2 {
+				cmd.Opaque, cmd.CodeArg = "", -1
+			}
+			w.emit(cmd)
+			sc.paramsUnknown = true
+			for _, v := range []string{} {
+				_ = v
+			}
+			w.unknownAfterSource(sc)
+			return
+		case "trap":
+			w.emit(cmd)
+			w.trapCmd(sc, argv)
+			return
+		case "alias":
+			w.emit(cmd)
+			w.aliasCmd(sc, argv)
+			return
+		case "cd", "pushd", "popd":
+			w.emit(cmd)
+			w.cd(sc, name, argv)
+			return
+		case "exit", "return", "logout":
+			w.emit(cmd)
+			if len(w.calls) == 0 || name == "exit" {
+				sc.dead = true
+			}
+			return
+		case "set":
+			w.emit(cmd)
+			w.setCmd(sc, argv)
+			return
+		case "shift":
+			w.emit(cmd)
+			sc.paramsUnknown = sc.paramsUnknown || len(sc.params) > 0
+			if !sc.paramsUnknown && len(sc.params) > 1 {
+				n := 1
+				if len(argv) > 1 {
+					if t, ok := argv[1].Static(); ok && isInteger(t) {
+						n = atoi(t)
+					} else {
+						sc.paramsUnknown = true
+					}
+				}
+				if n < len(sc.params) {
+					sc.params = append(sc.params[:1], sc.params[1+n:]...)
+				}
+			}
+			return
+		case "unset":
+			w.emit(cmd)
+			funcs := false
+			for _, a := range argv[1:] {
+				t, ok := a.Static()
+				switch {
+				case !ok:
+					w.varNameArg(sc, a, "unset")
+				case t == "-f":
+					funcs = true
+				case strings.HasPrefix(t, "-"):
+				case strings.HasPrefix(t, "GUARD_EXEC_"):
+					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+				case funcs:
+					delete(sc.funcs, t)
+				default:
+					w.varNameArg(sc, a, "unset")
+					sc.vars[t] = varState{unset: true}
+				}
+			}
+			return
+		case "read", "mapfile", "readarray", "getopts", "printf":
+			w.emit(cmd)
+			w.varSetters(sc, name, argv)
+			return
+		case "export", "declare", "local", "readonly", "typeset":
+			// Reached when quoted or escaped (\export): a plain call.
+			w.emit(cmd)
+			for _, a := range argv[1:] {
+				if t, ok := a.Static(); ok && strings.HasPrefix(t, "-") {
+					continue
+				}
+				w.varNameArg(sc, a, name)
+				t, _ := a.Static()
+				n, v, hasVal := strings.Cut(t, "=")
+				if strings.HasPrefix(n, "GUARD_EXEC_") {
+					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+				}
+				if hasVal && isName(n) {
+					sc.set(n, word.FromLit(v))
+					w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(v)}}, true)
+				}
+			}
+			return
+		case "test", "[":
+			w.emit(cmd)
+			for i, a := range argv {
+				if t, _ := a.Static(); (t == "-v" || t == "-R") && i+1 < len(argv) {
+					w.varNameArg(sc, argv[i+1], name+" -v")
+				}
+			}
+			return
+		case "enable":
+			for _, a := range argv[1:] {
+				if t, _ := a.Static(); strings.HasPrefix(t, "-") && strings.Contains(t, "f") {
+					cmd.Opaque = "loads a builtin from a shared library"
+				}
+			}
+			w.emit(cmd)
+			return
+		case "hash":
+			for _, a := range argv[1:] {
+				if t, _ := a.Static(); strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
+					cmd.Opaque = "hash -p makes a command name run another program"
+				}
+			}
+			w.emit(cmd)
+			return
+		case "fc":
+			cmd.Opaque = "fc runs commands from the shell history"
+			w.emit(cmd)
+			return
+		case "compgen", "complete":
+			for _, a := range argv[1:] {
+				if t, _ := a.Static(); t == "-C" || t == "-F" {
+					cmd.Opaque = name + " -C/-F names a command or function to run"
+				}
+			}
+			w.emit(cmd)
+			return
+		case "let":
+			w.emit(cmd)
+			for _, a := range argv[1:] {
+				w.arithText(sc, a, "let")
+			}
+			return
+		}
+	}
+	if wr, ok := wrappers[prog]; ok && !(prog == "time" && builtin && false) {
+		if prog == "exec" && builtin && len(argv) == 1 {
+			w.emit(cmd) // exec with only redirections
+			return
+		}
+		w.wrapped(sc, cmd, prog, wr, bg)
+		return
+	}
+	if isShell(prog) {
+		w.shell(sc, cmd, prog)
+		return
+	}
+	if w.interpreter(sc, cmd, prog) {
+		return
+	}
+	w.emit(cmd)
+	w.programCode(sc, cmd, prog)
+}
+
+func atoi(s string) int {
+	n := 0
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			n = n*10 + int(r-'0')
+		}
+	}
+	return n
+}
+
+func (w *walker) emitRedirs(redirs []Redir) {
+	if len(redirs) > 0 {
+		w.emit(&Cmd{Redirs: redirs})
+	}
+}
+
+// unknownAfterSource forgets what a sourced file may have changed.
+func (w *walker) unknownAfterSource(sc *scope) {
+	for k := range sc.vars {
+		sc.setUnknown(k)
+	}
+	sc.cwd.Unknown = true
+}
+
+// callFunc walks a function's body where it is called.
+func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word.Word, bg bool) {
+	for _, c := range w.calls {
+		if c == name {
+			if w.inPipe || bg {
+				w.emit(&Cmd{Argv: argv, Special: "fork-bomb"})
+			}
+			return // recursion: the body is already being judged
+		}
+	}
+	w.called[body] = true
+	w.calls = append(w.calls, name)
+	w.via = append(w.via, Layer{Kind: "function " + name})
+	oldParams, oldUnknown := sc.params, sc.paramsUnknown
+	args, ok := staticArgs(argv[1:])
+	zero := "bash"
+	if len(sc.params) > 0 {
+		zero = sc.params[0]
+	}
+	sc.params = append([]string{zero}, args...)
+	sc.paramsUnknown = !ok || oldUnknown && len(sc.params) == 0
+	if !ok {
+		sc.paramsUnknown = true
+	}
+	wasPipe := w.inPipe
+	if bg {
+		w.inPipe = true
+	}
+	w.stmt(sc, body, nil)
+	w.inPipe = wasPipe
+	sc.params, sc.paramsUnknown = oldParams, oldUnknown
+	sc.dead = false
+	w.via = w.via[:len(w.via)-1]
+	w.calls = w.calls[:len(w.calls)-1]
+}
+
+func (w *walker) evalCmd(sc *scope, cmd *Cmd) {
+	argv := cmd.Argv
+	code := joinWords(argv[1:])
+	text, ok := code.Static()
+	if len(argv) > 1 && (!ok || anyMulti(argv[1:])) {
+		cmd.Opaque, cmd.CodeArg = "eval of text not known here", 1
+	}
+	w.emit(cmd)
+	if cmd.Opaque == "" && len(argv) > 1 {
+		w.code(sc, text, Layer{Kind: "eval", Argv: word.Strings(argv)})
+	}
+}
+
+func anyMulti(ws []word.Word) bool {
+	for _, w := range ws {
+		if w.Multi || (w.Split && w.HasHole()) {
+			return true
+		}
+	}
+	return false
+}
+
+func (w *walker) trapCmd(sc *scope, argv []word.Word) {
+	args := argv[1:]
+	for len(args) > 0 {
+		t, _ := args[0].Static()
+		if t == "-p" || t == "-l" {
+			return
+		}
+		if t == "--" {
+			args = args[1:]
+		}
+		break
+	}
+	if len(args) < 2 {
+		return // trap -p, trap SIG (reset)
+	}
+	text, ok := args[0].Static()
+	if !ok {
+		w.emit(&Cmd{Argv: argv, Opaque: "a trap handler not known here", CodeArg: 1})
+		return
+	}
+	if text == "" || text == "-" {
+		return
+	}
+	w.code(sc.clone(), text, Layer{Kind: "trap", Argv: word.Strings(argv)})
+}
+
+func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
+	for _, a := range argv[1:] {
+		t, ok := a.Static()
+		if !ok {
+			w.emit(&Cmd{Argv: argv, Opaque: "an alias whose value is not known here", CodeArg: -1})
+			continue
+		}
+		if name, val, ok := strings.Cut(t, "="); ok && val != "" {
+			w.code(sc.clone(), val, Layer{Kind: "alias " + name})
+		}
+	}
+}
+
+func (w *walker) cd(sc *scope, name string, argv []word.Word) {
+	args := argv[1:]
+	for len(args) > 0 {
+		t, ok := args[0].Static()
+		if !ok || !strings.HasPrefix(t, "-") || t == "-" || t == "--" {
+			if t == "--" {
+				args = args[1:]
+			}
+			break
+		}
+		args = args[1:]
+	}
+	prev := sc.cwd
+	if name == "popd" {
+		sc.cwd = Cwd{Unknown: true}
+		return
+	}
+	var target word.Word
+	switch {
+	case len(args) == 0 && name == "cd":
+		target = sc.lookup(w, "HOME", "~")
+	case len(args) == 0:
+		sc.cwd = Cwd{Unknown: true} // pushd alone swaps directories
+		return
+	default:
+		target = args[0]
+	}
+	t, ok := target.Static()
+	if t == "-" {
+		old := sc.lookup(w, "OLDPWD", "$OLDPWD")
+		t, ok = old.Static()
+	}
+	if cdpath := w.getenv("CDPATH"); cdpath != "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, ".") {
+		ok = false
+	}
+	if !ok || strings.HasPrefix(t, "+") && name == "pushd" {
+		sc.cwd = Cwd{Unknown: true}
+		sc.cdFallback = &prev
+		return
+	}
+	var dirs []string
+	for _, d := range prev.Dirs {
+		if filepath.IsAbs(t) {
+			dirs = append(dirs, filepath.Clean(t))
+		} else {
+			dirs = append(dirs, filepath.Join(d, t))
+		}
+	}
+	dirs = uniq(dirs)
+	if filepath.IsAbs(t) {
+		dirs = []string{filepath.Clean(t)}
+		prev2 := prev
+		sc.cwd = Cwd{Dirs: dirs}
+		sc.cdFallback = &prev2
+		sc.vars["OLDPWD"] = varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))}
+		return
+	}
+	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown}
+	sc.cdFallback = &prev
+	sc.vars["OLDPWD"] = varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))}
+}
+
+func first(ss []string) string {
+	if len(ss) == 0 {
+		return ""
+	}
+	return ss[0]
+}
+
+func uniq(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func (w *walker) getenv(name string) string {
+	if w.opts.Getenv == nil {
+		return ""
+	}
+	return w.opts.Getenv(name)
+}
+
+func (w *walker) setCmd(sc *scope, argv []word.Word) {
+	for i, a := range argv[1:] {
+		t, ok := a.Static()
+		if !ok {
+			sc.paramsUnknown = true
+			return
+		}
+		if t == "--" || !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
+			rest := argv[1+i:]
+			if t == "--" {
+				rest = rest[1:]
+			}
+			args, ok := staticArgs(rest)
+			zero := "bash"
+			if len(sc.params) > 0 {
+				zero = sc.params[0]
+			}
+			sc.params, sc.paramsUnknown = append([]string{zero}, args...), !ok
+			return
+		}
+		if strings.HasPrefix(t, "-") && strings.Contains(t, "e") && !strings.HasPrefix(t, "-o") {
+			sc.errexit = true
+		}
+		if strings.HasPrefix(t, "+") && strings.Contains(t, "e") {
+			sc.errexit = false
+		}
+		if t == "-f" {
+			sc.noglob = true
+		}
+		if t == "-o" && i+2 < len(argv) {
+			if n, _ := argv[i+2].Static(); n == "errexit" {
+				sc.errexit = true
+			}
+		}
+	}
+}
+
+// varSetters handles builtins that assign variables named by words.
+func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
+	args := argv[1:]
+	valueOpts := map[string]string{"read": "adinNpt u", "mapfile": "dnOsuC c", "readarray": "dnOsuC c", "printf": "v", "getopts": ""}
+	withArg := valueOpts[name]
+	var names []word.Word
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if ok && strings.HasPrefix(t, "-") && len(t) > 1 && name != "getopts" {
+			if t == "--" {
+				names = append(names, args[i+1:]...)
+				break
+			}
+			opt := t[len(t)-1]
+			if strings.IndexByte(withArg, opt) >= 0 && i+1 < len(args) {
+				i++
+				if opt == 'v' || name == "read" && opt == 'a' {
+					names = append(names, args[i])
+				}
+				if (name == "mapfile" || name == "readarray") && opt == 'C' {
+					w.emit(&Cmd{Argv: argv, Opaque: name + " -C runs a callback", CodeArg: i + 1})
+				}
+			}
+			continue
+		}
+		if name == "printf" {
+			break // the format and its arguments
+		}
+		if name == "getopts" {
+			if i == 1 {
+				names = append(names, args[i])
+			}
+			continue
+		}
+		names = append(names, args[i])
+	}
+	if name == "read" && len(names) == 0 {
+		sc.setUnknown("REPLY")
+	}
+	for _, n := range names {
+		w.varNameArg(sc, n, name)
+		if t, ok := n.Static(); ok {
+			if strings.HasPrefix(t, "GUARD_EXEC_") {
+				w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+			}
+			base, _, _ := strings.Cut(t, "[")
+			sc.setUnknown(base)
+		}
+	}
+}
+
+// decl walks declare, local, export, readonly and typeset.
+func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
+	variant := c.Variant.Value
+	argv := []word.Word{word.FromLit(variant)}
+	var assigns []Assign
+	integer, funcs := false, false
+	for _, a := range c.Args {
+		switch {
+		case a.Naked && a.Name == nil && a.Value != nil:
+			v := w.value(sc, a.Value, wctx{})
+			argv = append(argv, v)
+			t, ok := v.Static()
+			if ok && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "i") {
+					integer = true
+				}
+				if strings.ContainsAny(t, "fF") {
+					funcs = true
+				}
+				continue
+			}
+			if funcs {
+				continue
+			}
+			// bash reads this word as NAME[=VALUE] when the command runs.
+			w.varNameArg(sc, v, variant)
+			if ok {
+				n, val, hasVal := strings.Cut(t, "=")
+				base, _, _ := strings.Cut(n, "[")
+				if strings.HasPrefix(base, "GUARD_EXEC_") {
+					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+				}
+				if hasVal && isName(n) {
+					sc.set(n, word.FromLit(val))
+					assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
+				} else if isName(base) {
+					sc.setUnknown(base)
+				}
+			}
+		case a.Name != nil:
+			name := a.Name.Value
+			if funcs {
+				argv = append(argv, word.FromLit(name))
+				continue
+			}
+			if a.Naked {
+				argv = append(argv, word.FromLit(name))
+				if strings.HasPrefix(name, "GUARD_EXEC_") && variant != "local" {
+					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+				}
+				if integer {
+					st := sc.vars[name]
+					st.integer = true
+					sc.vars[name] = st
+				}
+				continue
+			}
+			v := w.assign(sc, a)
+			assigns = append(assigns, v)
+			argv = append(argv, word.FromLit(name+"="+v.Value.String()))
+			if integer || sc.vars[name].integer {
+				w.arithText(sc, v.Value, variant+" -i "+name)
+				sc.setNumeric(name)
+				st := sc.vars[name]
+				st.integer = true
+				sc.vars[name] = st
+				continue
+			}
+			w.setAssign(sc, a, v)
+		}
+	}
+	if variant == "nameref" {
+		// bash has no nameref builtin: this runs a program of that name.
+		w.emit(&Cmd{Argv: argv, CodeArg: -1})
+		return
+	}
+	w.checkAssigns(sc, assigns, true)
+	w.emit(&Cmd{Argv: argv, Assigns: assigns, CodeArg: -1})
+}
+
+// wrapped reports a wrapper and the command it runs.
+func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) {
+	cmd.Wrapper = true
+	in, reason := wr(cmd.Argv, argspec.Lookup(prog))
+	if reason != "" {
+		cmd.Opaque = reason + "; the guard cannot tell which command it runs"
+		w.emit(cmd)
+		return
+	}
+	w.emit(cmd)
+	if in == nil || (len(in.argv) == 0 && in.code == nil) {
+		cmd.Wrapper = false
+		return
+	}
+	layer := Layer{Kind: "wrapper " + prog, Argv: word.Strings(cmd.Argv)}
+	isc := sc
+	if in.cwd != nil || in.cwdUnk {
+		isc = sc.clone()
+		if t, ok := in.cwd.Static(); in.cwd != nil && ok {
+			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)})
+			isc.cdFallback = nil
+		} else {
+			isc.cwd = Cwd{Unknown: true}
+		}
+	}
+	if in.code != nil {
+		text, ok := in.code.Static()
+		if !ok {
+			w.emit(&Cmd{Argv: cmd.Argv, Opaque: prog + " runs a command string not known here", CodeArg: -1})
+			return
+		}
+		child := w.childScope(isc, []string{"sh"}, false)
+		w.code(child, text, layer)
+		return
+	}
+	w.via = append(w.via, layer)
+	defer func() { w.via = w.via[:len(w.via)-1] }()
+	w.checkAssigns(isc, in.assigns, false)
+	// Commands run by a wrapper are programs: shell functions and
+	// builtins are not visible to them (except command/builtin/exec).
+	noFuncs := prog != "time"
+	w.run(isc, in.argv, append(append([]Assign(nil), cmd.Assigns...), in.assigns...), nil, cmd.Stdin, noFuncs, bg)
+}
+
+// childScope is the state a new shell process starts with: the same
+// directory, none of this shell's functions or unexported variables.
+func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *scope {
+	return &scope{
+		vars:          map[string]varState{},
+		funcs:         map[string]*syntax.Stmt{},
+		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown},
+		params:        params,
+		paramsUnknown: paramsUnknown,
+	}
+}
+
+var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "ash": true, "ksh": true,
+	"ksh93": true, "mksh": true, "zsh": true, "yash": true, "posh": true, "rbash": true}
+
+var foreignShells = map[string]bool{"fish": true, "csh": true, "tcsh": true, "pwsh": true,
+	"powershell": true, "nu": true, "xonsh": true, "elvish": true, "rc": true}
+
+func isShell(prog string) bool { return shells[prog] || foreignShells[prog] }
+
+// shell handles a nested shell: its -c string, its script, or its input.
+func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
+	cmd.Wrapper = true
+	args, ok := staticArgs(cmd.Argv[1:])
+	if !ok {
+		cmd.Opaque = prog + " with arguments not known here"
+		w.emit(cmd)
+		return
+	}
+	if foreignShells[prog] {
+		cmd.Opaque = "code for " + prog + ", which the guard does not read"
+		if len(args) == 0 {
+			cmd.Opaque = prog + " reading commands from its input"
+		}
+		w.emit(cmd)
+		return
+	}
+	for _, a := range cmd.Assigns {
+		if a.Name == "BASH_ENV" || a.Name == "ENV" {
+			w.checkAssigns(sc, []Assign{a}, false)
+		}
+	}
+	inv, err := bashcli.ParseArgv(append([]string{prog}, args...), false)
+	if err != nil {
+		cmd.Wrapper = false
+		w.emit(cmd) // bash refuses its arguments and runs nothing
+		return
+	}
+	layer := Layer{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
+	params := append([]string{inv.Name}, inv.Args...)
+	switch inv.Mode {
+	case bashcli.ModeCommand:
+		w.emit(cmd)
+		child := w.childScope(sc, params, false)
+		child.errexit = contains(inv.SetOn, "errexit")
+		w.code(child, inv.Command, layer)
+	case bashcli.ModeFile:
+		cmd.Opaque = "runs the script " + inv.File
+		for i, a := range args {
+			if a == inv.File {
+				cmd.CodeArg = i + 1
+				break
+			}
+		}
+		w.emit(cmd)
+	case bashcli.ModeStdin, bashcli.ModeInteractive:
+		if cmd.Stdin != nil && cmd.Stdin.Known {
+			w.emit(cmd)
+			child := w.childScope(sc, params, false)
+			layer.Kind = "input of " + prog + " (" + cmd.Stdin.Desc + ")"
+			w.code(child, cmd.Stdin.Text, layer)
+			return
+		}
+		desc := "its standard input"
+		if cmd.Stdin != nil {
+			desc = cmd.Stdin.Desc
+		} else if !w.inPipe {
+			desc = "the standard input of the whole command"
+		}
+		cmd.Opaque = prog + " runs commands read from " + desc
+		w.emit(cmd)
+	default:
+		cmd.Wrapper = false
+		w.emit(cmd)
+	}
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// interp describes an interpreter's command line: which options carry
+// inline code, which take a value, and whether -m runs a module.
+type interp struct {
+	code   string // short options whose value is a program ("c", "eE")
+	long   []string
+	valued string // other short options that take a value
+	module bool   // -m MODULE runs MODULE like a program
+}
+
+var interpreters = map[string]interp{
+	"python":    {code: "c", valued: "WXQ", module: true},
+	"perl":      {code: "eE", valued: ""},
+	"ruby":      {code: "e", valued: "IrCEFx"},
+	"node":      {code: "ep", long: []string{"--eval", "--print"}, valued: "r", module: false},
+	"nodejs":    {code: "ep", long: []string{"--eval", "--print"}, valued: "r"},
+	"bun":       {code: "ep", long: []string{"--eval", "--print"}},
+	"deno":      {code: "", long: []string{"eval"}},
+	"php":       {code: "rBRE", valued: "cdfzt"},
+	"lua":       {code: "e", valued: "l"},
+	"luajit":    {code: "e", valued: "lj"},
+	"Rscript":   {code: "e", long: []string{"--expr"}},
+	"R":         {code: "e"},
+	"julia":     {code: "eE", long: []string{"--eval", "--print"}},
+	"tclsh":     {},
+	"wish":      {},
+	"osascript": {code: "e", valued: "ls"},
+	"pwsh":      {code: "c", long: []string{"-Command"}},
+	"awk":       {},
+	"gawk":      {},
+	"mawk":      {},
+	"nawk":      {},
+	"groovy":    {code: "e"},
+	"scala":     {code: "e"},
+	"kotlin":    {},
+	"ts-node":   {code: "ep", long: []string{"--eval", "--print"}},
+	"tsx":       {code: "e", long: []string{"--eval"}},
+}
+
+var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+
+// interpreter reports an interpreter and the code it runs, which is
+// opaque: judged only by a rule that names the script or the inline form.
+func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
+	key := prog
+	if pythonName.MatchString(prog) {
+		key = "python"
+	}
+	if strings.HasPrefix(prog, "perl5") {
+		key = "perl"
+	}
+	spec, ok := interpreters[key]
+	if !ok {
+		return false
+	}
+	if strings.HasSuffix(key, "awk") {
+		return w.awk(sc, cmd)
+	}
+	args := cmd.Argv[1:]
+	opaque := &Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, CodeArg: -1}
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') {
+				opaque.Opaque = prog + " with an argument not known here"
+			} else {
+				opaque.Opaque, opaque.CodeArg = prog+" runs a script named by a word not known here", i+1
+			}
+			break
+		}
+		long := false
+		for _, l := range spec.long {
+			if t == l || strings.HasPrefix(t, l+"=") {
+				long = true
+			}
+		}
+		if long {
+			opaque.Opaque, opaque.CodeArg = prog+" runs inline code", i+1
+			if !strings.Contains(t, "=") {
+				opaque.CodeArg = i + 2
+			}
+			break
+		}
+		if t == "--" || t == "-" {
+			if t == "-" {
+				opaque.Opaque = prog + " runs code read from its input"
+				break
+			}
+			if i+1 < len(args) {
+				opaque.Opaque, opaque.CodeArg = prog+" runs the script "+args[i+1].String(), i+2
+			}
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			if key == "deno" && (t == "run" || t == "test") && i+1 < len(args) {
+				continue
+			}
+			opaque.Opaque, opaque.CodeArg = prog+" runs the script "+t, i+1
+			break
+		}
+		if strings.HasPrefix(t, "--") {
+			continue
+		}
+		letters := t[1:]
+		done := false
+		for j := 0; j < len(letters); j++ {
+			l := letters[j]
+			if spec.module && l == 'm' {
+				modArg := i + 1
+				mod := letters[j+1:]
+				if mod == "" && i+1 < len(args) {
+					mod, _ = args[i+1].Static()
+					modArg = i + 2
+				}
+				w.emit(cmd)
+				if mod == "" {
+					return true
+				}
+				cmd.Wrapper = true
+				inner := append([]word.Word{word.FromLit(mod)}, args[modArg:]...)
+				w.via = append(w.via, Layer{Kind: prog + " -m", Argv: word.Strings(cmd.Argv)})
+				w.run(sc, inner, nil, nil, cmd.Stdin, true, false)
+				w.via = w.via[:len(w.via)-1]
+				return true
+			}
+			if strings.IndexByte(spec.code, l) >= 0 {
+				opaque.Opaque, opaque.CodeArg = prog+" runs inline code (-"+string(l)+")", i+1
+				if j == len(letters)-1 {
+					opaque.CodeArg = i + 2
+				}
+				done = true
+				break
+			}
+			if strings.IndexByte(spec.valued, l) >= 0 {
+				if j == len(letters)-1 {
+					i++
+				}
+				break
+			}
+		}
+		if done {
+			break
+		}
+	}
+	if opaque.Opaque == "" && len(args) == 0 || opaque.Opaque == "" && allOptions(args) {
+		opaque.Opaque = prog + " runs code read from its input"
+		if cmd.Stdin != nil {
+			opaque.Opaque += " (" + cmd.Stdin.Desc + ")"
+		}
+		if isVersionQuery(args) {
+			opaque.Opaque = ""
+		}
+	}
+	w.emit(cmd)
+	if opaque.Opaque != "" {
+		cmd.Wrapper = true
+		w.emit(opaque)
+	}
+	return true
+}
+
+func allOptions(args []word.Word) bool {
+	for _, a := range args {
+		t, ok := a.Static()
+		if !ok || !strings.HasPrefix(t, "-") {
+			return false
+		}
+	}
+	return true
+}
+
+func isVersionQuery(args []word.Word) bool {
+	for _, a := range args {
+		t, _ := a.Static()
+		switch t {
+		case "--version", "-V", "--help", "-h", "-v", "-version":
+			return true
+		}
+	}
+	return false
+}
+
+var awkSystem = regexp.MustCompile(`\bsystem\s*\(|\|\s*(getline\b|&)|\|\s*"|"\s*\|\s*getline|\|&|print[f]?[^;{}]*\|`)
+var awkLiteralSystem = regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+
+// awk reads an awk program: system() and pipes run shell commands.
+func (w *walker) awk(sc *scope, cmd *Cmd) bool {
+	args := cmd.Argv[1:]
+	prog := -1
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') || prog < 0 {
+				cmd.Opaque, cmd.CodeArg = "awk with a program not known here", i+1
+				w.emit(cmd)
+				return true
+			}
+			break
+		}
+		if t == "--" {
+			if i+1 < len(args) {
+				prog = i + 1
+			}
+			break
+		}
+		if t == "-f" || strings.HasPrefix(t, "--file") || strings.HasPrefix(t, "-f") && len(t) > 2 {
+			cmd.Opaque, cmd.CodeArg = "awk runs a program file", i+2
+			w.emit(cmd)
+			return true
+		}
+		if t == "-v" || t == "-F" || t == "-W" {
+			i++
+			continue
+		}
+		if strings.HasPrefix(t, "-") && t != "-" {
+			continue
+		}
+		prog = i
+		break
+	}
+	w.emit(cmd)
+	if prog < 0 {
+		return true
+	}
+	text, _ := args[prog].Static()
+	if !awkSystem.MatchString(text) {
+		return true
+	}
+	m := awkLiteralSystem.FindAllStringSubmatch(text, -1)
+	rest := awkLiteralSystem.ReplaceAllString(text, "")
+	for _, s := range m {
+		w.code(sc.clone(), strings.ReplaceAll(s[1], `\"`, `"`), Layer{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
+	}
+	if awkSystem.MatchString(rest) {
+		w.emit(&Cmd{Argv: cmd.Argv, Opaque: "the awk program runs shell commands built at run time (system() or a pipe)", CodeArg: prog + 1})
+	}
+	return true
+}
+
+// substituteWith replaces {} with what find passes: the found path, or
+// "./name" for -execdir.
+func substituteWith(t, ph string, found word.Word, action string) word.Word {
+	if action == "-execdir" || action == "-okdir" {
+		found = word.FromLit("./")
+		found.Add(word.Seg{Kind: word.Hole, Text: "{}"})
+	}
+	var w word.Word
+	for i, p := range strings.Split(t, ph) {
+		if i > 0 {
+			w.AddWord(found)
+		}
+		if p != "" {
+			w.AddLit(p)
+		}
+	}
+	return w
+}
+
+// codeOptions are options of common programs whose value is a command the
+// program runs: its text is judged like any command.
+var codeOptions = map[string][]string{
+	"tar":   {"--to-command", "--use-compress-program", "--info-script", "--rsh-command"},
+	"rsync": {"--rsh"},
+	"rg":    {"--pre"},
+	"zip":   {"-TT", "--unzip-command"},
+	"man":   {"-P", "--pager"},
+	"git":   {},
+	"ssh":   {},
+	"scp":   {"-S"},
+	"sed":   {},
+	"less":  {},
+}
+
+var gitCodeKey = regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
+
+// programCode judges commands that ordinary programs run from their
+// arguments (GTFOBins-style): git -c core.pager=…, tar
+// --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
+// GNU sed's e command, find -exec.
+func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
+	layer := Layer{Kind: "command run by " + prog, Argv: word.Strings(cmd.Argv)}
+	judge := func(v word.Word, what string) {
+		t, ok := v.Static()
+		if !ok {
+			w.emit(&Cmd{Argv: cmd.Argv, Opaque: what + " is a command not known here", CodeArg: -1})
+			return
+		}
+		w.code(w.childScope(sc, []string{"sh"}, false), t, Layer{Kind: what, Argv: layer.Argv})
+	}
+	switch prog {
+	case "find":
+		execs, _ := argspec.FindExecs(cmd.Argv[1:])
+		// What find puts in place of {} starts with the starting point
+		// ("./" for -execdir), so it is never an option when the starting
+		// points are not.
+		found := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "{}"}}}
+		if roots := argspec.Normalize(cmd.Argv, false).Args; len(roots) == 1 {
+			if r, ok := roots[0].Static(); ok && !strings.HasPrefix(r, "-") {
+				found = word.FromLit(strings.TrimSuffix(r, "/") + "/")
+				found.Add(word.Seg{Kind: word.Hole, Text: "{}"})
+			}
+		} else if len(roots) == 0 {
+			found = word.FromLit("./")
+			found.Add(word.Seg{Kind: word.Hole, Text: "{}"})
+		}
+		for _, fe := range execs {
+			argv := make([]word.Word, 0, len(fe.Argv))
+			for _, a := range fe.Argv {
+				if t, ok := a.Static(); ok && strings.Contains(t, "{}") {
+					argv = append(argv, substituteWith(t, "{}", found, fe.Action))
+					continue
+				}
+				argv = append(argv, a)
+			}
+			if len(argv) == 0 {
+				continue
+			}
+			isc := sc
+			if fe.Action == "-execdir" || fe.Action == "-okdir" {
+				isc = sc.clone()
+				isc.cwd = Cwd{Unknown: true}
+			}
+			cmd.Wrapper = true
+			w.via = append(w.via, Layer{Kind: "find " + fe.Action, Argv: layer.Argv})
+			w.run(isc, argv, nil, nil, nil, true, false)
+			w.via = w.via[:len(w.via)-1]
+		}
+	case "git":
+		c := argspec.Normalize(cmd.Argv, false)
+		for _, v := range c.Values("-c") {
+			key, val, ok := v.Cut("=")
+			if !ok {
+				if !v.IsStatic() {
+					w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git -c with a setting not known here", CodeArg: -1})
+				}
+				continue
+			}
+			if gitCodeKey.MatchString(key) {
+				if t, ok := val.Static(); ok {
+					t = strings.TrimPrefix(t, "!")
+					if strings.EqualFold(key, "core.hookspath") || strings.HasPrefix(strings.ToLower(key), "include") {
+						w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git -c " + key + " makes git run programs from " + t, CodeArg: -1})
+						continue
+					}
+					if t == "" || t == "true" || t == "false" || strings.EqualFold(key, "core.fsmonitor") && (t == "true" || t == "false") {
+						continue
+					}
+					judge(word.FromLit(t), "git -c "+key)
+					continue
+				}
+				judge(val, "git -c "+key)
+			}
+		}
+		for _, v := range c.Values("--config-env") {
+			key, _, _ := v.Cut("=")
+			if gitCodeKey.MatchString(key) {
+				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git --config-env sets " + key + " from the environment", CodeArg: -1})
+			}
+		}
+	case "tar":
+		c := argspec.Normalize(cmd.Argv, false)
+		for _, o := range c.Opts {
+			if o.Value == nil {
+				continue
+			}
+			switch o.Name {
+			case "--checkpoint-action":
+				if rest, ok := o.Value.TrimPrefix("exec="); ok {
+					judge(rest, "tar --checkpoint-action=exec")
+				} else if !o.Value.IsStatic() {
+					judge(*o.Value, "tar --checkpoint-action")
+				}
+			case "--to-command", "--use-compress-program", "--info-script", "--rsh-command":
+				judge(*o.Value, "tar "+o.Name)
+			}
+		}
+	case "rsync":
+		c := argspec.Normalize(cmd.Argv, false)
+		for _, v := range c.Values("--rsh") {
+			judge(v, "rsync -e")
+		}
+		for _, v := range c.Values("--rsync-path") {
+			judge(v, "rsync --rsync-path")
+		}
+	case "ssh", "scp", "sftp":
+		for i, a := range cmd.Argv {
+			t, _ := a.Static()
+			opt := ""
+			switch {
+			case t == "-o" && i+1 < len(cmd.Argv):
+				opt, _ = cmd.Argv[i+1].Static()
+				if !cmd.Argv[i+1].IsStatic() {
+					w.emit(&Cmd{Argv: cmd.Argv, Opaque: prog + " -o with an option not known here", CodeArg: -1})
+				}
+			case strings.HasPrefix(t, "-o") && len(t) > 2:
+				opt = t[2:]
+			case t == "-S" && prog == "scp" && i+1 < len(cmd.Argv):
+				judge(cmd.Argv[i+1], "scp -S")
+			}
+			k, v, ok := strings.Cut(opt, "=")
+			if !ok {
+				k, v, ok = strings.Cut(opt, " ")
+			}
+			switch strings.ToLower(k) {
+			case "proxycommand", "localcommand", "knownhostscommand", "remotecommand":
+				if ok && v != "none" {
+					judge(word.FromLit(v), prog+" -o "+k)
+				}
+			}
+		}
+	case "rg":
+		c := argspec.Normalize(cmd.Argv, false)
+		for _, v := range c.Values("--pre") {
+			judge(v, "rg --pre")
+		}
+	case "zip":
+		for i, a := range cmd.Argv {
+			if t, _ := a.Static(); (t == "-TT" || t == "--unzip-command") && i+1 < len(cmd.Argv) {
+				judge(cmd.Argv[i+1], "zip "+t)
+			}
+		}
+	case "man":
+		for i, a := range cmd.Argv {
+			t, _ := a.Static()
+			if (t == "-P" || t == "--pager") && i+1 < len(cmd.Argv) {
+				judge(cmd.Argv[i+1], "man "+t)
+			}
+			if strings.HasPrefix(t, "--pager=") {
+				judge(word.FromLit(t[len("--pager="):]), "man --pager")
+			}
+		}
+	case "sed":
+		w.sedScript(sc, cmd)
+	}
+}
+
+// sedScript looks for GNU sed's e command and s///e flag, which run shell
+// commands.
+func (w *walker) sedScript(sc *scope, cmd *Cmd) {
+	c := argspec.Normalize(cmd.Argv, false)
+	scripts := c.Values("--expression")
+	if len(scripts) == 0 && len(c.Values("--file")) == 0 && len(c.Args) > 0 {
+		scripts = c.Args[:1]
+	}
+	if len(c.Values("--file")) > 0 {
+		w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed runs a script file, which could use the e command", CodeArg: -1})
+	}
+	for _, s := range scripts {
+		t, ok := s.Static()
+		if !ok {
+			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "a sed script not known here (GNU sed's e command runs shell commands)", CodeArg: -1})
+			continue
+		}
+		for _, sub := range sedExec(t) {
+			if sub == "" {
+				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
+				continue
+			}
+			w.code(w.childScope(sc, []string{"sh"}, false), sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
+		}
+	}
+}
+
+// sedExec returns the commands a sed script runs: the text of each e
+// command, and "" for an e without text or an s///e flag.
+func sedExec(script string) []string {
+	var out []string
+	i := 0
+	skipAddr := func() {
+		for i < len(script) {
+			c := script[i]
+			switch {
+			case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '~' || c == '!' || c == ' ' || c == '+':
+				i++
+			case c == '/' || c == '\\':
+				delim := byte('/')
+				if c == '\\' && i+1 < len(script) {
+					i++
+					delim = script[i]
+				}
+				i++
+				for i < len(script) && script[i] != delim {
+					if script[i] == '\\' {
+						i++
+					}
+					i++
+				}
+				i++
+			default:
+				return
+			}
+		}
+	}
+	for i < len(script) {
+		for i < len(script) && strings.IndexByte(" \t\n;{}", script[i]) >= 0 {
+			i++
+		}
+		skipAddr()
+		if i >= len(script) {
+			break
+		}
+		c := script[i]
+		i++
+		switch c {
+		case 'e':
+			end := strings.IndexByte(script[i:], '\n')
+			if end < 0 {
+				end = len(script) - i
+			}
+			out = append(out, strings.TrimSpace(script[i:i+end]))
+			i += end
+		case 's', 'y':
+			if i >= len(script) {
+				return out
+			}
+			delim := script[i]
+			i++
+			for n := 0; n < 2 && i < len(script); i++ {
+				if script[i] == '\\' {
+					i++
+					continue
+				}
+				if script[i] == delim {
+					n++
+				}
+			}
+			for i < len(script) && strings.IndexByte(";\n}", script[i]) < 0 {
+				if c == 's' && script[i] == 'e' {
+					out = append(out, "")
+				}
+				if c == 's' && (script[i] == 'w' || script[i] == 'W') {
+					break
+				}
+				i++
+			}
+		case 'a', 'i', 'c', 'r', 'R', 'w', 'W', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
+			end := strings.IndexByte(script[i:], '\n')
+			if end < 0 {
+				end = len(script) - i
+			}
+			if c == 'b' || c == 't' || c == 'T' || c == ':' || c == 'q' || c == 'Q' || c == 'l' || c == 'L' {
+				if j := strings.IndexByte(script[i:i+end], ';'); j >= 0 && c != ':' {
+					end = j
+				}
+			}
+			i += end
+		}
+	}
+	return out
+}
+
+// progBase is the base name of a program path.
+func progBase(s string) string { return path.Base(s) }

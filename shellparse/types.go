@@ -1,0 +1,200 @@
+package shellparse
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Limits past which the input is not judged part by part. The guard then
+// answers ask: a program this large is read by a person, not a pattern.
+const (
+	MaxBytes = 4 << 20 // total text examined, including code found in strings
+	MaxParts = 100000  // commands reported
+	MaxDepth = 64      // nesting of code in strings (eval in bash -c in …)
+	maxSteps = 2000000 // walk steps, bounding function call fan-out
+)
+
+// Options tell Parse about the world the code will run in.
+type Options struct {
+	Cwd    string              // working directory at the start (absolute)
+	Getenv func(string) string // the real environment, for HOME, TMPDIR and exported names
+	// Params are $0, $1, … when known (bash -c 'code' name args).
+	Params []string
+	// ParamsUnknown: the positional parameters are not known ($1 is a hole).
+	ParamsUnknown bool
+	// Glob lists the paths an absolute pattern matches now; nil disables
+	// file-system expansion.
+	Glob func(pattern string) []string
+	// Name is shown in positions ("script.sh:3"); "" for -c strings.
+	Name string
+}
+
+// Pos is a position in the top-level text.
+type Pos struct {
+	Line, Col int
+}
+
+func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
+
+// Layer is one step on the way from the text to a command: a wrapper
+// program, code in a string, a substitution, a function.
+type Layer struct {
+	Kind string   // "wrapper", "eval", "shell -c", "stdin", "trap", "alias", "function", "$(…)", "<(…)", "find -exec", "xargs", …
+	Argv []string // the carrier's words as written, when it is a command
+}
+
+func (l Layer) String() string {
+	if len(l.Argv) > 0 {
+		return l.Kind + ": " + strings.Join(l.Argv, " ")
+	}
+	return l.Kind
+}
+
+// Redir is a redirection attached to a command.
+type Redir struct {
+	Op     string    // ">", ">>", "<", "<>", "&>", "&>>", ">|", ">&", "<&", "<<", "<<<"
+	Fd     string    // explicit fd number, if any
+	Target word.Word // file or fd; empty for heredocs
+}
+
+// Writes reports whether the redirection opens Target for writing.
+func (r Redir) Writes() bool {
+	switch r.Op {
+	case ">", ">>", ">|", "&>", "&>>", "<>":
+		return true
+	case ">&":
+		return !isFd(r.Target)
+	}
+	return false
+}
+
+// Reads reports whether the redirection opens Target for reading.
+func (r Redir) Reads() bool {
+	switch r.Op {
+	case "<", "<>":
+		return true
+	case "<&":
+		return !isFd(r.Target)
+	}
+	return false
+}
+
+func isFd(w word.Word) bool {
+	s, ok := w.Static()
+	if !ok {
+		return false
+	}
+	s = strings.TrimSuffix(s, "-")
+	if s == "" {
+		return true
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Cwd is the set of directories a command may run in.
+type Cwd struct {
+	Dirs    []string // absolute, cleaned; more than one when a cd may have failed
+	Unknown bool     // after a cd whose target is not known here
+}
+
+// Assign is a variable assignment in front of (or instead of) a command.
+type Assign struct {
+	Name  string
+	Value word.Word
+}
+
+// Cmd is one command that would run.
+type Cmd struct {
+	Argv    []word.Word
+	Assigns []Assign
+	Redirs  []Redir
+	Cwd     Cwd
+	Pos     Pos
+	Via     []Layer // outermost first
+	// Wrapper is set for a program whose inner command is reported as its
+	// own Cmd (sudo, env, xargs, bash -c …).
+	Wrapper bool
+	// Opaque, when set, says what code this command runs that the guard
+	// cannot see; CodeArg is the index in Argv of the word that names the
+	// code (script or inline program), or -1 (stdin, environment, …).
+	Opaque  string
+	CodeArg int
+	// Special marks constructs judged by built-in rules: "fork-bomb",
+	// "guard-env" (changing GUARD_EXEC_* for an enclosing guard).
+	Special string
+	// Stdin describes literal text fed to the command, when known.
+	Stdin *Input
+	// Func names the shell function this part was called from.
+	Func string
+}
+
+// Input is what a command reads on its standard input.
+type Input struct {
+	Text  string // the literal text
+	Known bool   // Text is exactly what the command reads
+	Desc  string // where it comes from, for messages
+}
+
+// Name returns the static program name, or "".
+func (c *Cmd) Name() string {
+	if len(c.Argv) == 0 {
+		return ""
+	}
+	s, _ := c.Argv[0].Static()
+	return s
+}
+
+// String renders the command as it would run.
+func (c *Cmd) String() string {
+	var parts []string
+	for _, a := range c.Assigns {
+		parts = append(parts, a.Name+"="+a.Value.String())
+	}
+	for _, w := range c.Argv {
+		s := w.String()
+		if s == "" || strings.ContainsAny(s, " \t\n'\"") {
+			s = shellQuote(s)
+		}
+		parts = append(parts, s)
+	}
+	for _, r := range c.Redirs {
+		if r.Op == "<<" || r.Op == "<<<" {
+			parts = append(parts, r.Op+"…")
+			continue
+		}
+		parts = append(parts, r.Fd+r.Op+r.Target.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// Result is the reading of a program.
+type Result struct {
+	Cmds []*Cmd
+}
+
+// ParseError means the text could not be read reliably. Nothing of it may
+// be judged as allowed.
+type ParseError struct {
+	Pos    Pos
+	Reason string
+	// Differential is set when bash would read the text differently from
+	// the parser (the text is valid bash).
+	Differential bool
+	TooLarge     bool
+}
+
+func (e *ParseError) Error() string {
+	if e.Pos.Line > 0 {
+		return fmt.Sprintf("%s: %s", e.Pos, e.Reason)
+	}
+	return e.Reason
+}

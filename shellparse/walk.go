@@ -1,0 +1,709 @@
+package shellparse
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+func (w *walker) stmts(sc *scope, stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		if !w.step() {
+			return
+		}
+		if sc.cdFallback != nil && !sc.errexit {
+			// The cd before this statement may have failed; with no && or
+			// set -e to stop it, this statement runs in either directory.
+			sc.cwd = unionCwd(sc.cwd, *sc.cdFallback)
+		}
+		sc.cdFallback = nil
+		w.stmt(sc, st, nil)
+	}
+}
+
+// stmt walks one statement. in is what a pipeline feeds it, if known.
+func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
+	if st == nil || !w.step() {
+		return
+	}
+	if w.nested == 0 && !w.checking {
+		w.pos = Pos{int(st.Position.Line()), int(st.Position.Col())}
+	}
+	if st.Background || st.Coprocess {
+		// An asynchronous job cannot change this shell's state.
+		sc = sc.clone()
+	}
+	redirs, stdin := w.redirs(sc, st.Redirs)
+	if stdin != nil {
+		in = stdin
+	}
+	switch c := st.Cmd.(type) {
+	case nil:
+		if len(redirs) > 0 {
+			w.emit(&Cmd{Redirs: redirs})
+		}
+	case *syntax.CallExpr:
+		w.call(sc, c, redirs, in, st)
+	default:
+		if len(redirs) > 0 {
+			w.emit(&Cmd{Redirs: redirs})
+		}
+		w.compound(sc, c, in)
+	}
+}
+
+func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
+	switch c := c.(type) {
+	case *syntax.BinaryCmd:
+		w.binary(sc, c, in)
+	case *syntax.Subshell:
+		w.stmts(sc.clone(), c.Stmts)
+	case *syntax.Block:
+		w.stmts(sc, c.Stmts)
+	case *syntax.IfClause:
+		w.ifClause(sc, c)
+	case *syntax.WhileClause:
+		w.loop(sc, c, func(ls *scope) {
+			w.stmts(ls, c.Cond)
+			w.stmts(ls, c.Do)
+		})
+	case *syntax.ForClause:
+		switch l := c.Loop.(type) {
+		case *syntax.WordIter:
+			items := l.Items
+			numeric := true
+			for _, it := range items {
+				for _, f := range w.fields(sc, it) {
+					s, ok := f.Static()
+					if !ok || !isInteger(s) {
+						numeric = false
+					}
+				}
+			}
+			if !l.InPos.IsValid() {
+				numeric = false // for x; do: iterates over "$@"
+			}
+			w.loop(sc, c, func(ls *scope) {
+				if numeric {
+					ls.setNumeric(l.Name.Value)
+				} else {
+					ls.setUnknown(l.Name.Value)
+				}
+				w.stmts(ls, c.Do)
+			})
+		case *syntax.CStyleLoop:
+			if l.Init != nil {
+				w.arith(sc, l.Init)
+			}
+			w.loop(sc, c, func(ls *scope) {
+				if l.Cond != nil {
+					w.arith(ls, l.Cond)
+				}
+				w.stmts(ls, c.Do)
+				if l.Post != nil {
+					w.arith(ls, l.Post)
+				}
+			})
+		}
+	case *syntax.CaseClause:
+		w.value(sc, c.Word, wctx{})
+		out := sc.clone() // no pattern matched
+		for _, it := range c.Items {
+			for _, p := range it.Patterns {
+				w.value(sc, p, wctx{pattern: true})
+			}
+			bs := sc.clone()
+			w.stmts(bs, it.Stmts)
+			out = merge(out, bs)
+		}
+		*sc = *out
+	case *syntax.FuncDecl:
+		name := c.Name.Value
+		if name == "" && len(c.Names) > 0 {
+			name = c.Names[0].Value
+		}
+		sc.funcs[name] = c.Body
+	case *syntax.ArithmCmd:
+		w.arith(sc, c.X)
+	case *syntax.TestClause:
+		w.test(sc, c.X)
+	case *syntax.DeclClause:
+		w.decl(sc, c)
+	case *syntax.LetClause:
+		for _, e := range c.Exprs {
+			w.arith(sc, e)
+		}
+	case *syntax.TimeClause:
+		w.stmt(sc, c.Stmt, in)
+	case *syntax.CoprocClause:
+		w.stmt(sc.clone(), c.Stmt, nil)
+	default:
+		w.emit(&Cmd{Opaque: "a shell construct the guard does not know", CodeArg: -1})
+	}
+}
+
+func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
+	switch c.Op {
+	case syntax.AndStmt:
+		w.stmt(sc, c.X, in)
+		failed := failState(sc)
+		sc.cdFallback = nil // Y runs only if X succeeded
+		w.stmt(sc, c.Y, nil)
+		*sc = *merge(sc, failed)
+	case syntax.OrStmt:
+		w.stmt(sc, c.X, in)
+		ok := sc.clone()
+		ok.cdFallback = nil
+		// Y runs only if X failed, in whatever state X left.
+		*sc = *failState(sc)
+		w.stmt(sc, c.Y, nil)
+		*sc = *merge(ok, sc)
+	case syntax.Pipe, syntax.PipeAll:
+		// Every element runs in a subshell; what the left side prints is
+		// known only for literal text.
+		left := sc.clone()
+		was := w.inPipe
+		w.inPipe = true
+		w.stmt(left, c.X, in)
+		out := w.literalOutput(sc, c.X)
+		right := sc.clone()
+		w.stmt(right, c.Y, out)
+		w.inPipe = was
+		// With lastpipe the last element's assignments would survive: make
+		// them unknown rather than guess.
+		for k := range right.vars {
+			if old, ok := sc.vars[k]; !ok || !sameVar(old, right.vars[k]) {
+				sc.setUnknown(k)
+			}
+		}
+	}
+}
+
+// failState is the state after a command failed: a cd that failed left
+// the directory as it was.
+func failState(sc *scope) *scope {
+	f := sc.clone()
+	if f.cdFallback != nil {
+		f.cwd = *f.cdFallback
+		f.cdFallback = nil
+	}
+	f.dead = false
+	return f
+}
+
+func (w *walker) ifClause(sc *scope, c *syntax.IfClause) {
+	w.stmts(sc, c.Cond)
+	then := sc.clone()
+	w.stmts(then, c.Then)
+	other := sc.clone()
+	if c.Else != nil {
+		if len(c.Else.Cond) == 0 {
+			w.stmts(other, c.Else.Then)
+		} else {
+			w.ifClause(other, c.Else)
+		}
+	}
+	*sc = *merge(then, other)
+}
+
+// loop walks a loop body once, in a state where everything the body
+// assigns is already unknown (a later iteration sees earlier ones' work).
+func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
+	ls := sc.clone()
+	numeric := map[string]bool{}
+	assigned := map[string]bool{}
+	cds := false
+	syntax.Walk(node, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Assign:
+			if n.Name != nil {
+				assigned[n.Name.Value] = true
+				if _, ok := numeric[n.Name.Value]; !ok {
+					numeric[n.Name.Value] = true
+				}
+				if n.Value != nil && !isArithWord(n.Value) {
+					if s, ok := staticWord(n.Value); !ok || !isInteger(s) {
+						numeric[n.Name.Value] = false
+					}
+				} else if n.Array != nil {
+					numeric[n.Name.Value] = false
+				}
+			}
+		case *syntax.BinaryArithm:
+			if isAssignOp(n.Op) {
+				if wd, ok := n.X.(*syntax.Word); ok {
+					assigned[wd.Lit()] = true
+					if _, ok := numeric[wd.Lit()]; !ok {
+						numeric[wd.Lit()] = true
+					}
+				}
+			}
+		case *syntax.UnaryArithm:
+			if wd, ok := n.X.(*syntax.Word); ok && (n.Op == syntax.Inc || n.Op == syntax.Dec) {
+				assigned[wd.Lit()] = true
+				if _, ok := numeric[wd.Lit()]; !ok {
+					numeric[wd.Lit()] = true
+				}
+			}
+		case *syntax.CallExpr:
+			if len(n.Args) > 0 {
+				switch n.Args[0].Lit() {
+				case "cd", "pushd", "popd":
+					cds = true
+				case "read", "mapfile", "readarray", "getopts", "printf", "unset":
+					for _, a := range n.Args[1:] {
+						if l := a.Lit(); isName(l) {
+							assigned[l] = true
+							numeric[l] = false
+						}
+					}
+				}
+			}
+		case *syntax.ForClause:
+			if wi, ok := n.Loop.(*syntax.WordIter); ok {
+				assigned[wi.Name.Value] = true
+				numeric[wi.Name.Value] = false
+			}
+		case *syntax.ParamExp:
+			if n.Exp != nil && n.Param != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
+				assigned[n.Param.Value] = true
+				numeric[n.Param.Value] = false
+			}
+		}
+		return true
+	})
+	for name := range assigned {
+		cur, known := ls.vars[name]
+		wasNumeric := !known || cur.numeric || numericVal(cur) || bashNumeric[name]
+		if !known {
+			wasNumeric = ls.numeric(w, name)
+		}
+		if numeric[name] && wasNumeric {
+			ls.setNumeric(name)
+		} else {
+			ls.setUnknown(name)
+		}
+	}
+	if cds {
+		ls.cwd.Unknown = true
+	}
+	entry := ls.clone()
+	body(ls)
+	ls.dead = false
+	*sc = *merge(entry, ls)
+}
+
+func isAssignOp(op syntax.BinAritOperator) bool {
+	switch op {
+	case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+		syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn, syntax.ShrAssgn:
+		return true
+	}
+	return false
+}
+
+// isArithWord reports whether a word is a single arithmetic expansion.
+func isArithWord(wd *syntax.Word) bool {
+	if len(wd.Parts) != 1 {
+		return false
+	}
+	switch p := wd.Parts[0].(type) {
+	case *syntax.ArithmExp:
+		return true
+	case *syntax.DblQuoted:
+		if len(p.Parts) == 1 {
+			_, ok := p.Parts[0].(*syntax.ArithmExp)
+			return ok
+		}
+	}
+	return false
+}
+
+func staticWord(wd *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range wd.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if strings.ContainsAny(p.Value, "\\*?[~") {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func isInteger(s string) bool {
+	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// redirs evaluates a statement's redirections. A heredoc or here-string
+// with literal text is returned as the statement's known input.
+func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
+	var out []Redir
+	var in *Input
+	for _, r := range rs {
+		rd := Redir{Op: r.Op.String()}
+		if r.N != nil {
+			rd.Fd = r.N.Value
+		}
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			rd.Op = "<<"
+			quoted := false
+			for _, p := range r.Word.Parts {
+				if _, ok := p.(*syntax.Lit); !ok {
+					quoted = true
+				}
+			}
+			if strings.Contains(r.Word.Lit(), `\`) {
+				quoted = true
+			}
+			text, known := "", true
+			if r.Hdoc != nil {
+				if quoted {
+					text = hdocLiteral(r.Hdoc)
+				} else {
+					v := w.value(sc, r.Hdoc, wctx{dq: true, hdoc: true})
+					text, known = v.Static()
+					if !known {
+						text = v.String()
+					}
+				}
+			}
+			if r.Op == syntax.DashHdoc {
+				text = stripTabs(text)
+			}
+			if r.N == nil || r.N.Value == "0" {
+				in = &Input{Text: text, Known: known, Desc: "a heredoc"}
+			}
+		case syntax.WordHdoc:
+			rd.Op = "<<<"
+			v := w.value(sc, r.Word, wctx{})
+			text, known := v.Static()
+			if r.N == nil || r.N.Value == "0" {
+				in = &Input{Text: text + "\n", Known: known, Desc: "a here-string"}
+			}
+		default:
+			rd.Target = w.value(sc, r.Word, wctx{})
+			if len(rd.Target.Segs) == 0 {
+				rd.Target = word.FromLit("")
+			}
+			if rd.Op == "<" && (r.N == nil || r.N.Value == "0") {
+				in = &Input{Desc: "the file " + rd.Target.String()}
+			}
+		}
+		out = append(out, rd)
+	}
+	return out, in
+}
+
+// hdocLiteral returns a quoted heredoc's body as written.
+func hdocLiteral(wd *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range wd.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(l.Value)
+		}
+	}
+	return b.String()
+}
+
+func stripTabs(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, "\t")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// literalOutput returns what a pipeline element prints, when it is literal
+// text (echo, printf without directives, cat of a heredoc).
+func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
+	unknown := &Input{Desc: "the output of another command"}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return unknown
+	}
+	unknown.Desc = "the output of " + call.Args[0].Lit()
+	was := w.checking
+	w.checking = true // words were walked already; only compute values
+	defer func() { w.checking = was }()
+	var argv []word.Word
+	for _, a := range call.Args {
+		argv = append(argv, w.fields(sc.clone(), a)...)
+	}
+	args, ok := staticArgs(argv)
+	if !ok || len(args) == 0 {
+		return unknown
+	}
+	switch args[0] {
+	case "echo":
+		rest, nl := args[1:], "\n"
+		for len(rest) > 0 && (rest[0] == "-n" || rest[0] == "-E") {
+			if rest[0] == "-n" {
+				nl = ""
+			}
+			rest = rest[1:]
+		}
+		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") && strings.Trim(rest[0][1:], "neE") == "" {
+			return unknown
+		}
+		return &Input{Text: strings.Join(rest, " ") + nl, Known: true, Desc: "literal text from echo"}
+	case "printf":
+		if len(args) == 2 && !strings.ContainsAny(args[1], `%\`) {
+			return &Input{Text: args[1], Known: true, Desc: "literal text from printf"}
+		}
+		if len(args) >= 2 && (args[1] == `%s\n` || args[1] == `%s`) {
+			sep := map[string]string{`%s\n`: "\n", `%s`: ""}[args[1]]
+			var b strings.Builder
+			for _, a := range args[2:] {
+				b.WriteString(a + sep)
+			}
+			return &Input{Text: b.String(), Known: true, Desc: "literal text from printf"}
+		}
+	case "cat":
+		if len(args) == 1 || (len(args) == 2 && args[1] == "-") {
+			if _, in := w.redirs(sc.clone(), st.Redirs); in != nil && in.Known {
+				return &Input{Text: in.Text, Known: true, Desc: in.Desc}
+			}
+		}
+	}
+	return unknown
+}
+
+// test walks a [[ ]] expression.
+func (w *walker) test(sc *scope, e syntax.TestExpr) {
+	switch e := e.(type) {
+	case *syntax.BinaryTest:
+		switch e.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsLeq, syntax.TsGtr, syntax.TsGeq:
+			// Arithmetic comparisons evaluate their operands as expressions.
+			for _, x := range []syntax.TestExpr{e.X, e.Y} {
+				if wd, ok := x.(*syntax.Word); ok {
+					w.arithOperand(sc, wd)
+				} else {
+					w.test(sc, x)
+				}
+			}
+			return
+		case syntax.TsMatch, syntax.TsNoMatch, syntax.TsReMatch:
+			w.test(sc, e.X)
+			if wd, ok := e.Y.(*syntax.Word); ok {
+				w.value(sc, wd, wctx{pattern: true})
+				return
+			}
+		}
+		w.test(sc, e.X)
+		w.test(sc, e.Y)
+	case *syntax.UnaryTest:
+		if e.Op == syntax.TsVarSet || e.Op == syntax.TsRefVar {
+			if wd, ok := e.X.(*syntax.Word); ok {
+				v := w.value(sc, wd, wctx{})
+				w.varNameArg(sc, v, "[[ -v ]]")
+				return
+			}
+		}
+		w.test(sc, e.X)
+	case *syntax.ParenTest:
+		w.test(sc, e.X)
+	case *syntax.Word:
+		w.value(sc, e, wctx{})
+	}
+}
+
+// arithOperand checks a word that bash evaluates as an arithmetic
+// expression (as in [[ $x -eq 1 ]]).
+func (w *walker) arithOperand(sc *scope, wd *syntax.Word) {
+	v := w.value(sc, wd, wctx{arith: true})
+	w.arithText(sc, v, "[[ … -eq … ]]")
+}
+
+// arithText checks text that will be evaluated as arithmetic.
+func (w *walker) arithText(sc *scope, v word.Word, where string) {
+	if s, ok := v.Static(); ok {
+		if !strings.ContainsAny(s, "$`[") && !hasUnknownName(sc, w, s) {
+			return
+		}
+		if strings.ContainsAny(s, "$`") {
+			w.dataAsCode(where + " evaluates " + quote(s) + " as arithmetic, which runs the commands in it")
+			return
+		}
+		if !hasUnknownName(sc, w, s) {
+			return
+		}
+	}
+	// Every hole in the value must be known numeric to be safe.
+	for _, seg := range v.Segs {
+		if seg.Kind == word.Hole && !numericHole(sc, w, seg.Text) {
+			w.dataAsCode(where + " evaluates " + seg.Text + " as arithmetic; its value is not known here and could name an array subscript that runs a command")
+			return
+		}
+	}
+	if s, ok := v.Static(); ok && hasUnknownName(sc, w, s) {
+		w.dataAsCode(where + " evaluates variables whose values are not known here as arithmetic; such a value could run a command")
+	}
+}
+
+func quote(s string) string { return "'" + s + "'" }
+
+// numericHole reports whether a hole described as "$x" or "${#x}" or
+// "$((…))" is certainly a number.
+func numericHole(sc *scope, w *walker, desc string) bool {
+	switch {
+	case desc == "$((…))" || strings.HasPrefix(desc, "${#"):
+		return true
+	case strings.HasPrefix(desc, "${") && strings.HasSuffix(desc, "…}"):
+		return false
+	case strings.HasPrefix(desc, "$"):
+		return sc.numeric(w, desc[1:])
+	}
+	return false
+}
+
+// hasUnknownName reports whether arithmetic text refers to a variable
+// whose value is not known to be a number.
+func hasUnknownName(sc *scope, w *walker, s string) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+			j := i
+			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
+				j++
+			}
+			if !sc.numeric(w, s[i:j]) {
+				v, known := sc.get(w, s[i:j])
+				t, ok := v.Static()
+				if !known || !ok || strings.ContainsAny(t, "$`[") || (t != "" && !isInteger(t) && hasUnknownName(sc, w, t)) {
+					return true
+				}
+			}
+			i = j
+			continue
+		}
+		if c >= '0' && c <= '9' {
+			for i < len(s) && (s[i] == 'x' || s[i] == '#' || s[i] == '_' || s[i] >= '0' && s[i] <= '9' || s[i] >= 'a' && s[i] <= 'z' || s[i] >= 'A' && s[i] <= 'Z') {
+				i++
+			}
+			continue
+		}
+		i++
+	}
+	return false
+}
+
+// arith walks an arithmetic expression: its substitutions run, and names
+// of variables whose values are not known could run code.
+func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
+	switch e := e.(type) {
+	case *syntax.BinaryArithm:
+		if isAssignOp(e.Op) {
+			w.arith(sc, e.Y)
+			if wd, ok := e.X.(*syntax.Word); ok {
+				w.arithLvalue(sc, wd)
+				sc.setNumeric(wd.Lit())
+			} else {
+				w.arith(sc, e.X)
+			}
+			return
+		}
+		w.arith(sc, e.X)
+		w.arith(sc, e.Y)
+	case *syntax.UnaryArithm:
+		if wd, ok := e.X.(*syntax.Word); ok && (e.Op == syntax.Inc || e.Op == syntax.Dec) {
+			w.arithLvalue(sc, wd)
+			if !sc.numeric(w, wd.Lit()) {
+				w.arithName(sc, wd.Lit())
+			}
+			sc.setNumeric(wd.Lit())
+			return
+		}
+		w.arith(sc, e.X)
+	case *syntax.ParenArithm:
+		w.arith(sc, e.X)
+	case *syntax.Word:
+		if len(e.Parts) == 1 {
+			if l, ok := e.Parts[0].(*syntax.Lit); ok && isName(l.Value) {
+				w.arithName(sc, l.Value)
+				return
+			}
+		}
+		v := w.value(sc, e, wctx{arith: true})
+		w.arithText(sc, v, "arithmetic")
+	case *syntax.FlagsArithm:
+		if e.X != nil {
+			w.arith(sc, e.X)
+		}
+	}
+}
+
+// arithLvalue walks the subscript of an assigned array element.
+func (w *walker) arithLvalue(sc *scope, wd *syntax.Word) {
+	for _, p := range wd.Parts {
+		if pe, ok := p.(*syntax.ParamExp); ok && pe.Index != nil {
+			w.arith(sc, pe.Index)
+		}
+	}
+}
+
+// arithName checks a bare variable name in arithmetic.
+func (w *walker) arithName(sc *scope, name string) {
+	if sc.numeric(w, name) {
+		return
+	}
+	v, known := sc.get(w, name)
+	if s, ok := v.Static(); known && ok {
+		if isInteger(s) || s == "" {
+			return
+		}
+		w.arithText(sc, v, "arithmetic")
+		return
+	}
+	w.dataAsCode("arithmetic on $" + name + ", whose value is not known here; bash evaluates such a value as an expression, and an array subscript in it can run a command")
+}
+
+// varNameArg checks a word that a builtin takes as a variable name (read,
+// printf -v, declare, [[ -v ]]): a subscript in it is evaluated as
+// arithmetic, which can run commands.
+func (w *walker) varNameArg(sc *scope, v word.Word, where string) {
+	s, ok := v.Static()
+	if !ok {
+		w.dataAsCode(where + " takes a variable name that is not known here; a subscript in it would be evaluated and could run commands")
+		return
+	}
+	name, _, _ := strings.Cut(s, "=")
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		sub := strings.TrimSuffix(name[i+1:], "]")
+		w.arithText(sc, word.FromLit(sub), where+" subscript")
+	}
+}
+
+// subst walks a command or process substitution: a subshell.
+func (w *walker) subst(sc *scope, stmts []*syntax.Stmt, kind string) {
+	w.via = append(w.via, Layer{Kind: kind})
+	was := w.inPipe
+	if strings.HasPrefix(kind, "<(") || strings.HasPrefix(kind, ">(") {
+		w.inPipe = true // runs alongside the command
+	}
+	w.stmts(sc.clone(), stmts)
+	w.inPipe = was
+	w.via = w.via[:len(w.via)-1]
+}

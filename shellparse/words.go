@@ -1,0 +1,615 @@
+package shellparse
+
+import (
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// wctx is the quoting context a word part is evaluated in.
+type wctx struct {
+	dq      bool // inside "…" (or an unquoted heredoc body)
+	hdoc    bool // inside an unquoted heredoc body
+	arith   bool // inside an arithmetic context
+	param   bool // inside the operand of ${…}
+	noSplit bool // no field splitting or globbing: assignments, [[ ]], case, redirections
+	assign  bool // an assignment value: ~ also expands after ':'
+	pattern bool // a pattern (case, [[ == ]]): globs stay patterns, never expanded
+}
+
+// fieldBuilder accumulates the fields one word expands to.
+type fieldBuilder struct {
+	fields []word.Word
+	cur    word.Word
+	has    bool // cur holds something, even an empty quoted string
+}
+
+func (b *fieldBuilder) end() {
+	if b.has {
+		b.fields = append(b.fields, b.cur)
+	}
+	b.cur, b.has = word.Word{}, false
+}
+
+// fields expands a word the way bash does for a command's arguments:
+// brace expansion, then the word's parts, field splitting and globbing.
+func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
+	var out []word.Word
+	for _, bw := range w.braces(wd) {
+		b := &fieldBuilder{}
+		w.parts(sc, b, bw.Parts, wctx{}, true)
+		b.end()
+		for _, f := range b.fields {
+			out = append(out, w.globbed(sc, f))
+		}
+	}
+	return out
+}
+
+// value expands a word without field splitting (assignment values,
+// redirection targets, [[ ]] operands, case words).
+func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
+	if wd == nil {
+		return word.FromLit("")
+	}
+	ctx.noSplit = true
+	b := &fieldBuilder{}
+	w.parts(sc, b, wd.Parts, ctx, true)
+	b.end()
+	if len(b.fields) == 0 {
+		return word.FromLit("")
+	}
+	out := b.fields[0]
+	for _, f := range b.fields[1:] {
+		out.AddLit(" ")
+		out.AddWord(f)
+	}
+	out.Split = false
+	return out
+}
+
+// braces performs brace expansion. An expansion too large to list is one
+// unknown word.
+func (w *walker) braces(wd *syntax.Word) []*syntax.Word {
+	syntax.SplitBraces(wd)
+	has := false
+	for _, p := range wd.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			has = true
+		}
+	}
+	if !has {
+		return []*syntax.Word{wd}
+	}
+	var out []*syntax.Word
+	for bw, err := range expand.BracesSeq(nil, wd) {
+		if err != nil || len(out) > 4096 {
+			return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
+		}
+		out = append(out, bw)
+	}
+	return out
+}
+
+// globbed records what a glob word matches in the file system now.
+func (w *walker) globbed(sc *scope, f word.Word) word.Word {
+	if !f.HasGlob() || f.HasHole() || w.opts.Glob == nil || sc.noglob {
+		return f
+	}
+	pat := globPattern(f)
+	if !strings.HasPrefix(pat, "/") {
+		if len(sc.cwd.Dirs) != 1 || sc.cwd.Unknown {
+			return f
+		}
+		pat = filepath.Join(sc.cwd.Dirs[0], pat)
+	}
+	f.Matches = w.opts.Glob(pat)
+	return f
+}
+
+// globPattern renders a word as a filepath.Match pattern.
+func globPattern(f word.Word) string {
+	var b strings.Builder
+	for _, s := range f.Segs {
+		switch s.Kind {
+		case word.Lit:
+			for _, r := range s.Text {
+				if strings.ContainsRune(`*?[\`, r) {
+					b.WriteByte('\\')
+				}
+				b.WriteRune(r)
+			}
+		case word.Star:
+			b.WriteByte('*')
+		case word.Quest:
+			b.WriteByte('?')
+		case word.Class:
+			b.WriteString("[" + strings.Replace(s.Text, "!", "^", 1) + "]")
+		}
+	}
+	return b.String()
+}
+
+func (w *walker) parts(sc *scope, b *fieldBuilder, parts []syntax.WordPart, ctx wctx, first bool) {
+	for i, p := range parts {
+		w.part(sc, b, p, ctx, first && i == 0)
+	}
+}
+
+func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, atStart bool) {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		if ctx.param && !ctx.dq && (strings.Contains(p.Value, "<(") || strings.Contains(p.Value, ">(")) {
+			w.differential(p.Pos(), "a process substitution inside ${…} (bash runs it; the parser reads it as text)")
+		}
+		w.lit(sc, b, p.Value, ctx, atStart)
+	case *syntax.SglQuoted:
+		if (ctx.arith || (ctx.param && ctx.dq)) && strings.ContainsAny(p.Value, "$`") {
+			w.differential(p.Pos(), "single quotes inside "+map[bool]string{true: "arithmetic", false: "a double-quoted ${…}"}[ctx.arith]+" (bash does not treat them as quotes there, so the text inside is expanded)")
+		}
+		v := p.Value
+		if p.Dollar {
+			v = ansiC(v)
+		}
+		b.cur.AddLit(v)
+		b.has = true
+	case *syntax.DblQuoted:
+		in := ctx
+		in.dq = true
+		b.has = true
+		w.parts(sc, b, p.Parts, in, false)
+	case *syntax.ParamExp:
+		w.paramPart(sc, b, p, ctx)
+	case *syntax.CmdSubst:
+		w.subst(sc, p.Stmts, "$(…)")
+		w.addDynamic(b, word.Seg{Kind: word.Hole, Text: "$(…)"}, ctx)
+	case *syntax.ProcSubst:
+		w.subst(sc, p.Stmts, p.Op.String()+"…)")
+		b.cur.Add(word.Seg{Kind: word.Hole, Text: p.Op.String() + "…)"})
+		b.has = true
+	case *syntax.ArithmExp:
+		w.arith(sc, p.X)
+		b.cur.Add(word.Seg{Kind: word.Hole, Text: "$((…))"})
+		b.has = true
+	case *syntax.ExtGlob:
+		w.lit(sc, &fieldBuilder{}, p.Pattern.Value, ctx, false)
+		if ctx.dq || ctx.noSplit && !ctx.pattern {
+			b.cur.AddLit(p.Op.String() + p.Pattern.Value + ")")
+		} else {
+			b.cur.Add(word.Seg{Kind: word.Star, Text: p.Op.String() + p.Pattern.Value + ")"})
+		}
+		b.has = true
+	case *syntax.BraceExp:
+		// Only reachable when expansion was too large to list.
+		b.cur.Add(word.Seg{Kind: word.Hole, Text: "{…}"})
+		b.cur.Split = true
+		b.has = true
+	default:
+		b.cur.Add(word.Seg{Kind: word.Hole, Text: "?"})
+		b.has = true
+	}
+}
+
+// addDynamic adds an unknown value, which splits unless quoted.
+func (w *walker) addDynamic(b *fieldBuilder, s word.Seg, ctx wctx) {
+	b.cur.Add(s)
+	b.has = true
+	if !ctx.dq && !ctx.noSplit {
+		b.cur.Split = true
+	}
+}
+
+// lit adds literal source text, doing what bash does to it in ctx.
+func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart bool) {
+	if v == "" {
+		return
+	}
+	if !ctx.dq && atStart && strings.HasPrefix(v, "~") {
+		v = w.tilde(sc, b, v, ctx)
+	}
+	glob := !ctx.dq && !(ctx.noSplit && !ctx.pattern)
+	for i := 0; i < len(v); {
+		c := v[i]
+		switch {
+		case c == '\\' && i+1 < len(v):
+			n := v[i+1]
+			if !ctx.dq || n == '$' || n == '`' || n == '\\' || n == '\n' || (n == '"' && !ctx.hdoc) {
+				if n != '\n' {
+					r, size := utf8.DecodeRuneInString(v[i+1:])
+					b.cur.AddLit(string(r))
+					i += 1 + size
+				} else {
+					i += 2
+				}
+				b.has = true
+				continue
+			}
+			b.cur.AddLit("\\")
+		case glob && c == '*':
+			b.cur.Add(word.Seg{Kind: word.Star})
+		case glob && c == '?':
+			b.cur.Add(word.Seg{Kind: word.Quest})
+		case glob && c == '[':
+			if j := classClose(v, i); j > 0 {
+				b.cur.Add(word.Seg{Kind: word.Class, Text: v[i+1 : j]})
+				i = j + 1
+				b.has = true
+				continue
+			}
+			b.cur.AddLit("[")
+		case ctx.assign && c == ':' && i+1 < len(v) && v[i+1] == '~':
+			b.cur.AddLit(":")
+			i++
+			rest := w.tilde(sc, b, v[i:], ctx)
+			v = v[:i] + rest
+			continue
+		default:
+			r, size := utf8.DecodeRuneInString(v[i:])
+			b.cur.AddLit(string(r))
+			i += size
+			b.has = true
+			continue
+		}
+		i++
+		b.has = true
+	}
+}
+
+// classClose finds the ']' closing a bracket expression that opens at i.
+func classClose(v string, i int) int {
+	j := i + 1
+	if j < len(v) && (v[j] == '!' || v[j] == '^') {
+		j++
+	}
+	if j < len(v) && v[j] == ']' {
+		j++
+	}
+	for ; j < len(v); j++ {
+		switch v[j] {
+		case '\\':
+			j++
+		case '/':
+			return -1
+		case ']':
+			return j
+		}
+	}
+	return -1
+}
+
+// tilde expands a leading ~ prefix and returns the rest of v.
+func (w *walker) tilde(sc *scope, b *fieldBuilder, v string, ctx wctx) string {
+	end := strings.IndexAny(v, "/")
+	if ctx.assign {
+		if i := strings.IndexAny(v, "/:"); i >= 0 {
+			end = i
+		}
+	}
+	if end < 0 {
+		end = len(v)
+	}
+	name := v[1:end]
+	if strings.ContainsAny(name, `\'"$`) {
+		return v
+	}
+	switch name {
+	case "":
+		b.cur.AddWord(sc.lookup(w, "HOME", "~"))
+	case "+":
+		b.cur.AddWord(sc.lookup(w, "PWD", "~+"))
+	case "-":
+		b.cur.AddWord(sc.lookup(w, "OLDPWD", "~-"))
+	default:
+		b.cur.Add(word.Seg{Kind: word.Hole, Text: "~" + name})
+	}
+	b.has = true
+	return v[end:]
+}
+
+// paramPart expands ${…} and $name.
+func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx wctx) {
+	in := ctx
+	in.param = true
+	// Operands are expanded (and may run substitutions) whatever the value.
+	if p.Index != nil {
+		w.arith(sc, p.Index)
+	}
+	if p.Slice != nil {
+		if p.Slice.Offset != nil {
+			w.arith(sc, p.Slice.Offset)
+		}
+		if p.Slice.Length != nil {
+			w.arith(sc, p.Slice.Length)
+		}
+	}
+	var opVal word.Word
+	if p.Exp != nil && p.Exp.Word != nil {
+		inOp := in
+		inOp.noSplit = true
+		opVal = w.value(sc, p.Exp.Word, inOp)
+	}
+	if p.Repl != nil {
+		inOp := in
+		inOp.noSplit = true
+		inOp.pattern = true
+		w.value(sc, p.Repl.Orig, inOp)
+		w.value(sc, p.Repl.With, inOp)
+	}
+	name := ""
+	if p.Param != nil {
+		name = p.Param.Value
+	}
+	hole := word.Seg{Kind: word.Hole, Text: "$" + name}
+	if !p.Short {
+		hole.Text = "${" + name + "…}"
+	}
+	switch {
+	case p.Excl && p.Names == 0 && p.Index == nil:
+		// ${!x}: the value of the variable x names. Its name may carry a
+		// subscript, which bash evaluates as arithmetic.
+		v, known := sc.get(w, name)
+		if s, ok := v.Static(); known && ok && isName(s) {
+			w.addValue(sc, b, sc.lookup(w, s, "${!"+name+"}"), ctx)
+			return
+		}
+		w.dataAsCode("${!" + name + "} names a variable by a value not known here; bash evaluates a subscript in it as arithmetic, which can run commands")
+		w.addDynamic(b, hole, ctx)
+		return
+	case p.Length:
+		b.cur.Add(word.Seg{Kind: word.Digits, Text: "${#" + name + "}"})
+		b.has = true
+		return
+	}
+	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps {
+		if s, _ := opVal.Static(); s == "P" {
+			// Prompt expansion runs command substitutions in the value.
+			v, known := sc.get(w, name)
+			if t, ok := v.Static(); known && ok {
+				w.promptString(sc, t, "${"+name+"@P}")
+			} else {
+				w.dataAsCode("${" + name + "@P} expands a value not known here as a prompt, which can run commands")
+			}
+		}
+		w.addDynamic(b, hole, ctx)
+		return
+	}
+	if name == "@" || name == "*" || (p.Index != nil && isAllIndex(p.Index)) {
+		if p.Index == nil && !sc.paramsUnknown && p.Exp == nil && p.Repl == nil && p.Slice == nil {
+			args := sc.params
+			if len(args) > 0 {
+				args = args[1:]
+			}
+			if name == "@" && ctx.dq {
+				for i, a := range args {
+					if i > 0 {
+						b.end()
+						b.has = true
+					}
+					b.cur.AddLit(a)
+				}
+				if len(args) == 0 && len(b.cur.Segs) == 0 {
+					b.has = false
+				}
+				return
+			}
+			w.addValue(sc, b, word.FromLit(strings.Join(args, " ")), ctx)
+			return
+		}
+		b.cur.Add(hole)
+		b.has = true
+		if ctx.dq {
+			b.cur.Multi = true
+		} else if !ctx.noSplit {
+			b.cur.Split = true
+		}
+		return
+	}
+	if p.Exp == nil && p.Repl == nil && p.Slice == nil && p.Index == nil && !p.Excl {
+		w.addValue(sc, b, sc.lookup(w, name, hole.Text), ctx)
+		return
+	}
+	if p.Exp != nil && p.Index == nil && !p.Excl {
+		v, known := sc.get(w, name)
+		set := known && !sc.isUnset(name)
+		empty := set && isEmpty(v)
+		switch p.Exp.Op {
+		case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
+			useDefault := !set || (empty && (p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.AssignUnsetOrNull))
+			if known || sc.isUnset(name) {
+				if useDefault || sc.isUnset(name) {
+					if p.Exp.Op == syntax.AssignUnsetOrNull || p.Exp.Op == syntax.AssignUnset {
+						sc.set(name, opVal)
+					}
+					w.addValue(sc, b, opVal, ctx)
+					return
+				}
+				w.addValue(sc, b, v, ctx)
+				return
+			}
+			if p.Exp.Op == syntax.AssignUnsetOrNull || p.Exp.Op == syntax.AssignUnset {
+				sc.setUnknown(name)
+			}
+		case syntax.AlternateUnsetOrNull, syntax.AlternateUnset:
+			if known || sc.isUnset(name) {
+				if !set || (empty && p.Exp.Op == syntax.AlternateUnsetOrNull) {
+					return
+				}
+				w.addValue(sc, b, opVal, ctx)
+				return
+			}
+		}
+	}
+	w.addDynamic(b, hole, ctx)
+}
+
+func isEmpty(v word.Word) bool { s, ok := v.Static(); return ok && s == "" }
+
+func isAllIndex(e syntax.ArithmExpr) bool {
+	wd, ok := e.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	l := wd.Lit()
+	return l == "@" || l == "*"
+}
+
+// addValue adds a variable's value: quoted as is, unquoted split on IFS
+// and subject to globbing.
+func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
+	if ctx.dq || ctx.noSplit {
+		for _, s := range v.Segs {
+			if s.Kind == word.Star || s.Kind == word.Quest || s.Kind == word.Class {
+				// A quoted value is literal text, never a pattern.
+				b.cur.AddLit(word.Word{Segs: []word.Seg{s}}.String())
+				continue
+			}
+			b.cur.Add(s)
+		}
+		b.cur.Multi = b.cur.Multi || v.Multi
+		b.has = true
+		return
+	}
+	ifsW, known := sc.get(w, "IFS")
+	ifs, ok := ifsW.Static()
+	ifsKnown := known && ok
+	for _, s := range v.Segs {
+		if s.Kind != word.Lit {
+			b.cur.Add(s)
+			b.has = true
+			if s.Kind == word.Hole {
+				b.cur.Split = true
+			}
+			continue
+		}
+		if !ifsKnown {
+			b.cur.Add(word.Seg{Kind: word.Hole, Text: s.Text})
+			b.cur.Split = true
+			b.has = true
+			continue
+		}
+		for _, r := range s.Text {
+			switch {
+			case strings.ContainsRune(ifs, r):
+				b.end()
+			case r == '*':
+				b.cur.Add(word.Seg{Kind: word.Star})
+				b.has = true
+			case r == '?':
+				b.cur.Add(word.Seg{Kind: word.Quest})
+				b.has = true
+			default:
+				b.cur.AddLit(string(r))
+				b.has = true
+			}
+		}
+	}
+	if v.Multi {
+		b.cur.Multi = true
+		b.has = true
+	}
+}
+
+// ansiC decodes the body of $'…' as bash does, stopping at a NUL.
+func ansiC(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				ch := s[i]
+				if ch == '\\' && i+1 < len(s) && s[i+1] == '\\' {
+					i++
+				}
+				if ch == '?' {
+					b.WriteByte(0x7f)
+				} else {
+					b.WriteByte(ch & 0x1f)
+				}
+			} else {
+				b.WriteString(`\c`)
+			}
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+			j := i + 1
+			for j < len(s) && j < i+1+max && isHex(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(e)
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j < i+3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(e)
+		}
+	}
+	out := b.String()
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
+	return out
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func isName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
+}

@@ -1,0 +1,526 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// inner is what a wrapper runs.
+type inner struct {
+	argv   []word.Word // a command run directly
+	code   *word.Word  // shell code run with sh -c
+	cwd    *word.Word  // a directory the inner command runs in (env -C)
+	cwdUnk bool        // the inner command runs in a directory not known here
+	// extra: the wrapper appends or substitutes words from its input
+	// (xargs, find -exec {}, parallel): argv gets open words.
+	assigns []Assign
+}
+
+// wrapper finds the command a wrapper program runs. ok is false when the
+// wrapper's argv cannot be read (an unknown option, a dynamic word where
+// the command should be); the reason says why.
+type wrapper func(argv []word.Word, sp *argspec.Spec) (in *inner, reason string)
+
+// wrappers is the table of programs that run another program. Each entry
+// reads the wrapper's own options with its argspec (so option values are
+// never mistaken for the command) and returns the inner command. Adding a
+// wrapper is one line here, plus its option spec in argspec/catalog.go.
+var wrappers = map[string]wrapper{
+	"env":      envWrapper,
+	"sudo":     optsThen(0, true, "--user", "--group", "--chdir"),
+	"doas":     optsThen(0, true),
+	"nice":     optsThen(0, false),
+	"nohup":    optsThen(0, false),
+	"timeout":  optsThen(1, false), // DURATION COMMAND
+	"stdbuf":   optsThen(0, false),
+	"setsid":   optsThen(0, false),
+	"ionice":   optsThen(0, false),
+	"chrt":     chrtWrapper,
+	"taskset":  tasksetWrapper,
+	"flock":    flockWrapper,
+	"watch":    watchWrapper,
+	"time":     optsThen(0, false),
+	"command":  commandWrapper,
+	"builtin":  optsThen(0, false),
+	"exec":     optsThen(0, false),
+	"xargs":    xargsWrapper,
+	"busybox":  optsThen(0, false),
+	"su":       suWrapper,
+	"runuser":  suWrapper,
+	"script":   scriptWrapper,
+	"unbuffer": optsThen(0, false),
+	"strace":   optsThen(0, false),
+	"ltrace":   optsThen(0, false),
+	"chroot":   chrootWrapper,
+	"parallel": parallelWrapper,
+	"ssh":      sshWrapper,
+}
+
+// read normalises a wrapper's argv with its spec, stopping at the first
+// operand: a wrapper's options end where its command begins.
+func readWrapper(argv []word.Word, sp *argspec.Spec) (*argspec.Cmd, []word.Word, string) {
+	if sp == nil {
+		return &argspec.Cmd{}, argv[1:], ""
+	}
+	// Find where options end: the first word that is not an option or an
+	// option's value.
+	args := argv[1:]
+	i := 0
+	for i < len(args) {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') {
+				return nil, nil, "a word that is not known here stands where an option of " + sp.Name + " could be"
+			}
+			break
+		}
+		if t == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			break
+		}
+		if sp.NumericOpt != "" && isInteger(t[1:]) {
+			i++
+			continue
+		}
+		if strings.HasPrefix(t, "--") {
+			name, _, hasVal := strings.Cut(t, "=")
+			canon := sp.Opt(name)
+			if canon == "" {
+				return nil, nil, "unknown option " + name + " of " + sp.Name
+			}
+			i++
+			if !hasVal && takesValue(sp, canon) && i < len(args) {
+				i++
+			}
+			continue
+		}
+		rs := []rune(t[1:])
+		i++
+		for j := 0; j < len(rs); j++ {
+			canon := sp.Opt("-" + string(rs[j]))
+			if canon == "" {
+				return nil, nil, "unknown option -" + string(rs[j]) + " of " + sp.Name
+			}
+			if takesValue(sp, canon) {
+				if j == len(rs)-1 && i < len(args) && requiresValue(sp, canon) {
+					i++
+				}
+				break
+			}
+		}
+	}
+	c := sp.Normalize(args[:i], false)
+	return c, args[i:], ""
+}
+
+func takesValue(sp *argspec.Spec, canon string) bool {
+	for _, o := range sp.Opts {
+		if o.Canon == canon {
+			return o.Arity != argspec.NoArg
+		}
+	}
+	return false
+}
+
+func requiresValue(sp *argspec.Spec, canon string) bool {
+	for _, o := range sp.Opts {
+		if o.Canon == canon {
+			return o.Arity == argspec.ReqArg
+		}
+	}
+	return false
+}
+
+// optsThen reads options, skips skip operands (timeout's duration), and
+// runs the rest. Options named in noCmd mean there is no command when no
+// operand follows (sudo -u x alone is not an error we need to judge).
+func optsThen(skip int, shellOpts bool, _ ...string) wrapper {
+	return func(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+		c, rest, reason := readWrapper(argv, sp)
+		if reason != "" {
+			return nil, reason
+		}
+		if len(rest) < skip {
+			return &inner{}, ""
+		}
+		rest = rest[skip:]
+		in := &inner{argv: rest}
+		if shellOpts && c != nil && (c.Has("--shell") || c.Has("--login")) && len(rest) > 0 {
+			// sudo -s CMD / sudo -i CMD run CMD through a shell.
+			code := joinWords(rest)
+			in.argv, in.code = nil, &code
+		}
+		if c != nil {
+			if d := c.Values("--chdir"); len(d) > 0 {
+				in.cwd = &d[len(d)-1]
+			}
+		}
+		return in, ""
+	}
+}
+
+// envWrapper: env [OPTION]... [NAME=VALUE]... [COMMAND [ARG]...]
+func envWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	in := &inner{}
+	if d := c.Values("--chdir"); len(d) > 0 {
+		in.cwd = &d[len(d)-1]
+	}
+	if ss := c.Values("--split-string"); len(ss) > 0 {
+		// -S splits its string into words that come before the rest.
+		var split []word.Word
+		for _, s := range ss {
+			t, ok := s.Static()
+			if !ok {
+				return nil, "env -S with a string not known here"
+			}
+			for _, f := range splitEnvS(t) {
+				split = append(split, word.FromLit(f))
+			}
+		}
+		rest = append(split, rest...)
+	}
+	for len(rest) > 0 {
+		t, ok := rest[0].Static()
+		name, val, isAssign := strings.Cut(t, "=")
+		if !ok {
+			if p := rest[0].Prefix(); strings.Contains(p, "=") && isName(p[:strings.IndexByte(p, '=')]) {
+				name, isAssign = p[:strings.IndexByte(p, '=')], true
+				v, _ := rest[0].TrimPrefix(name + "=")
+				in.assigns = append(in.assigns, Assign{Name: name, Value: v})
+				rest = rest[1:]
+				continue
+			}
+			break
+		}
+		if !isAssign || !isName(name) {
+			break
+		}
+		in.assigns = append(in.assigns, Assign{Name: name, Value: word.FromLit(val)})
+		rest = rest[1:]
+	}
+	in.argv = rest
+	return in, ""
+}
+
+// splitEnvS splits env -S's string: whitespace separates, quotes group,
+// backslash escapes (a close reading of GNU env's rules).
+func splitEnvS(s string) []string {
+	var out []string
+	var cur strings.Builder
+	has := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n':
+			if has {
+				out = append(out, cur.String())
+				cur.Reset()
+				has = false
+			}
+		case c == '\'':
+			j := strings.IndexByte(s[i+1:], '\'')
+			if j < 0 {
+				j = len(s) - i - 1
+			}
+			cur.WriteString(s[i+1 : i+1+j])
+			i += j + 1
+			has = true
+		case c == '"':
+			i++
+			for ; i < len(s) && s[i] != '"'; i++ {
+				if s[i] == '\\' && i+1 < len(s) {
+					i++
+				}
+				cur.WriteByte(s[i])
+			}
+			has = true
+		case c == '\\' && i+1 < len(s):
+			i++
+			if s[i] == 'c' {
+				return append(out, cur.String())
+			}
+			cur.WriteByte(s[i])
+			has = true
+		default:
+			cur.WriteByte(c)
+			has = true
+		}
+	}
+	if has {
+		out = append(out, cur.String())
+	}
+	return out
+}
+
+func chrtWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if c.Has("--pid") || c.Has("--max") || len(rest) < 2 {
+		return &inner{}, ""
+	}
+	return &inner{argv: rest[1:]}, ""
+}
+
+func tasksetWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if c.Has("--pid") || len(rest) < 2 {
+		return &inner{}, ""
+	}
+	return &inner{argv: rest[1:]}, ""
+}
+
+// flockWrapper: flock [opts] FILE COMMAND [ARGS] | flock [opts] FILE -c STRING | flock [opts] FD
+func flockWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if code := c.Values("--command"); len(code) > 0 {
+		return &inner{code: &code[len(code)-1]}, ""
+	}
+	if len(rest) < 2 {
+		return &inner{}, ""
+	}
+	if t, _ := rest[1].Static(); t == "-c" || t == "--command" {
+		if len(rest) < 3 {
+			return &inner{}, ""
+		}
+		return &inner{code: &rest[2]}, ""
+	}
+	return &inner{argv: rest[1:]}, ""
+}
+
+// watchWrapper: watch runs its arguments joined by spaces with sh -c,
+// unless -x.
+func watchWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if len(rest) == 0 {
+		return &inner{}, ""
+	}
+	if c.Has("--exec") {
+		return &inner{argv: rest}, ""
+	}
+	code := joinWords(rest)
+	return &inner{code: &code}, ""
+}
+
+// commandWrapper: command -v/-V only look a name up.
+func commandWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if c.Has("-v") || c.Has("-V") {
+		return &inner{}, ""
+	}
+	return &inner{argv: rest}, ""
+}
+
+// xargsWrapper: the command (echo by default) gets words from standard
+// input, appended or in place of the -I string.
+func xargsWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if len(rest) == 0 {
+		rest = []word.Word{word.FromLit("echo")}
+	}
+	input := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "{input}"}}, Multi: true}
+	repl := ""
+	for _, v := range append(c.Values("-I"), c.Values("--replace")...) {
+		repl, _ = v.Static()
+		if repl == "" {
+			repl = "{}"
+		}
+	}
+	if c.Has("--replace") && repl == "" {
+		repl = "{}"
+	}
+	out := make([]word.Word, 0, len(rest)+1)
+	for i, a := range rest {
+		if t, ok := a.Static(); ok && repl != "" && i > 0 && strings.Contains(t, repl) {
+			out = append(out, substitute(t, repl))
+			continue
+		}
+		out = append(out, a)
+	}
+	if repl == "" {
+		out = append(out, input)
+	}
+	return &inner{argv: out}, ""
+}
+
+// substitute replaces each occurrence of placeholder in t with a hole.
+func substitute(t, placeholder string) word.Word {
+	var w word.Word
+	parts := strings.Split(t, placeholder)
+	for i, p := range parts {
+		if i > 0 {
+			w.Add(word.Seg{Kind: word.Hole, Text: placeholder})
+		}
+		if p != "" {
+			w.AddLit(p)
+		}
+	}
+	return w
+}
+
+// suWrapper: su [options] [-] [USER [ARG...]]; -c runs a string with the
+// user's shell.
+func suWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c := sp.Normalize(argv[1:], false)
+	if code := c.Values("--command"); len(code) > 0 {
+		return &inner{code: &code[len(code)-1]}, ""
+	}
+	if u := c.Values("--user"); len(u) > 0 && len(c.Args) > 0 {
+		// runuser -u USER COMMAND ARGS
+		return &inner{argv: c.Args}, ""
+	}
+	// su USER alone starts an interactive shell; su USER ARGS passes ARGS
+	// to the shell.
+	args := c.Args
+	if len(args) > 0 {
+		if t, _ := args[0].Static(); t == "-" {
+			args = args[1:]
+		}
+	}
+	if len(args) > 1 {
+		return nil, "su passes arguments to the target user's shell"
+	}
+	return &inner{}, ""
+}
+
+func scriptWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	c := sp.Normalize(argv[1:], false)
+	if code := c.Values("--command"); len(code) > 0 {
+		return &inner{code: &code[len(code)-1]}, ""
+	}
+	if len(c.Opts) > 0 || len(c.Args) > 0 {
+		return &inner{}, ""
+	}
+	return nil, "script without -c starts an interactive shell"
+}
+
+func chrootWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+	_, rest, reason := readWrapper(argv, sp)
+	if reason != "" {
+		return nil, reason
+	}
+	if len(rest) < 2 {
+		return nil, "chroot without a command starts a shell"
+	}
+	return &inner{argv: rest[1:], cwdUnk: true}, ""
+}
+
+// parallelWrapper: GNU parallel runs its command template through a
+// shell, once per input; without a template the commands come from input.
+func parallelWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
+	args := argv[1:]
+	i := 0
+	withArg := map[string]bool{"-j": true, "--jobs": true, "-S": true, "--sshlogin": true, "-a": true,
+		"--arg-file": true, "--joblog": true, "-d": true, "--delimiter": true, "-I": true, "--colsep": true,
+		"-N": true, "-n": true, "--max-args": true, "--results": true, "--tmpdir": true, "--timeout": true,
+		"--retries": true, "--workdir": true, "--env": true, "--load": true, "--memfree": true, "--delay": true}
+	for i < len(args) {
+		t, ok := args[i].Static()
+		if !ok || !strings.HasPrefix(t, "-") || t == ":::" || t == "::::" {
+			break
+		}
+		i++
+		if withArg[t] && i < len(args) {
+			i++
+		}
+	}
+	var tmpl []word.Word
+	for ; i < len(args); i++ {
+		if t, _ := args[i].Static(); t == ":::" || t == "::::" || t == ":::+" || t == "::::+" {
+			break
+		}
+		tmpl = append(tmpl, args[i])
+	}
+	if len(tmpl) == 0 {
+		return nil, "parallel runs commands read from its input"
+	}
+	code := joinWords(tmpl)
+	if s, ok := code.Static(); ok {
+		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
+			s = strings.ReplaceAll(s, ph, "\"$GUARD_INPUT\"")
+		}
+		code = word.FromLit(s + " \"$GUARD_INPUT\"")
+	}
+	return &inner{code: &code}, ""
+}
+
+// sshWrapper: ssh [options] HOST [COMMAND...]: the command words are
+// joined and run by the remote user's shell.
+func sshWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
+	withArg := "BbcDEeFIiJLlmOoPpQRSWw"
+	args := argv[1:]
+	i := 0
+	for i < len(args) {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') {
+				return nil, "a word that is not known here stands where an option of ssh could be"
+			}
+			break
+		}
+		if t == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			break
+		}
+		i++
+		for j := 1; j < len(t); j++ {
+			if strings.IndexByte(withArg, t[j]) >= 0 {
+				if j == len(t)-1 && i < len(args) {
+					i++
+				}
+				break
+			}
+		}
+	}
+	if i+1 >= len(args) {
+		return &inner{}, ""
+	}
+	code := joinWords(args[i+1:])
+	return &inner{code: &code, cwdUnk: true}, ""
+}
+
+// joinWords joins words with spaces, as watch, ssh and sudo -s do.
+func joinWords(ws []word.Word) word.Word {
+	var out word.Word
+	for i, w := range ws {
+		if i > 0 {
+			out.AddLit(" ")
+		}
+		out.AddWord(w)
+	}
+	out.Split, out.Multi = false, false
+	for _, w := range ws {
+		if w.Multi {
+			out.Add(word.Seg{Kind: word.Hole, Text: "…"})
+		}
+	}
+	return out
+}
