@@ -1,0 +1,404 @@
+package policy
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// readOnly is the catalogue of programs that only read (or only print).
+// Flags and subcommands that make one of them write or run code are
+// covered by more specific rules below, or by the path rules (sort -o,
+// sed -i and redirections are writes judged by where they write).
+var readOnly = []string{
+	"ls", "dir", "vdir", "cat", "tac", "head", "tail", "less", "more", "wc", "nl", "od", "xxd", "hexdump",
+	"strings", "file", "stat", "du", "df", "tree", "realpath", "readlink", "basename", "dirname", "pwd",
+	"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "cut", "tr", "paste", "join", "comm", "diff",
+	"cmp", "sort", "uniq", "rev", "fold", "fmt", "column", "expand", "unexpand", "look", "tsort",
+	"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
+	"shasum", "base64", "base32", "jq", "yq", "bat", "batcat", "zcat", "bzcat", "xzcat", "zless",
+	"echo", "printf", "true", "false", ":", "test", "[", "sleep", "date", "cal", "whoami", "id",
+	"groups", "who", "w", "last", "uname", "arch", "nproc", "uptime", "free", "ps", "pgrep", "lscpu",
+	"lsblk", "findmnt", "lsof", "ss", "netstat", "tty", "locale", "printenv", "env", "getconf", "logname",
+	"which", "whereis", "type", "command", "builtin", "hash", "help", "man", "info", "apropos", "seq",
+	"expr", "factor", "numfmt", "yes", "find", "fd", "fdfind", "namei", "lsattr", "getfacl",
+	"awk", "gawk", "mawk", "nawk", "sed", "xargs", "tput", "clear",
+	// Shell builtins that change only the shell itself; what they run is
+	// judged separately (eval, trap, alias values).
+	"cd", "pushd", "popd", "dirs", "export", "declare", "local", "readonly", "typeset", "set", "shopt",
+	"unset", "unalias", "alias", "read", "mapfile", "readarray", "getopts", "shift", "exit", "return",
+	"break", "continue", "let", "eval", "trap", "wait", "jobs", "fg", "bg", "disown", "umask", "times",
+	"history", "caller", "compgen", "complete", "enable", "logout",
+}
+
+// carriers run another command, which is judged as its own part; the
+// carrier itself does nothing else worth asking about.
+var carriers = []string{
+	"env", "nice", "nohup", "timeout", "time", "stdbuf", "setsid", "ionice", "chrt", "taskset", "flock",
+	"watch", "command", "builtin", "exec", "xargs", "unbuffer", "strace", "ltrace", "busybox", "parallel",
+	"script", "bash", "sh", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "yash", "posh", "rbash",
+}
+
+// writers change files; where they write is judged by the path rules.
+var writers = []string{
+	"touch", "mkdir", "cp", "mv", "ln", "tee", "truncate", "install", "rmdir", "rm", "chmod", "chown",
+	"chgrp", "dd", "tar", "unzip", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
+	"zip",
+}
+
+type ruleSpec struct {
+	d       Decision
+	command string
+	flags   []string
+	why     string
+	instead string
+}
+
+// defaults are the built-in command rules beyond the catalogues.
+var defaults = []ruleSpec{
+	// Destructive but legitimate: a person decides.
+	{Ask, "rm", []string{"-r"}, "recursive delete", "delete the specific files you mean, or ask the person to run it"},
+	{Ask, "find -delete", nil, "find -delete removes every file the expression matches", "list the files with find first (without -delete) and remove specific ones"},
+	{Ask, "shred", nil, "shred destroys file contents beyond recovery", ""},
+	{Ask, "git reset --hard", nil, "git reset --hard discards uncommitted changes", "git stash, or git reset --keep"},
+	{Ask, "git clean", []string{"-f"}, "git clean -f deletes untracked files", "git clean -n to see what would be deleted"},
+	{Allow, "git clean -n", nil, "a dry run only lists files", ""},
+	{Ask, "git push --force", nil, "force-pushing rewrites shared history", "git push --force-with-lease, or push to a new branch"},
+	{Ask, "git push +*", nil, "a +ref push forces the update and rewrites shared history", "push without + to a new branch"},
+	{Ask, "git push * +*", nil, "a +ref push forces the update and rewrites shared history", "push without + to a new branch"},
+	{Ask, "git checkout .", nil, "git checkout . discards uncommitted changes", "git stash"},
+	{Ask, "git restore", nil, "git restore discards uncommitted changes", "git stash, or git restore --staged to unstage only"},
+	{Ask, "git branch -D", nil, "git branch -D deletes a branch even if it is not merged", "git branch -d (refuses unmerged branches)"},
+	{Ask, "git branch --delete --force", nil, "deletes a branch even if it is not merged", "git branch -d"},
+	{Ask, "git stash drop", nil, "dropping a stash loses its changes", ""},
+	{Ask, "git stash clear", nil, "clearing the stash loses every stashed change", ""},
+	{Ask, "git -c", nil, "git -c can point configuration at programs git runs", "run git without -c"},
+	{Ask, "git diff --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git log --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git show --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "kill -9", nil, "kill -9 gives the process no chance to clean up", "kill (SIGTERM) first"},
+	{Ask, "pkill", nil, "pkill signals every process whose name matches", "kill a specific process id"},
+	{Ask, "killall", nil, "killall signals every process with that name", "kill a specific process id"},
+	{Ask, "chmod", []string{"-R"}, "a recursive permission change affects a whole tree", "change the specific files"},
+	{Ask, "chown", []string{"-R"}, "a recursive ownership change affects a whole tree", "change the specific files"},
+	{Ask, "chgrp", []string{"-R"}, "a recursive group change affects a whole tree", "change the specific files"},
+	{Ask, "date -s", nil, "date -s sets the system clock", ""},
+	{Ask, "date --set", nil, "date --set sets the system clock", ""},
+	{Ask, "fd -x", nil, "fd -x runs a command for every match", ""},
+	{Ask, "fd -X", nil, "fd -X runs a command with the matches", ""},
+	{Ask, "sort --compress-program", nil, "sort runs the compression program", ""},
+	{Ask, "docker rm", nil, "removes containers", ""},
+	{Ask, "docker rmi", nil, "removes images", ""},
+	{Ask, "docker kill", nil, "kills containers", ""},
+	{Ask, "docker system prune", nil, "removes unused containers, networks, images and caches", ""},
+	{Ask, "docker volume rm", nil, "removes volumes and the data in them", ""},
+	{Ask, "docker volume prune", nil, "removes unused volumes and the data in them", ""},
+	{Ask, "docker image prune", nil, "removes images", ""},
+	{Ask, "docker container prune", nil, "removes stopped containers", ""},
+	{Ask, "docker compose down", nil, "stops and removes the project's containers", ""},
+	{Ask, "kubectl delete", nil, "deletes cluster resources", "kubectl delete --dry-run=client to preview"},
+	{Ask, "kubectl drain", nil, "evicts every pod from a node", ""},
+	{Ask, "terraform destroy", nil, "destroys managed infrastructure", "terraform plan -destroy to preview"},
+	{Ask, "terraform apply", nil, "changes real infrastructure", "terraform plan to preview"},
+	{Ask, "helm uninstall", nil, "removes a release from the cluster", ""},
+	{Ask, "helm delete", nil, "removes a release from the cluster", ""},
+	// Read-only uses of tools that are not read-only in general.
+	{Allow, "git status", nil, "read-only", ""}, {Allow, "git log", nil, "read-only", ""},
+	{Allow, "git diff", nil, "read-only", ""}, {Allow, "git show", nil, "read-only", ""},
+	{Allow, "git branch", nil, "lists or creates branches", ""}, {Allow, "git rev-parse", nil, "read-only", ""},
+	{Allow, "git ls-files", nil, "read-only", ""}, {Allow, "git ls-tree", nil, "read-only", ""},
+	{Allow, "git ls-remote", nil, "read-only", ""}, {Allow, "git blame", nil, "read-only", ""},
+	{Allow, "git describe", nil, "read-only", ""}, {Allow, "git shortlog", nil, "read-only", ""},
+	{Allow, "git reflog show", nil, "read-only", ""}, {Allow, "git cat-file", nil, "read-only", ""},
+	{Allow, "git grep", nil, "read-only", ""}, {Allow, "git merge-base", nil, "read-only", ""},
+	{Allow, "git rev-list", nil, "read-only", ""}, {Allow, "git for-each-ref", nil, "read-only", ""},
+	{Allow, "git show-ref", nil, "read-only", ""}, {Allow, "git name-rev", nil, "read-only", ""},
+	{Allow, "git count-objects", nil, "read-only", ""}, {Allow, "git check-ignore", nil, "read-only", ""},
+	{Allow, "git config --get", nil, "read-only", ""}, {Allow, "git config --list", nil, "read-only", ""},
+	{Allow, "git config --get-all", nil, "read-only", ""}, {Allow, "git stash list", nil, "read-only", ""},
+	{Allow, "git stash show", nil, "read-only", ""}, {Allow, "git worktree list", nil, "read-only", ""},
+	{Allow, "git submodule status", nil, "read-only", ""}, {Allow, "git tag -l", nil, "read-only", ""},
+	{Allow, "git tag --list", nil, "read-only", ""}, {Allow, "git remote -v", nil, "read-only", ""},
+	{Allow, "git remote show", nil, "read-only", ""}, {Allow, "git remote get-url", nil, "read-only", ""},
+	{Allow, "git version", nil, "read-only", ""}, {Allow, "git help", nil, "read-only", ""},
+	{Allow, "git diff-tree", nil, "read-only", ""}, {Allow, "git diff-index", nil, "read-only", ""},
+	{Allow, "git whatchanged", nil, "read-only", ""}, {Allow, "git var", nil, "read-only", ""},
+	{Allow, "git grep -O", nil, "", ""},
+	{Allow, "docker ps", nil, "read-only", ""}, {Allow, "docker images", nil, "read-only", ""},
+	{Allow, "docker logs", nil, "read-only", ""}, {Allow, "docker inspect", nil, "read-only", ""},
+	{Allow, "docker version", nil, "read-only", ""}, {Allow, "docker info", nil, "read-only", ""},
+	{Allow, "kubectl get", nil, "read-only", ""}, {Allow, "kubectl describe", nil, "read-only", ""},
+	{Allow, "kubectl logs", nil, "read-only", ""}, {Allow, "kubectl explain", nil, "read-only", ""},
+	{Allow, "kubectl version", nil, "read-only", ""}, {Allow, "kubectl api-resources", nil, "read-only", ""},
+	{Allow, "kubectl cluster-info", nil, "read-only", ""}, {Allow, "kubectl top", nil, "read-only", ""},
+	{Allow, "helm list", nil, "read-only", ""}, {Allow, "helm status", nil, "read-only", ""},
+	{Allow, "helm history", nil, "read-only", ""}, {Allow, "helm show", nil, "read-only", ""},
+	{Allow, "terraform validate", nil, "read-only", ""}, {Allow, "terraform show", nil, "read-only", ""},
+	{Allow, "terraform output", nil, "read-only", ""}, {Allow, "terraform version", nil, "read-only", ""},
+}
+
+// absoluteCommands can never run under the guard.
+var absoluteCommands = []ruleSpec{
+	{Deny, "mkfs*", nil, "formatting a file system destroys everything on it", "this is never run by an agent; a person does it outside the guard"},
+	{Deny, "mke2fs", nil, "formatting a file system destroys everything on it", "a person does it outside the guard"},
+	{Deny, "mkswap", nil, "turns a device into swap, destroying its contents", "a person does it outside the guard"},
+	{Deny, "wipefs", nil, "erases file-system signatures", "a person does it outside the guard"},
+	{Deny, "blkdiscard", nil, "discards every block of a device", "a person does it outside the guard"},
+	{Deny, "guard-exec trust", nil, "trusting a project file is a person's decision, made outside the guard", "ask the person to run guard-exec trust in their own terminal"},
+	{Deny, "guard-exec untrust", nil, "project trust is changed by a person outside the guard", "ask the person"},
+	{Deny, "guard-exec install", nil, "installing the guard is done by a person outside the guard", "ask the person"},
+	{Deny, "guard-exec uninstall", nil, "removing the guard is done by a person outside the guard", "ask the person"},
+	{Deny, "guard-exec init", nil, "writing the guard's configuration is done by a person outside the guard", "ask the person"},
+	{Deny, "guard-exec hook", nil, "hook answers come from the client, not from commands run under the guard", "ask the person"},
+	{Deny, "guard-exec approve", nil, "approvals are given by a person outside the guard", "ask the person"},
+}
+
+// blockDevices are the paths of disks and partitions.
+var blockDevices = []string{"/dev/sd*", "/dev/hd*", "/dev/vd*", "/dev/xvd*", "/dev/nvme*", "/dev/mmcblk*",
+	"/dev/loop*", "/dev/md*", "/dev/dm-*", "/dev/mapper/**", "/dev/disk/**", "/dev/sr*", "/dev/disk*",
+	"/dev/rdisk*", "/dev/mem", "/dev/kmem", "/dev/port", "/dev/nbd*", "/dev/zd*", "/dev/bcache*"}
+
+// topLevel are the system directories whose recursive deletion is never
+// right.
+var topLevel = []string{"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+	"/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys", "/usr", "/var",
+	"/Applications", "/Library", "/System", "/Users", "/Volumes", "/private", "/usr/bin", "/usr/lib",
+	"/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh"}
+
+var sqlDestroy = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|index|view|user|role)|truncate(\s+table)?\s+\w|flushall|flushdb|dropdatabase)\b`)
+
+var dbClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true,
+	"clickhouse-client": true, "cockroach": true, "mongosh": true, "mongo": true, "redis-cli": true,
+	"duckdb": true, "cqlsh": true, "bq": true, "snowsql": true}
+
+// builtinRules returns the built-in rules for env.
+func builtinRules(env *Env) ([]*Rule, []*Rule, error) {
+	var rules, absolute []*Rule
+	add := func(r *Rule, abs bool) error {
+		r.Layer = Builtin
+		if r.Source == "" {
+			r.Source = "built-in: " + r.Name
+		}
+		if err := r.compile(env); err != nil {
+			return err
+		}
+		if abs {
+			r.Absolute = true
+			absolute = append(absolute, r)
+		} else {
+			rules = append(rules, r)
+		}
+		return nil
+	}
+	for _, prog := range readOnly {
+		if err := add(&Rule{Decision: Allow, Command: quoteWord(prog), Why: "read-only", Name: "read-only " + prog}, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, prog := range carriers {
+		if err := add(&Rule{Decision: Allow, Command: prog, Why: "runs another command, which is judged on its own", Name: "carrier " + prog}, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, prog := range writers {
+		if err := add(&Rule{Decision: Allow, Command: prog, Why: "writes files; where it writes is judged by the path rules", Name: "writer " + prog}, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, d := range defaults {
+		if err := add(&Rule{Decision: d.d, Command: d.command, Flags: d.flags, Why: d.why, Instead: d.instead, Name: strings.TrimSpace(d.command + " " + strings.Join(d.flags, " "))}, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, d := range absoluteCommands {
+		if err := add(&Rule{Decision: d.d, Command: d.command, Why: d.why, Instead: d.instead, Name: d.command}, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	// Predicates for what the rule schema cannot say.
+	preds := []*Rule{
+		{Decision: Ask, Name: "code the guard cannot see", spec: 5, pred: func(p *Part) word.Tri {
+			if p.Opaque != "" {
+				return word.Yes
+			}
+			return word.No
+		}, Why: "runs code the guard cannot see", Instead: "run the commands directly, so they can be checked, or add a rule naming this script or inline form"},
+		{Decision: Allow, Name: "version or help query", spec: 11, pred: func(p *Part) word.Tri {
+			if len(p.Argv) != 2 || p.Opaque != "" {
+				return word.No
+			}
+			s, _ := p.Argv[1].Static()
+			switch s {
+			case "--version", "-version", "-V", "--help", "-h", "version", "help":
+				return word.Yes
+			}
+			return word.No
+		}, Why: "prints a version or usage"},
+		{Decision: Ask, Name: "destructive database statement", spec: 25, pred: func(p *Part) word.Tri {
+			if len(p.Argv) == 0 || !dbClients[filepath.Base(p.Name())] {
+				return word.No
+			}
+			texts := []string{}
+			for _, a := range p.Argv[1:] {
+				texts = append(texts, a.String())
+			}
+			if p.Stdin != nil {
+				texts = append(texts, p.Stdin.Text)
+			}
+			for _, t := range texts {
+				if sqlDestroy.MatchString(t) {
+					return word.Yes
+				}
+			}
+			return word.No
+		}, Why: "a literal DROP, TRUNCATE or FLUSH destroys data", Instead: "run it against a disposable database, or ask the person"},
+	}
+	preds = append(preds,
+		&Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
+			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
+	for _, r := range preds {
+		if err := add(r, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	absPreds := []*Rule{
+		{Decision: Deny, Name: "fork bomb", pred: specialIs("fork-bomb"), Why: "a function that calls itself in the background multiplies processes until the machine stops", Instead: "there is no safe form of this"},
+		{Decision: Deny, Name: "changing the guard's environment", pred: specialIs("guard-env"), Why: "GUARD_EXEC_* variables configure the guard that is judging this command; changing them under it is not allowed", Instead: "a person changes the guard's configuration outside the guard"},
+		{Decision: Ask, Name: "a program named at run time", pred: func(p *Part) word.Tri {
+			if len(p.Argv) > 0 && !p.Argv[0].IsStatic() {
+				return word.Yes
+			}
+			return word.No
+		}, Why: "the program's name is known only at run time", Instead: "name the program directly"},
+		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"delete": true, "move": true}), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
+		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"chmod": true, "chown": true}), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
+	}
+	for _, r := range absPreds {
+		if err := add(r, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	// Paths.
+	pathRules := []*Rule{
+		{Decision: Ask, Path: "/**", Access: "write", Name: "write outside the project", Why: "writes outside the project tree and temporary directories", Instead: "write inside the project or a temporary directory"},
+		{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"},
+	}
+	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
+	}
+	for _, d := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/**", "/proc/self/fd/**", "/dev/zero", "/dev/full"} {
+		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
+	}
+	for _, r := range pathRules {
+		if err := add(r, false); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, d := range blockDevices {
+		if err := add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	for _, f := range env.Protect {
+		pat := f
+		if !strings.HasSuffix(f, ".toml") && !strings.HasSuffix(f, ".jsonl") && !strings.HasSuffix(f, ".json") {
+			pat = filepath.Join(f, "**")
+		}
+		if err := add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true); err != nil {
+			return nil, nil, err
+		}
+	}
+	return rules, absolute, nil
+}
+
+// gitCode matches writes (not deletions) that plant code git will run.
+func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
+	hooks, _ := word.CompilePath(filepath.Join(env.Project, ".git/hooks/**"))
+	config, _ := word.CompilePath(filepath.Join(env.Project, ".git/config"))
+	return func(p *Part, e Effect) word.Tri {
+		if e.Access&2 == 0 || e.Op == "delete" {
+			return word.No
+		}
+		return orTri(matchPathWord(hooks, e.Path), matchPathWord(config, e.Path))
+	}
+}
+
+func specialIs(s string) func(p *Part) word.Tri {
+	return func(p *Part) word.Tri {
+		if p.Special == s {
+			return word.Yes
+		}
+		return word.No
+	}
+}
+
+// destroysRoot matches a recursive operation on /, HOME or a top-level
+// system directory, in any spelling: the path cleaned, globs that cover a
+// whole directory (/*, ~/*), symbolic links followed.
+func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tri {
+	roots := append([]string{"/"}, topLevel...)
+	if env.Home != "" && env.Home != "/" {
+		roots = append(roots, filepath.Clean(env.Home))
+	}
+	var pats []*word.Pattern
+	for _, r := range roots {
+		if p, err := word.CompilePath(r); err == nil {
+			pats = append(pats, p)
+		}
+	}
+	isRoot := func(s string) bool {
+		s = cleanPath(s)
+		for _, r := range roots {
+			if s == r {
+				return true
+			}
+		}
+		return false
+	}
+	return func(p *Part, e Effect) word.Tri {
+		if !ops[e.Op] || e.Access&2 == 0 || !(e.Recursive || e.Op == "move") {
+			return word.No
+		}
+		if s, ok := e.Path.Static(); ok {
+			if isRoot(s) {
+				return word.Yes
+			}
+			return word.No
+		}
+		for _, m := range e.Path.Matches {
+			if isRoot(m) {
+				return word.Yes
+			}
+		}
+		// A glob that covers every entry of a root: /*, ~/*, /etc/*.
+		if n := len(e.Path.Segs); n >= 2 && e.Path.Segs[n-1].Kind == word.Star && !e.Path.HasHole() {
+			dir := strings.TrimSuffix(word.Word{Segs: e.Path.Segs[:n-1]}.String(), "/")
+			if dir == "" {
+				dir = "/"
+			}
+			if e.Path.Segs[n-2].Kind == word.Lit && strings.HasSuffix(e.Path.Segs[n-2].Text, "/") && isRoot(dir) {
+				return word.Yes
+			}
+		}
+		best := word.No
+		for _, pat := range pats {
+			if t := pat.Match(e.Path); t > best {
+				best = t
+			}
+		}
+		if best == word.Yes {
+			return word.Yes
+		}
+		return best
+	}
+}
+
+// quoteWord makes a program name literal in a rule (":" and "[" are names).
+func quoteWord(s string) string {
+	if strings.ContainsAny(s, "[*?") {
+		return "'" + s + "'"
+	}
+	return s
+}

@@ -1,0 +1,305 @@
+package policy
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Policy is a compiled set of rules.
+type Policy struct {
+	Env      *Env
+	rules    []*Rule // command and path rules of every layer
+	absolute []*Rule
+	// Settings from the config files.
+	Settings Settings
+	Files    []string // config files in force, lowest layer first
+	Notices  []string // things a person should know (ignored untrusted rules)
+}
+
+// Rules returns every rule, absolute ones first.
+func (p *Policy) Rules() []*Rule { return append(append([]*Rule(nil), p.absolute...), p.rules...) }
+
+// Match is one rule that matched a part, for explanations.
+type Match struct {
+	Rule   *Rule
+	Tri    word.Tri
+	Aspect string // "absolute", "command", or the effect ("write /etc/passwd")
+	Won    bool
+	Note   string // why it won or lost
+}
+
+// Verdict is the decision on one part.
+type Verdict struct {
+	Decision Decision
+	Rule     *Rule // the rule that decided, nil when no rule matched
+	Aspect   string
+	Reason   string
+	Instead  string
+	Matches  []Match
+}
+
+// Judge decides one part.
+func (pol *Policy) Judge(p *Part) *Verdict {
+	v := &Verdict{Decision: Allow}
+	// 1. The absolute denylist: nothing overrides it.
+	floor := Allow
+	floorReason := ""
+	for _, r := range pol.absolute {
+		t, aspect := r.matchPart(p)
+		if t == word.No {
+			continue
+		}
+		m := Match{Rule: r, Tri: t, Aspect: "absolute: " + aspect}
+		if t == word.Yes {
+			m.Won, m.Note = true, "absolute rule: nothing can override it"
+			v.Matches = append(v.Matches, m)
+			v.Decision, v.Rule, v.Aspect = r.Decision, r, aspect
+			v.Reason, v.Instead = r.Why, r.Instead
+			if r.Decision == Deny {
+				return v
+			}
+			floor, floorReason = r.Decision, r.Why
+			continue
+		}
+		m.Note = "might match, depending on values known only at run time"
+		v.Matches = append(v.Matches, m)
+		if floor < Ask {
+			floor, floorReason = Ask, r.Why+" (this might be the case: part of the command is known only at run time)"
+		}
+	}
+	// 2. The command aspect.
+	cv := pol.aspect(p, v, "command", func(r *Rule) (word.Tri, bool) {
+		if r.path != nil || r.predEffect != nil {
+			return word.No, false
+		}
+		return r.matchCommandAspect(p), true
+	})
+	if cv.rule == nil && cv.decision == Allow && len(p.Argv) > 0 && !cv.matched {
+		cv.decision = Ask
+		cv.reason = "no rule matched; this needs confirmation"
+		if p.Opaque != "" {
+			cv.reason = p.Opaque
+		}
+	}
+	best := cv
+	best.aspect = "command"
+	// 3. Each path the part touches.
+	for _, e := range p.Effects {
+		for _, acc := range []Access{Read, argspec.Write} {
+			if e.Access&acc == 0 {
+				continue
+			}
+			eff := e
+			eff.Access = acc
+			label := eff.String()
+			ev := pol.aspect(p, v, label, func(r *Rule) (word.Tri, bool) {
+				if r.path == nil && r.predEffect == nil {
+					return word.No, false
+				}
+				return r.matchEffect(p, eff), true
+			})
+			ev.aspect = label
+			if ev.decision > best.decision {
+				best = ev
+			}
+		}
+	}
+	v.Decision, v.Rule, v.Aspect, v.Reason, v.Instead = best.decision, best.rule, best.aspect, best.reason, best.instead
+	if floor > v.Decision {
+		v.Decision, v.Rule, v.Reason, v.Instead = floor, nil, floorReason, ""
+		v.Aspect = "absolute"
+	}
+	return v
+}
+
+type aspectResult struct {
+	decision Decision
+	rule     *Rule
+	reason   string
+	instead  string
+	aspect   string
+	matched  bool
+}
+
+// aspect finds the winning rule of one aspect, with Maybe matches raising
+// the result to ask when they would have won.
+func (pol *Policy) aspect(p *Part, v *Verdict, label string, match func(*Rule) (word.Tri, bool)) aspectResult {
+	var yes, maybe []*Rule
+	for _, r := range pol.rules {
+		t, applies := match(r)
+		if !applies || t == word.No {
+			continue
+		}
+		if t == word.Yes {
+			yes = append(yes, r)
+		} else {
+			maybe = append(maybe, r)
+		}
+	}
+	res := aspectResult{decision: Allow}
+	var win *Rule
+	for _, r := range yes {
+		if win == nil || win.Key().Less(r.Key()) {
+			win = r
+		}
+	}
+	sort.SliceStable(yes, func(i, j int) bool { return yes[j].Key().Less(yes[i].Key()) })
+	for _, r := range yes {
+		m := Match{Rule: r, Tri: word.Yes, Aspect: label}
+		if r == win {
+			m.Won = true
+			m.Note = winNote(r, yes)
+		} else {
+			m.Note = loseNote(r, win)
+		}
+		v.Matches = append(v.Matches, m)
+	}
+	if win != nil {
+		res.decision, res.rule, res.reason, res.instead, res.matched = win.Decision, win, win.Why, win.Instead, true
+		if win.pred != nil && p.Opaque != "" && win.Decision != Allow {
+			res.reason = p.Opaque
+		}
+		if res.reason == "" {
+			res.reason = fmt.Sprintf("%s by rule %s", win.Decision, win.Source)
+		}
+	}
+	for _, r := range maybe {
+		m := Match{Rule: r, Tri: word.Maybe, Aspect: label}
+		switch {
+		case r.Decision == Allow:
+			m.Note = "might match, but an allow rule only counts when it certainly matches"
+		case win != nil && !win.Key().Less(r.Key()):
+			m.Note = "might match, but " + win.Source + " wins anyway"
+		default:
+			m.Note = "might match, depending on values known only at run time: at least ask"
+			if res.decision < Ask {
+				res.decision, res.rule = Ask, r
+				res.reason = r.Why
+				if res.reason == "" {
+					res.reason = r.Decision.String() + " rule " + r.Source
+				}
+				res.reason += " (part of the command is known only at run time, and could make this rule apply)"
+				res.instead = r.Instead
+			}
+		}
+		v.Matches = append(v.Matches, m)
+	}
+	return res
+}
+
+func winNote(r *Rule, all []*Rule) string {
+	if len(all) == 1 {
+		return "the only rule that matched"
+	}
+	var other *Rule
+	for _, o := range all {
+		if o != r {
+			other = o
+			break
+		}
+	}
+	return "won: " + tiebreak(r, other)
+}
+
+func loseNote(r, win *Rule) string { return "lost: " + tiebreak(win, r) }
+
+// tiebreak says why a beats b.
+func tiebreak(a, b *Rule) string {
+	ka, kb := a.Key(), b.Key()
+	switch {
+	case ka.Spec != kb.Spec:
+		return fmt.Sprintf("%s is more specific (%d > %d)", a.Source, ka.Spec, kb.Spec)
+	case ka.Configured != kb.Configured:
+		return fmt.Sprintf("equally specific (%d); %s is configured, %s is a built-in default", ka.Spec, a.Source, b.Source)
+	case ka.Strict != kb.Strict:
+		return fmt.Sprintf("equally specific (%d); %s is stricter (%s over %s)", ka.Spec, a.Source, ka.Strict, kb.Strict)
+	}
+	return fmt.Sprintf("same specificity and decision as %s", b.Source)
+}
+
+// matchPart matches an absolute rule against any aspect of a part.
+func (r *Rule) matchPart(p *Part) (word.Tri, string) {
+	if r.path == nil && r.predEffect == nil {
+		return r.matchCommandAspect(p), "command"
+	}
+	best, aspect := word.No, ""
+	for _, e := range p.Effects {
+		for _, acc := range []Access{Read, argspec.Write} {
+			if e.Access&acc == 0 {
+				continue
+			}
+			eff := e
+			eff.Access = acc
+			if t := r.matchEffect(p, eff); t > best {
+				best, aspect = t, eff.String()
+			}
+		}
+	}
+	return best, aspect
+}
+
+// matchCommandAspect matches a command rule, respecting that opaque code
+// is allowed only by a rule that names it.
+func (r *Rule) matchCommandAspect(p *Part) word.Tri {
+	if r.pred != nil {
+		return r.pred(p)
+	}
+	if r.cmd == nil {
+		return word.No
+	}
+	if p.Special != "" || len(p.Argv) == 0 {
+		return word.No
+	}
+	if p.Opaque != "" {
+		if !r.explicitFor(p) {
+			return word.No
+		}
+	}
+	return r.cmd.match(p)
+}
+
+// explicitFor reports whether a rule names the code an opaque part runs:
+// the word in the code's position has literal text, or follows a literal
+// option (python -c *).
+func (r *Rule) explicitFor(p *Part) bool {
+	i := p.CodeArg
+	if i < 1 || r.cmd == nil || len(r.cmd.words) <= i {
+		return false
+	}
+	if wordSpec(r.cmd.words[i]) >= 5 {
+		return true
+	}
+	prev, ok := r.cmd.words[i-1].Static()
+	return ok && strings.HasPrefix(prev, "-")
+}
+
+// matchEffect matches a path rule (or a built-in effect rule) against one
+// effect with one access.
+func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
+	if r.predEffect != nil {
+		return r.predEffect(p, e)
+	}
+	if r.path == nil || r.acc&e.Access == 0 {
+		return word.No
+	}
+	t := matchPathWord(r.path, e.Path)
+	if t == word.No || r.cmd == nil {
+		return t
+	}
+	return andTri(t, r.cmd.match(p))
+}
+
+// matchPathWord matches a path pattern, using a glob's current matches.
+func matchPathWord(pat *word.Pattern, w word.Word) word.Tri {
+	t := pat.Match(w)
+	for _, m := range w.Matches {
+		if pat.MatchString(m) {
+			return word.Yes
+		}
+	}
+	return t
+}

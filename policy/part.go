@@ -1,0 +1,233 @@
+package policy
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/shellparse"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Env is the world paths are resolved in.
+type Env struct {
+	Home    string   // the real HOME
+	Project string   // the project root: the git root, else the working directory
+	Temp    []string // temporary directories
+	// Protect lists files and directories (absolute) that no command run
+	// under the guard may write: its config files, state and audit log.
+	Protect []string
+	// Lstat is used to resolve symbolic links in paths; nil disables it.
+	Resolve func(path string) (string, bool)
+}
+
+// Effect is a path a part touches, resolved to an absolute path.
+type Effect struct {
+	Path      word.Word // absolute, cleaned where the text allows
+	Written   string    // as written in the command
+	Access    Access
+	Op        string
+	Recursive bool
+	Redirect  bool
+}
+
+func (e Effect) String() string {
+	s := e.Access.String() + " " + e.Path.String()
+	if e.Op != "" {
+		s = e.Op + " " + e.Path.String()
+	}
+	if e.Recursive {
+		s += " (recursive)"
+	}
+	return s
+}
+
+// Part is one command as the policy sees it.
+type Part struct {
+	*shellparse.Cmd
+	Norm    *argspec.Cmd
+	Effects []Effect
+	// Known is false when the catalogue does not know what the program
+	// does to its operands.
+	Known bool
+	env   *Env
+}
+
+// NewPart prepares a command for judging: its normalised argv and the
+// paths it touches.
+func NewPart(c *shellparse.Cmd, env *Env) *Part {
+	p := &Part{Cmd: c, env: env, Known: true}
+	if len(c.Argv) > 0 {
+		p.Norm = argspec.Normalize(c.Argv, false)
+		if !c.Wrapper && c.Opaque == "" {
+			effs, known := argspec.Effects(p.Norm)
+			p.Known = known
+			for _, e := range effs {
+				p.addEffect(e.Path, e.Access, e.Op, e.Recursive, false)
+			}
+		}
+	}
+	for _, r := range c.Redirs {
+		switch {
+		case r.Writes() && r.Reads():
+			p.addEffect(r.Target, Read|argspec.Write, "", false, true)
+		case r.Writes():
+			p.addEffect(r.Target, argspec.Write, "", false, true)
+		case r.Reads():
+			p.addEffect(r.Target, Read, "", false, true)
+		}
+	}
+	return p
+}
+
+// Read is read access.
+const Read = argspec.Read
+
+func (p *Part) addEffect(w word.Word, a Access, op string, rec, redirect bool) {
+	for _, abs := range p.resolve(w) {
+		e := Effect{Path: abs, Written: w.String(), Access: a, Op: op, Recursive: rec, Redirect: redirect}
+		p.Effects = append(p.Effects, e)
+		if p.env.Resolve == nil {
+			continue
+		}
+		// A path through a symbolic link also touches the link's target.
+		if s, ok := abs.Static(); ok {
+			if real, ok := p.env.Resolve(s); ok && real != s {
+				e.Path = word.FromLit(real)
+				p.Effects = append(p.Effects, e)
+			}
+		}
+	}
+}
+
+// resolve makes a path word absolute against each directory the part may
+// run in.
+func (p *Part) resolve(w word.Word) []word.Word {
+	if len(w.Segs) == 0 {
+		return nil
+	}
+	for _, s := range w.Segs {
+		if s.Kind == word.Hole && s.Text != "{}" {
+			// A value known only at run time can hold "..", or be
+			// absolute: the path could be anywhere.
+			return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Text: w.String()}}}}
+		}
+	}
+	if strings.HasPrefix(w.Prefix(), "/") {
+		return []word.Word{cleanWord(w)}
+	}
+	if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
+		out := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "$PWD"}}}
+		out.AddLit("/")
+		out.AddWord(w)
+		return []word.Word{cleanWord(out)}
+	}
+	var out []word.Word
+	for _, d := range p.Cwd.Dirs {
+		j := word.FromLit(d + "/")
+		j.AddWord(w)
+		j.Matches = nil
+		for _, m := range w.Matches {
+			if filepath.IsAbs(m) {
+				j.Matches = append(j.Matches, m)
+			} else {
+				j.Matches = append(j.Matches, filepath.Join(d, m))
+			}
+		}
+		out = append(out, cleanWord(j))
+	}
+	return out
+}
+
+// cleanWord cleans the static parts of an absolute path word: "/etc/../x"
+// is "/x". A ".." after a hole could go anywhere: the whole path becomes
+// unknown below its known prefix.
+func cleanWord(w word.Word) word.Word {
+	if s, ok := w.Static(); ok {
+		return word.FromLit(cleanPath(s))
+	}
+	// Clean the literal prefix up to its last '/'.
+	prefix := w.Prefix()
+	cut := strings.LastIndexByte(prefix, '/')
+	if cut < 0 {
+		return w
+	}
+	rest, _ := w.TrimPrefix(prefix[:cut+1])
+	// A ".." later in the word makes the rest unknowable.
+	for _, s := range rest.Segs {
+		if s.Kind == word.Lit && (strings.Contains(s.Text, "/..") || strings.HasPrefix(s.Text, "..")) {
+			rest = word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: rest.String()}}}
+			break
+		}
+	}
+	head := cleanPath(prefix[:cut+1])
+	if !strings.HasSuffix(head, "/") {
+		head += "/"
+	}
+	out := word.FromLit(head)
+	out.AddWord(rest)
+	out.Matches = nil
+	for _, m := range w.Matches {
+		out.Matches = append(out.Matches, cleanPath(m))
+	}
+	return out
+}
+
+func cleanPath(s string) string {
+	c := filepath.Clean(s)
+	if strings.HasPrefix(c, "//") {
+		c = "/" + strings.TrimLeft(c, "/")
+	}
+	return c
+}
+
+// ProgPaths returns the absolute paths the program word may name, for
+// rules written with a path ("./scripts/ci.sh").
+func (p *Part) ProgPaths() []word.Word {
+	if len(p.Argv) == 0 {
+		return nil
+	}
+	w := p.Argv[0]
+	if s, ok := w.Static(); ok && !strings.Contains(s, "/") {
+		return nil // found through PATH: not a path rule's business
+	}
+	return p.resolve(w)
+}
+
+// Resolver returns a Resolve function that follows symbolic links in the
+// existing part of a path.
+func Resolver() func(string) (string, bool) {
+	return func(path string) (string, bool) {
+		dir, rest := path, ""
+		for dir != "/" && dir != "." {
+			if real, err := filepath.EvalSymlinks(dir); err == nil {
+				if rest != "" {
+					real = filepath.Join(real, rest)
+				}
+				return real, true
+			}
+			if rest == "" {
+				rest = filepath.Base(dir)
+			} else {
+				rest = filepath.Join(filepath.Base(dir), rest)
+			}
+			dir = filepath.Dir(dir)
+		}
+		return "", false
+	}
+}
+
+// ProjectRoot returns the git root above dir, else dir.
+func ProjectRoot(dir string) string {
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return dir
+		}
+		d = parent
+	}
+}

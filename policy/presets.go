@@ -1,0 +1,90 @@
+package policy
+
+import (
+	"sort"
+	"strings"
+)
+
+// Preset is a named set of allow rules for one ecosystem's everyday
+// build, test and lint verbs. Publishing and destructive verbs are never in
+// a preset: they keep asking.
+type Preset struct {
+	Doc   string
+	Allow []string
+	// Ask names verbs a broader allow in the preset could reach, which
+	// must keep asking.
+	Ask []string
+	// Detect lists files whose presence in a project suggests the preset.
+	Detect []string
+}
+
+func (p Preset) rules() []*Rule {
+	var out []*Rule
+	for _, c := range p.Allow {
+		out = append(out, &Rule{Decision: Allow, Command: c, Why: "an everyday build, test or lint command"})
+	}
+	for _, c := range p.Ask {
+		out = append(out, &Rule{Decision: Ask, Command: c, Why: "publishes, deploys or deletes"})
+	}
+	return out
+}
+
+// Presets are the built-in presets.
+var Presets = map[string]Preset{
+	"go": {Doc: "go build, test, vet, fmt, run, mod tidy …", Detect: []string{"go.mod"},
+		Allow: []string{"go build", "go test", "go vet", "go fmt", "gofmt", "go run", "go mod tidy", "go mod download",
+			"go mod verify", "go mod why", "go mod graph", "go list", "go version", "go env", "go doc", "go tool cover",
+			"golangci-lint run", "staticcheck", "goimports"}},
+	"node": {Doc: "npm/yarn/pnpm install, test, run <script>; npx of local tools", Detect: []string{"package.json"},
+		Allow: []string{"npm test", "npm t", "npm run", "npm run-script", "npm install", "npm i", "npm ci", "npm ls",
+			"npm outdated", "npm view", "npm audit", "npm exec", "npm start", "yarn test", "yarn run", "yarn install",
+			"yarn", "yarn build", "yarn lint", "pnpm test", "pnpm run", "pnpm install", "pnpm i", "pnpm build", "pnpm lint",
+			"npx tsc", "npx jest", "npx vitest", "npx eslint", "npx prettier", "npx playwright test", "tsc", "jest", "vitest",
+			"eslint", "prettier", "node --test"},
+		Ask: []string{"npm publish", "npm unpublish", "npm deprecate", "npm dist-tag", "npm owner", "npm access", "npm token",
+			"yarn publish", "pnpm publish", "npm run deploy", "npm run publish", "npm run release"}},
+	"python": {Doc: "pytest, unittest, pip install -r, ruff, black, mypy, tox, poetry/uv run", Detect: []string{"pyproject.toml", "setup.py", "requirements.txt", "setup.cfg", "tox.ini"},
+		Allow: []string{"pytest", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
+			"pip install -r", "pip3 install -r", "pip install -e", "pip list", "pip show", "pip freeze", "pip3 list",
+			"ruff", "black", "isort", "flake8", "mypy", "pyright", "pylint", "tox", "nox", "poetry run", "poetry install",
+			"poetry show", "uv run", "uv sync", "uv pip install", "uv pip list", "coverage run", "coverage report"},
+		Ask: []string{"twine upload", "poetry publish", "uv publish", "pip uninstall"}},
+	"rust": {Doc: "cargo build, test, check, clippy, fmt, run, doc", Detect: []string{"Cargo.toml"},
+		Allow: []string{"cargo build", "cargo test", "cargo check", "cargo clippy", "cargo fmt", "cargo run", "cargo doc",
+			"cargo bench", "cargo tree", "cargo metadata", "rustfmt", "cargo nextest"},
+		Ask: []string{"cargo publish", "cargo yank", "cargo owner", "cargo login"}},
+	"make": {Doc: "make and its targets, except install, deploy and release", Detect: []string{"Makefile", "makefile", "GNUmakefile"},
+		Allow: []string{"make"},
+		Ask:   []string{"make install", "make deploy", "make release", "make publish", "make uninstall"}},
+	"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase", Detect: []string{".git"},
+		Allow: []string{"git add", "git commit", "git switch", "git checkout -b", "git stash push", "git stash", "git stash pop",
+			"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag"}},
+	"git-readonly": {Doc: "git fetch and read-only git beyond the defaults", Allow: []string{"git fetch", "git remote"}},
+	"java": {Doc: "mvn and gradle build, test, verify", Detect: []string{"pom.xml", "build.gradle", "build.gradle.kts"},
+		Allow: []string{"mvn test", "mvn verify", "mvn package", "mvn compile", "mvn clean", "./mvnw", "gradle build", "gradle test",
+			"gradle check", "./gradlew build", "./gradlew test", "./gradlew check"},
+		Ask: []string{"mvn deploy", "gradle publish", "./gradlew publish"}},
+	"ruby": {Doc: "bundle install, rspec, rake test, rubocop", Detect: []string{"Gemfile"},
+		Allow: []string{"bundle install", "bundle exec rspec", "bundle exec rake test", "rspec", "rake test", "rubocop", "bundle exec rubocop"},
+		Ask:   []string{"gem push", "bundle exec rake release"}},
+	"docker-readonly": {Doc: "docker ps, images, logs, inspect (also the defaults)", Allow: []string{"docker ps", "docker images", "docker logs", "docker inspect"}},
+}
+
+// PresetNames lists the presets, sorted.
+func PresetNames() []string {
+	out := make([]string, 0, len(Presets))
+	for n := range Presets {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// DescribePresets renders the presets for people.
+func DescribePresets() string {
+	var b strings.Builder
+	for _, n := range PresetNames() {
+		b.WriteString(n + ": " + Presets[n].Doc + "\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,168 @@
+package policy
+
+import (
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// exactOnly are programs for which only the exact argv is ever remembered:
+// shells, interpreters and wrappers run whatever their arguments say.
+var exactOnly = map[string]bool{
+	"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "python": true, "python3": true,
+	"python2": true, "node": true, "nodejs": true, "deno": true, "bun": true, "perl": true, "ruby": true, "php": true,
+	"lua": true, "env": true, "sudo": true, "doas": true, "su": true, "xargs": true, "eval": true, "exec": true,
+	"nohup": true, "timeout": true, "nice": true, "watch": true, "find": true, "ssh": true, "npx": true, "source": true,
+	".": true, "parallel": true, "busybox": true, "command": true, "builtin": true, "time": true, "strace": true,
+	"awk": true, "gawk": true, "osascript": true, "Rscript": true, "julia": true, "setsid": true, "stdbuf": true,
+	"flock": true, "script": true, "unbuffer": true, "chroot": true, "runuser": true, "docker": false,
+}
+
+var subWord = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
+
+// Remember returns the rule a person's approval of a part would add: the
+// program and its subcommand words with the rest wildcarded, or the exact
+// argv for shells, interpreters and wrappers. ok is false when the part
+// cannot be remembered safely (a dynamic word, opaque code without a
+// script name, a construct rather than a command).
+func Remember(p *Part) (command string, ok bool) {
+	if len(p.Argv) == 0 || p.Special != "" {
+		return "", false
+	}
+	words, static := staticStrings(p.Argv)
+	if !static {
+		return "", false
+	}
+	prog := argspec.ProgName(words[0])
+	if p.Opaque != "" || exactOnly[prog] || pythonLike(prog) {
+		if p.Opaque != "" && p.CodeArg < 1 {
+			return "", false
+		}
+		return quoteAll(words), true
+	}
+	out := []string{quoteRuleWord(words[0])}
+	for _, w := range words[1:] {
+		if len(out) >= 4 || !subWord.MatchString(w) {
+			break
+		}
+		out = append(out, w)
+	}
+	if len(out) < len(words) {
+		out = append(out, "*")
+	}
+	return strings.Join(out, " "), true
+}
+
+func pythonLike(prog string) bool {
+	return strings.HasPrefix(prog, "python") || strings.HasPrefix(prog, "pypy")
+}
+
+func staticStrings(ws []word.Word) ([]string, bool) {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		s, ok := w.Static()
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	return out, true
+}
+
+// quoteAll renders words so that each is matched literally.
+func quoteAll(words []string) string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = quoteRuleWord(w)
+	}
+	return strings.Join(out, " ")
+}
+
+func quoteRuleWord(w string) string {
+	if w != "" && !strings.ContainsAny(w, " \t\n'\"\\*?[]") {
+		return w
+	}
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+}
+
+// RuleTOML renders an allow rule for a command as config text.
+func RuleTOML(command, comment string) string {
+	var b strings.Builder
+	if comment != "" {
+		for _, l := range strings.Split(comment, "\n") {
+			b.WriteString("# " + l + "\n")
+		}
+	}
+	b.WriteString("[[rule]]\n")
+	b.WriteString("decision = \"allow\"\n")
+	b.WriteString("command = " + tomlString(command) + "\n")
+	return b.String()
+}
+
+func tomlString(s string) string {
+	if !strings.ContainsAny(s, "'\n") {
+		return "'" + s + "'"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// ParseRuleText reads one rule written as TOML (a session approval).
+func ParseRuleText(text, source string) (*Rule, error) {
+	f, err := ParseFile(source, []byte(text), Session)
+	if err != nil {
+		return nil, err
+	}
+	if len(f.Rules) != 1 {
+		return nil, fmt.Errorf("%s: expected one rule, found %d", source, len(f.Rules))
+	}
+	r := f.Rules[0]
+	r.Source = source
+	return r, nil
+}
+
+// AppendRule appends rule text to a config file, keeping everything else
+// in it byte for byte, writes it atomically, and checks that the result
+// still loads. On failure the file is left as it was.
+func AppendRule(path, ruleText string, check func(text []byte) error) error {
+	unlock, err := atomicfile.Lock(path)
+	if err != nil {
+		return fmt.Errorf("cannot lock %s: %v", path, err)
+	}
+	defer unlock()
+	old, err := os.ReadFile(path)
+	if err != nil && !os.IsNotExist(err) {
+		return fmt.Errorf("cannot read %s: %v", path, err)
+	}
+	text := append([]byte(nil), old...)
+	if len(text) > 0 && text[len(text)-1] != '\n' {
+		text = append(text, '\n')
+	}
+	if len(text) > 0 {
+		text = append(text, '\n')
+	}
+	text = append(text, ruleText...)
+	if check != nil {
+		if err := check(text); err != nil {
+			return fmt.Errorf("the rule would make %s invalid, so it was not written: %v", path, err)
+		}
+	}
+	if err := atomicfile.Write(path, text, 0o600); err != nil {
+		return fmt.Errorf("cannot write %s: %v", path, err)
+	}
+	return nil
+}
+
+// ApprovalComment describes when and for what a rule was remembered.
+func ApprovalComment(command string, now time.Time) string {
+	first, _, _ := strings.Cut(command, "\n")
+	if len(first) > 80 {
+		first = first[:80] + "…"
+	}
+	return fmt.Sprintf("added by guard-exec on %s, approving: %s", now.Format("2006-01-02"), first)
+}
