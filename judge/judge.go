@@ -1,0 +1,212 @@
+// Package judge is the guard's entry point for a decision: bash text in,
+// a verdict for every command that would run out.
+//
+// [Judge] reads the text with shellparse, prepares each command with
+// policy.NewPart and asks the policy. The verdict of the whole text is the
+// strictest verdict of its parts. Text that cannot be read reliably is
+// never allowed: a syntax error is a deny, a construct bash and the parser
+// read differently (or text too large to judge part by part) is an ask.
+// Judge never panics on any input and never executes anything.
+package judge
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Request is a text to judge and the world it would run in.
+type Request struct {
+	Source        string
+	Name          string // the script's file name, for file:line
+	Cwd           string
+	Getenv        func(string) string
+	Params        []string // $0, $1, … when known
+	ParamsUnknown bool
+	// Glob expands patterns in the file system (nil: filepath.Glob).
+	Glob func(string) []string
+}
+
+// MatchInfo is one rule that matched a part, for explanations.
+type MatchInfo struct {
+	Rule     string `json:"rule"`
+	Source   string `json:"source"`
+	Decision string `json:"decision"`
+	Aspect   string `json:"aspect"`
+	Certain  bool   `json:"certain"`
+	Spec     int    `json:"specificity"`
+	Won      bool   `json:"won,omitempty"`
+	Note     string `json:"note,omitempty"`
+}
+
+// Part is the verdict on one command.
+type Part struct {
+	Argv       []string    `json:"argv"`
+	Normalized string      `json:"normalized,omitempty"`
+	Decision   string      `json:"decision"`
+	Rule       string      `json:"rule"`
+	Source     string      `json:"source"`
+	Reason     string      `json:"reason"`
+	Instead    string      `json:"instead,omitempty"`
+	Via        []string    `json:"via,omitempty"`
+	Effects    []string    `json:"effects,omitempty"`
+	Opaque     string      `json:"opaque,omitempty"`
+	Cwd        []string    `json:"cwd,omitempty"`
+	Line       int         `json:"line,omitempty"`
+	Matches    []MatchInfo `json:"matches,omitempty"`
+
+	Verdict *policy.Verdict `json:"-"`
+	P       *policy.Part    `json:"-"`
+}
+
+// Result is the verdict on a whole text.
+type Result struct {
+	Decision   string   `json:"decision"`
+	Reason     string   `json:"reason"`
+	Instead    string   `json:"instead,omitempty"`
+	ParseError string   `json:"parse_error,omitempty"`
+	Line       int      `json:"line,omitempty"`
+	Commands   []*Part  `json:"commands"`
+	Notices    []string `json:"notices,omitempty"`
+
+	D policy.Decision `json:"-"`
+}
+
+// Judge decides a text.
+func Judge(pol *policy.Policy, req Request) (res *Result) {
+	defer func() {
+		// A bug must never turn into an allow.
+		if r := recover(); r != nil {
+			res = &Result{D: policy.Ask, Decision: "ask", ParseError: fmt.Sprintf("internal error while reading the command: %v", r),
+				Reason: "the guard could not read this command reliably", Commands: []*Part{}}
+		}
+	}()
+	getenv := req.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	glob := req.Glob
+	if glob == nil {
+		glob = func(p string) []string {
+			m, _ := filepath.Glob(p)
+			if len(m) > 1000 {
+				m = m[:1000]
+			}
+			return m
+		}
+	}
+	parsed, err := shellparse.Parse(req.Source, shellparse.Options{
+		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
+		Glob: glob, Name: req.Name,
+	})
+	res = &Result{Commands: []*Part{}, Notices: pol.Notices}
+	if err != nil {
+		pe, _ := err.(*shellparse.ParseError)
+		res.D, res.Decision = policy.Deny, "deny"
+		res.Reason = "the command could not be read reliably: " + err.Error()
+		res.ParseError = err.Error()
+		res.Instead = "fix the syntax error"
+		if pe != nil {
+			res.Line = pe.Pos.Line
+			if pe.Differential || pe.TooLarge {
+				res.D, res.Decision = policy.Ask, "ask"
+				res.Instead = "write it more plainly, so that bash and the guard read the same commands"
+				if pe.TooLarge {
+					res.Instead = "split it into smaller commands or scripts"
+				}
+			}
+		}
+		return res
+	}
+	var strictest *Part
+	for _, c := range parsed.Cmds {
+		p := policy.NewPart(c, pol.Env)
+		v := pol.Judge(p)
+		jp := describe(p, v)
+		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
+			continue // an assignment with nothing to say
+		}
+		res.Commands = append(res.Commands, jp)
+		if strictest == nil || v.Decision > strictest.Verdict.Decision ||
+			v.Decision == strictest.Verdict.Decision && strictest.Verdict.Rule == nil && v.Rule != nil {
+			strictest = jp
+		}
+	}
+	res.D = policy.Allow
+	if strictest != nil {
+		res.D = strictest.Verdict.Decision
+		res.Reason, res.Instead, res.Line = strictest.Reason, strictest.Instead, strictest.Line
+	}
+	res.Decision = res.D.String()
+	if res.D == policy.Allow {
+		res.Reason = "every part is allowed"
+		if len(res.Commands) == 1 {
+			res.Reason = res.Commands[0].Reason
+		}
+		res.Instead = ""
+	}
+	return res
+}
+
+func describe(p *policy.Part, v *policy.Verdict) *Part {
+	jp := &Part{Argv: word.Strings(p.Argv), Decision: v.Decision.String(), Reason: v.Reason, Instead: v.Instead,
+		Verdict: v, P: p, Line: p.Pos.Line, Opaque: p.Opaque}
+	if jp.Argv == nil {
+		jp.Argv = []string{}
+	}
+	if p.Norm != nil && !p.Norm.Raw {
+		jp.Normalized = p.Norm.String()
+	}
+	if v.Rule != nil {
+		jp.Rule, jp.Source = v.Rule.Label(), v.Rule.Source
+	}
+	if jp.Reason == "" {
+		jp.Reason = v.Decision.String()
+	}
+	for _, l := range p.Via {
+		jp.Via = append(jp.Via, l.String())
+	}
+	for _, e := range p.Effects {
+		jp.Effects = append(jp.Effects, e.String())
+	}
+	if p.Cwd.Unknown {
+		jp.Cwd = append(jp.Cwd, "(not known)")
+	}
+	jp.Cwd = append(jp.Cwd, p.Cwd.Dirs...)
+	for _, m := range v.Matches {
+		jp.Matches = append(jp.Matches, MatchInfo{
+			Rule: m.Rule.Label(), Source: m.Rule.Source, Decision: m.Rule.Decision.String(), Aspect: m.Aspect,
+			Certain: m.Tri == word.Yes, Spec: m.Rule.Specificity(), Won: m.Won, Note: m.Note,
+		})
+	}
+	if len(p.Argv) == 0 && len(p.Assigns) > 0 {
+		for _, a := range p.Assigns {
+			jp.Argv = append(jp.Argv, a.Name+"="+a.Value.String())
+		}
+	}
+	return jp
+}
+
+// Refused returns the parts that are not allowed.
+func (r *Result) Refused() []*Part {
+	var out []*Part
+	for _, p := range r.Commands {
+		if p.Verdict != nil && p.Verdict.Decision != policy.Allow {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Text renders a part's command for people.
+func (p *Part) Text() string {
+	if p.P != nil {
+		return p.P.String()
+	}
+	return strings.Join(p.Argv, " ")
+}
