@@ -1,0 +1,552 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/audit"
+	"github.com/guard-exec/guard-exec/install"
+	"github.com/guard-exec/guard-exec/judge"
+	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/state"
+)
+
+// underGuard reports whether this process runs inside a guarded shell: a
+// person's own trust and approval commands must not be run by an agent.
+// The guard's denylist refuses them in a guarded command line; this
+// catches the rest (a script that calls the binary by another path).
+func underGuard(e *env) bool { return e.get("GUARD_EXEC_DEPTH") != "" }
+
+func cmdTrust(e *env, args []string) int {
+	fs := newFlags(e, "trust", "[DIR]")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	if underGuard(e) {
+		fmt.Fprintf(e.stderr, "guard-exec: refused: trusting a project file is a person's decision; run guard-exec trust in your own terminal\n")
+		return ExitRefused
+	}
+	dir := e.cwd
+	if fs.NArg() > 0 {
+		dir, _ = filepath.Abs(fs.Arg(0))
+	}
+	file := filepath.Join(policy.ProjectRoot(dir), ProjectFile)
+	text, err := os.ReadFile(file)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: cannot read %s: %v\n", file, err)
+		fmt.Fprintf(e.stderr, "guard-exec: hint: run guard-exec trust in the project (the directory with .git or %s)\n", ProjectFile)
+		return ExitUsage
+	}
+	if _, err := policy.ParseFile(file, text, policy.Project); err != nil {
+		configErr(e, err)
+		return ExitCheckError
+	}
+	sd := e.stateDir()
+	if sd == "" {
+		fmt.Fprintf(e.stderr, "guard-exec: error: no state directory (HOME and XDG_STATE_HOME are unset)\n")
+		return ExitCannotRun
+	}
+	if err := state.Trust(sd, file, text); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitCannotRun
+	}
+	sum := sha256.Sum256(text)
+	fmt.Fprintf(e.stderr, "guard-exec: trusted %s (sha256 %s); any change to it revokes the trust\n", file, hex.EncodeToString(sum[:])[:16])
+	return 0
+}
+
+func cmdUntrust(e *env, args []string) int {
+	fs := newFlags(e, "untrust", "[DIR]")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	dir := e.cwd
+	if fs.NArg() > 0 {
+		dir, _ = filepath.Abs(fs.Arg(0))
+	}
+	file := filepath.Join(policy.ProjectRoot(dir), ProjectFile)
+	if err := state.Untrust(e.stateDir(), file); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitCannotRun
+	}
+	fmt.Fprintf(e.stderr, "guard-exec: %s is no longer trusted\n", file)
+	return 0
+}
+
+func cmdLog(e *env, args []string) int {
+	fs := newFlags(e, "log", "[--since DURATION|DATE] [--decision allow|ask|deny] [--json] [--file PATH]")
+	since := fs.String("since", "", "only records newer than a `DURATION` ago (1h, 30m) or a DATE (2026-11-30)")
+	decision := fs.String("decision", "", "only this `DECISION`")
+	asJSON := fs.Bool("json", false, "print the records as JSON lines")
+	file := fs.String("file", "", "read this audit log `PATH` instead of the user's")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	var f audit.Filter
+	if *since != "" {
+		if d, err := time.ParseDuration(*since); err == nil {
+			f.Since = time.Now().Add(-d)
+		} else if t, err := time.ParseInLocation("2006-01-02", *since, time.Local); err == nil {
+			f.Since = t
+		} else if t, err := time.Parse(time.RFC3339, *since); err == nil {
+			f.Since = t
+		} else {
+			fmt.Fprintf(e.stderr, "guard-exec: error: --since %q is neither a duration (1h) nor a date (2026-11-30)\n", *since)
+			return ExitUsage
+		}
+	}
+	if *decision != "" {
+		if _, ok := policy.ParseDecision(*decision); !ok {
+			fmt.Fprintf(e.stderr, "guard-exec: error: --decision must be allow, ask or deny\n")
+			return ExitUsage
+		}
+		f.Decision = *decision
+	}
+	path := *file
+	if path == "" {
+		path = filepath.Join(e.stateDir(), "audit.jsonl")
+	}
+	n := 0
+	err := audit.ReadAll(path, func(r audit.Record) error {
+		if !f.Match(r) {
+			return nil
+		}
+		n++
+		if *asJSON {
+			b, _ := jsonMarshal(r)
+			e.stdout.Write(append(b, '\n'))
+			return nil
+		}
+		return audit.Format(e.stdout, r)
+	})
+	var ce *audit.CorruptError
+	if errors.As(err, &ce) {
+		fmt.Fprintf(e.stderr, "guard-exec: warning: %v\n", err)
+	} else if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitCannotRun
+	}
+	if n == 0 && !*asJSON {
+		fmt.Fprintf(e.stderr, "guard-exec: no matching records in %s\n", path)
+	}
+	return 0
+}
+
+func cmdInit(e *env, args []string) int {
+	fs := newFlags(e, "init", "[--project] [--force] [--print]")
+	project := fs.Bool("project", false, "write the project's .guard-exec.toml instead of the user config")
+	force := fs.Bool("force", false, "overwrite an existing file")
+	print := fs.Bool("print", false, "print the config instead of writing it")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	if underGuard(e) && !*print {
+		fmt.Fprintf(e.stderr, "guard-exec: refused: the guard's configuration is written by a person, outside the guard\n")
+		return ExitRefused
+	}
+	root := policy.ProjectRoot(e.cwd)
+	text := starterConfig(root)
+	if *print {
+		fmt.Fprint(e.stdout, text)
+		return 0
+	}
+	path := e.userConfigPath()
+	if *project {
+		path = filepath.Join(root, ProjectFile)
+	}
+	if _, err := os.Stat(path); err == nil && !*force {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %s already exists\n", path)
+		fmt.Fprintf(e.stderr, "guard-exec: hint: use --print to see the starter config, or --force to replace the file\n")
+		return ExitUsage
+	}
+	if _, err := policy.ParseFile(path, []byte(text), policy.User); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: internal: the starter config does not load: %v\n", err)
+		return ExitCannotRun
+	}
+	if err := atomicfile.Write(path, []byte(text), 0o600); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: cannot write %s: %v\n", path, err)
+		return ExitCannotRun
+	}
+	fmt.Fprintf(e.stderr, "guard-exec: wrote %s\n", path)
+	if *project {
+		fmt.Fprintf(e.stderr, "guard-exec: hint: its allow rules apply once you run: guard-exec trust\n")
+	}
+	return 0
+}
+
+// starterConfig writes a commented config with the presets the project
+// suggests.
+func starterConfig(root string) string {
+	var found []string
+	for _, name := range policy.PresetNames() {
+		for _, f := range policy.Presets[name].Detect {
+			if _, err := os.Stat(filepath.Join(root, f)); err == nil {
+				found = append(found, name)
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("# guard-exec configuration (written by guard-exec init).\n")
+	b.WriteString("# Rules: decision = \"allow\" | \"ask\" | \"deny\"; command = words matched against\n")
+	b.WriteString("# the argv (a prefix, each word a glob), flags = options anywhere, or path = a\n")
+	b.WriteString("# doublestar pattern with access = \"read\" | \"write\" | \"any\". The most specific\n")
+	b.WriteString("# rule wins; at equal specificity the strictest. See the README.\n\n")
+	if len(found) > 0 {
+		fmt.Fprintf(&b, "# Presets found for %s: they allow everyday build, test and lint\n# commands, never publishing or deleting ones. Run guard-exec presets to list all.\n", root)
+		fmt.Fprintf(&b, "presets = [%s]\n\n", quoteList(found))
+	} else {
+		b.WriteString("# Presets allow everyday build/test commands of an ecosystem:\n# presets = [\"go\", \"node\", \"python\", \"rust\", \"make\", \"git\"]\n\n")
+	}
+	b.WriteString("# mode = \"audit\"   # log and warn instead of refusing (for a trial period)\n\n")
+	b.WriteString(`# Examples:
+# [[rule]]
+# decision = "deny"
+# path     = "test/**"
+# access   = "write"
+# why      = "tests are the acceptance criterion; change the code under test"
+#
+# [[rule]]
+# decision  = "allow"
+# command   = "docker compose up"
+# match     = ["docker compose up -d"]
+# not_match = ["docker compose down"]
+`)
+	return b.String()
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
+}
+
+func installEnv(e *env, target string) (install.Env, error) {
+	self, err := os.Executable()
+	if err != nil {
+		return install.Env{}, err
+	}
+	self, _ = filepath.EvalSymlinks(self)
+	return install.Env{Home: e.home(), GuardPath: self, Getenv: e.get, PathDirs: filepath.SplitList(e.get("PATH")), Target: target}, nil
+}
+
+func cmdInstall(e *env, args []string) int   { return installCmd(e, args, false) }
+func cmdUninstall(e *env, args []string) int { return installCmd(e, args, true) }
+
+func installCmd(e *env, args []string, undo bool) int {
+	name := "install"
+	if undo {
+		name = "uninstall"
+	}
+	fs := newFlags(e, name, "[--dry-run] [--write FILE] CLIENT ["+strings.Join(install.Clients(), "|")+"] [DIR]")
+	dry := fs.Bool("dry-run", false, "print the changes without making them")
+	write := fs.String("write", "", "github-actions: add the shell default to this workflow `FILE`")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	if fs.NArg() < 1 {
+		fs.Usage()
+		return ExitUsage
+	}
+	if underGuard(e) {
+		fmt.Fprintf(e.stderr, "guard-exec: refused: installing or removing the guard is done by a person, outside the guard\n")
+		return ExitRefused
+	}
+	target := *write
+	if fs.NArg() > 1 {
+		target, _ = filepath.Abs(fs.Arg(1))
+	}
+	ienv, err := installEnv(e, target)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: cannot find the guard-exec binary: %v\n", err)
+		return ExitCannotRun
+	}
+	var plan *install.Plan
+	if undo {
+		plan, err = install.Uninstall(fs.Arg(0), ienv)
+	} else {
+		plan, err = install.Install(fs.Arg(0), ienv)
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitUsage
+	}
+	if d := plan.Diff(); d != "" {
+		fmt.Fprint(e.stdout, d)
+	}
+	if !*dry {
+		if err := install.Apply(plan); err != nil {
+			fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+			return ExitCannotRun
+		}
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintf(e.stdout, "%s\n", n)
+	}
+	if *dry {
+		fmt.Fprintf(e.stderr, "guard-exec: dry run: nothing was changed\n")
+	}
+	return 0
+}
+
+// cmdHook answers a client's pre-tool-use hook: the JSON payload on stdin,
+// a permission decision out. It fails closed: malformed input is a deny.
+func cmdHook(e *env, args []string) int {
+	if len(args) != 1 {
+		fmt.Fprintf(e.stderr, "usage: guard-exec hook claude-code|codex|gemini-cli\n")
+		return ExitUsage
+	}
+	client := args[0]
+	reply := func(decision, reason string) int {
+		out, errText, code := install.HookReply(client, decision, reason)
+		e.stdout.Write(out)
+		e.stderr.Write(errText)
+		return code
+	}
+	in, err := install.ParseHookInput(e.stdin)
+	if err != nil {
+		return reply("deny", "guard-exec could not read the hook input ("+err.Error()+"), so the command is refused")
+	}
+	if !in.Shell {
+		return reply("", "")
+	}
+	cwd := in.Cwd
+	if cwd == "" {
+		cwd = e.cwd
+	}
+	if in.Dir != "" {
+		if filepath.IsAbs(in.Dir) {
+			cwd = in.Dir
+		} else {
+			cwd = filepath.Join(cwd, in.Dir)
+		}
+	}
+	s, err := load(e, cwd)
+	if err != nil {
+		return reply("deny", "guard-exec's configuration is broken, so every command is refused: "+err.Error())
+	}
+	req := judge.Request{Source: in.Command, Cwd: cwd, Getenv: e.get, Params: []string{"bash"}}
+	res := judge.Judge(s.pol, req)
+	rec := auditRecord(e, s, in.Command, res, "hook")
+	rec.Client = client
+	reason := hookReason(res)
+	if s.mode == "audit" && res.D != policy.Allow {
+		rec.Answer = "audit-mode"
+		s.log(e, rec)
+		return reply("allow", "audit mode: would be "+res.Decision+": "+reason)
+	}
+	if res.D == policy.Ask && client == "claude-code" {
+		// The client shows its own prompt; if the person approves, the
+		// command reaches the guarded shell next, which honours this.
+		rememberHookAsk(e, s, in.Command)
+	}
+	s.log(e, rec)
+	return reply(res.Decision, reason)
+}
+
+func hookReason(res *judge.Result) string {
+	if res.D == policy.Allow {
+		return "guard-exec: " + res.Reason
+	}
+	var b strings.Builder
+	b.WriteString("guard-exec " + map[policy.Decision]string{policy.Ask: "needs approval", policy.Deny: "refused this"}[res.D] + ": ")
+	if res.ParseError != "" {
+		b.WriteString(res.Reason)
+	}
+	for i, p := range res.Refused() {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%s)", p.Text(), p.Reason)
+		if p.Instead != "" {
+			b.WriteString(". Instead: " + p.Instead)
+		}
+	}
+	return b.String()
+}
+
+// cmdRun starts a program with SHELL and PATH pointing at the guard, for
+// clients that honour $SHELL (aider, cline, continue).
+func cmdRun(e *env, args []string) int {
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		fmt.Fprintf(e.stderr, "usage: guard-exec run -- PROGRAM [ARGS]\n")
+		return ExitUsage
+	}
+	ienv, err := installEnv(e, "")
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitCannotRun
+	}
+	link := install.BashLink(ienv)
+	if _, err := os.Lstat(link); err != nil {
+		if err := os.MkdirAll(filepath.Dir(link), 0o755); err == nil {
+			os.Symlink(ienv.GuardPath, link)
+		}
+	}
+	environ := withVar(e.list, "SHELL", link)
+	environ = withVar(environ, "PATH", filepath.Dir(link)+string(os.PathListSeparator)+e.get("PATH"))
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = environ, e.stdin, e.stdout, e.stderr
+	if err := cmd.Run(); err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitCode()
+		}
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return 127
+	}
+	return 0
+}
+
+func withVar(environ []string, k, v string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if !strings.HasPrefix(kv, k+"=") {
+			out = append(out, kv)
+		}
+	}
+	return append(out, k+"="+v)
+}
+
+// cmdTest validates config files, runs rule examples and finds rules that
+// can never win; with --replay it re-judges an audit log.
+func cmdTest(e *env, args []string) int {
+	fs := newFlags(e, "test", "[--replay AUDIT.jsonl [--config NEW.toml]] [FILE…]")
+	replay := fs.String("replay", "", "re-judge the commands of this audit `LOG`")
+	newCfg := fs.String("config", "", "with --replay: judge with this config `FILE` instead of the current one")
+	if err := fs.Parse(args); err != nil {
+		return ExitUsage
+	}
+	if *replay != "" {
+		return replayLog(e, *replay, *newCfg)
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{e.userConfigPath()}
+		if p := filepath.Join(policy.ProjectRoot(e.cwd), ProjectFile); fileExists(p) {
+			files = append(files, p)
+		}
+	}
+	bad := 0
+	for _, path := range files {
+		text, err := os.ReadFile(path)
+		if err != nil {
+			if os.IsNotExist(err) && len(fs.Args()) == 0 {
+				fmt.Fprintf(e.stdout, "%s: not present (built-in defaults only)\n", path)
+				continue
+			}
+			fmt.Fprintf(e.stdout, "%s: cannot read: %v\n", path, err)
+			bad++
+			continue
+		}
+		layer := policy.User
+		if filepath.Base(path) == ProjectFile {
+			layer = policy.Project
+		}
+		f, err := policy.ParseFile(path, text, layer)
+		if err != nil {
+			fmt.Fprintf(e.stdout, "FAIL %v\n", err)
+			bad++
+			continue
+		}
+		penv := &policy.Env{Home: e.home(), Project: policy.ProjectRoot(e.cwd)}
+		pol, err := policy.Build(policy.Sources{Env: penv, User: f, ProjectTrusted: true, CheckExamples: true})
+		if err != nil {
+			fmt.Fprintf(e.stdout, "FAIL %v\n", err)
+			bad++
+			continue
+		}
+		examples := 0
+		for _, r := range f.Rules {
+			examples += len(r.Match) + len(r.NotMatch)
+		}
+		fmt.Fprintf(e.stdout, "ok   %s: %d rule(s), %d example(s) pass\n", path, len(f.Rules), examples)
+		for _, w := range pol.Shadowed(f.Rules) {
+			fmt.Fprintf(e.stdout, "warn %s\n", w)
+		}
+	}
+	if bad > 0 {
+		return ExitRefused
+	}
+	return 0
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// replayLog re-judges past commands and lists what would change.
+func replayLog(e *env, path, cfg string) int {
+	cur, err := load(e, e.cwd)
+	if err != nil {
+		configErr(e, err)
+		return ExitCheckError
+	}
+	next := cur
+	if cfg != "" {
+		ne := *e
+		ne.vars = map[string]string{}
+		for k, v := range e.vars {
+			ne.vars[k] = v
+		}
+		ne.vars["GUARD_EXEC_CONFIG"] = cfg
+		next, err = load(&ne, e.cwd)
+		if err != nil {
+			configErr(e, err)
+			return ExitCheckError
+		}
+	}
+	type change struct{ from, to, cmd, cwd string }
+	var changes []change
+	total := 0
+	err = audit.ReadAll(path, func(r audit.Record) error {
+		if r.Redacted || r.Command == "" {
+			return nil
+		}
+		total++
+		cwd := r.Cwd
+		if cwd == "" {
+			cwd = e.cwd
+		}
+		old := r.Decision
+		if cfg != "" {
+			old = judge.Judge(cur.pol, judge.Request{Source: r.Command, Cwd: cwd, Getenv: e.get, Params: []string{"bash"}}).Decision
+		}
+		nw := judge.Judge(next.pol, judge.Request{Source: r.Command, Cwd: cwd, Getenv: e.get, Params: []string{"bash"}}).Decision
+		if nw != old {
+			changes = append(changes, change{old, nw, firstLine(r.Command), cwd})
+		}
+		return nil
+	})
+	var ce *audit.CorruptError
+	if err != nil && !errors.As(err, &ce) {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitCannotRun
+	}
+	sort.SliceStable(changes, func(i, j int) bool { return changes[i].to < changes[j].to })
+	for _, c := range changes {
+		fmt.Fprintf(e.stdout, "newly %-5s (was %s): %s\n", c.to, c.from, c.cmd)
+	}
+	fmt.Fprintf(e.stdout, "%d command(s) re-judged, %d would be decided differently\n", total, len(changes))
+	return 0
+}
+
+func jsonMarshal(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := jsonEncoder(&b)
+	err := enc.Encode(v)
+	return bytes.TrimRight(b.Bytes(), "\n"), err
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/judge"
+	"github.com/guard-exec/guard-exec/policy"
+)
+
+func jsonEncoder(w io.Writer) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	return enc
+}
+
+// A hook ticket records that a client's hook answered ask for a command:
+// the client then showed the person its own prompt, and runs the command
+// only if the person approved. The guarded shell that receives the same
+// command within ticketTTL honours that approval once. Tickets live in the
+// state directory, which commands under the guard cannot write.
+const ticketTTL = 10 * time.Minute
+
+func ticketPath(s *setup, command string) string {
+	sum := sha256.Sum256([]byte(strings.TrimSpace(command)))
+	return filepath.Join(s.stateDir, "hook-asks", hex.EncodeToString(sum[:]))
+}
+
+func rememberHookAsk(e *env, s *setup, command string) {
+	if s.stateDir == "" {
+		return
+	}
+	p := ticketPath(s, command)
+	if err := atomicfile.Write(p, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: warning: cannot record the hook's question: %v\n", err)
+	}
+}
+
+// hookApproved reports whether a client's hook asked about this command
+// (or the command inside its scaffolding's eval) moments ago, which means
+// a person approved it in the client's own prompt. The ticket is used up.
+func hookApproved(e *env, s *setup, src string) bool {
+	if s.stateDir == "" {
+		return false
+	}
+	dir := filepath.Join(s.stateDir, "hook-asks")
+	if _, err := os.Stat(dir); err != nil {
+		return false
+	}
+	for _, c := range append([]string{src}, evalTexts(src)...) {
+		p := ticketPath(s, c)
+		st, err := os.Stat(p)
+		if err != nil || time.Since(st.ModTime()) > ticketTTL {
+			continue
+		}
+		if os.Remove(p) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// evalTexts returns the code given to eval in a client's scaffolding
+// (Claude Code: … && eval '<command>' \< /dev/null && …).
+func evalTexts(src string) []string {
+	var out []string
+	for {
+		i := strings.Index(src, "eval '")
+		if i < 0 {
+			return out
+		}
+		rest := src[i+len("eval '"):]
+		var b strings.Builder
+		j := 0
+		for j < len(rest) {
+			if rest[j] == '\'' {
+				if strings.HasPrefix(rest[j:], `'\''`) {
+					b.WriteByte('\'')
+					j += 4
+					continue
+				}
+				break
+			}
+			b.WriteByte(rest[j])
+			j++
+		}
+		out = append(out, b.String())
+		src = rest[j:]
+	}
+}
+
+// interactive runs the real bash as an interactive shell whose every
+// simple command is judged first, through a DEBUG trap with extdebug (a
+// command whose trap fails is skipped). It is a backstop for people at a
+// terminal; README says what it cannot stop.
+func interactive(e *env, s *setup, ex *execSpec) (int, *execSpec) {
+	self, err := os.Executable()
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: cannot find the guard's own path: %v\n", err)
+		return ExitCannotRun, nil
+	}
+	login := strings.HasPrefix(filepath.Base(e.args[0]), "-")
+	for _, a := range e.args[1:] {
+		if a == "-l" || a == "--login" {
+			login = true
+		}
+	}
+	var rc strings.Builder
+	if login {
+		rc.WriteString("[ -r /etc/profile ] && . /etc/profile\nfor __g in ~/.bash_profile ~/.bash_login ~/.profile; do [ -r \"$__g\" ] && { . \"$__g\"; break; }; done; unset __g\n")
+	} else {
+		rc.WriteString("[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc\n[ -r ~/.bashrc ] && . ~/.bashrc\n")
+	}
+	fmt.Fprintf(&rc, `__guard_exec_debug() {
+  [ -n "${COMP_LINE-}" ] && return 0
+  case "$BASH_COMMAND" in __guard_exec_debug*|"return "*) return 0;; esac
+  %s __judge-interactive "$BASH_COMMAND"
+}
+shopt -s extdebug
+set -o functrace
+trap __guard_exec_debug DEBUG
+readonly -f __guard_exec_debug
+`, shellQuote(self))
+	fd, err := memFile("guard-exec-rc", rc.String())
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: cannot prepare the interactive shell: %v\n", err)
+		return ExitCannotRun, nil
+	}
+	var args []string
+	for _, a := range e.args[1:] {
+		if a != "-l" && a != "--login" {
+			args = append(args, a)
+		}
+	}
+	ex.argv = append([]string{filepath.Base(ex.path), "--rcfile", fmt.Sprintf("/dev/fd/%d", fd)}, args...)
+	ex.env = withVar(ex.env, "GUARD_EXEC_INTERACTIVE", "1")
+	return 0, ex
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// cmdJudgeInteractive is the DEBUG trap's helper: exit 0 runs the
+// command, anything else skips it.
+func cmdJudgeInteractive(e *env, args []string) int {
+	if len(args) != 1 {
+		return 0
+	}
+	src := args[0]
+	s, err := load(e, e.cwd)
+	if err != nil {
+		configErr(e, err)
+		return ExitRefused
+	}
+	req := judge.Request{Source: src, Cwd: e.cwd, Getenv: e.get, ParamsUnknown: true}
+	res := judge.Judge(s.pol, req)
+	if isTrapManipulation(src) {
+		res.D, res.Decision = policy.Deny, "deny"
+		res.Reason = "removing the guard's DEBUG trap or extdebug would switch the guard off"
+	}
+	rec := auditRecord(e, s, src, res, "interactive")
+	if res.D == policy.Allow {
+		s.log(e, rec)
+		return 0
+	}
+	if s.mode == "audit" {
+		s.log(e, rec)
+		report(e, s, req, res, "would be refused (audit mode)", true)
+		return 0
+	}
+	if res.D == policy.Ask {
+		ans, why := askPerson(e, s, req, res)
+		rec.Answer = ans
+		s.log(e, rec)
+		if ans == "once" || ans == "session" || ans == "always" {
+			return 0
+		}
+		report(e, s, req, res, why, false)
+		return 1
+	}
+	s.log(e, rec)
+	report(e, s, req, res, "denied", false)
+	return 1
+}
+
+func isTrapManipulation(src string) bool {
+	f := strings.Fields(src)
+	if len(f) == 0 {
+		return false
+	}
+	switch f[0] {
+	case "trap":
+		return strings.Contains(src, "DEBUG")
+	case "shopt":
+		return strings.Contains(src, "extdebug") && strings.Contains(src, "-u")
+	case "set":
+		return strings.Contains(src, "+o functrace") || strings.Contains(src, "+T")
+	case "unset", "unfunction":
+		return strings.Contains(src, "__guard_exec")
+	}
+	return false
+}

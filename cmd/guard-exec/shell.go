@@ -1,0 +1,325 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"golang.org/x/term"
+
+	"github.com/guard-exec/guard-exec/audit"
+	"github.com/guard-exec/guard-exec/bashcli"
+	"github.com/guard-exec/guard-exec/judge"
+	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/prompt"
+	"github.com/guard-exec/guard-exec/shellparse"
+	"github.com/guard-exec/guard-exec/state"
+)
+
+// execSpec is what main should exec.
+type execSpec struct {
+	path string
+	argv []string
+	env  []string
+}
+
+// shellNames are the names under which the guard is only ever a shell.
+var shellNames = map[string]bool{"bash": true, "sh": true, "rbash": true}
+
+// shellMain is the bash drop-in: judge the whole program, then exec the
+// real shell with the original arguments.
+func shellMain(e *env) (int, *execSpec) {
+	argv0 := e.args[0]
+	base := strings.TrimPrefix(filepath.Base(argv0), "-")
+	shellName := "bash"
+	if shellNames[base] {
+		shellName = base
+	}
+	stdinTTY := isTerminal(e.stdin) && isTerminal(e.stderr)
+	// bash reads its own argv[0]: "-bash" is a login shell, "sh" posix mode.
+	parseArgv0 := shellName
+	if strings.HasPrefix(filepath.Base(argv0), "-") {
+		parseArgv0 = "-" + shellName
+	}
+	inv, err := bashcli.ParseArgv(append([]string{parseArgv0}, e.args[1:]...), stdinTTY)
+	var ue *bashcli.UsageError
+	if errors.As(err, &ue) {
+		// bash would refuse these arguments and run nothing: say what bash
+		// says, with bash's status.
+		io.WriteString(e.stderr, ue.Message)
+		return ue.Status, nil
+	}
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitRefused, nil
+	}
+	s, cfgErr := load(e, e.cwd)
+	configured := ""
+	if cfgErr == nil {
+		configured = s.pol.Settings.Shell
+	}
+	if configured == "" && e.get(bashcli.ShellEnv) == "" && shellName == "sh" {
+		configured = "/bin/sh"
+	}
+	real, err := bashcli.RealShell(e.get, configured)
+	if err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		fmt.Fprintf(e.stderr, "guard-exec: hint: point shell = \"/abs/path\" in the config, or GUARD_EXEC_SHELL, at the real bash (not at guard-exec or a link to it)\n")
+		return ExitCannotRun, nil
+	}
+	ex := &execSpec{path: real, argv: append([]string{execArgv0(argv0, real)}, e.args[1:]...), env: e.list}
+	if cfgErr != nil {
+		configErr(e, cfgErr)
+		return ExitRefused, nil
+	}
+	for _, w := range s.warnings {
+		fmt.Fprintf(e.stderr, "guard-exec: warning: %s\n", w)
+	}
+	for _, n := range s.pol.Notices {
+		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", n)
+	}
+	req := judge.Request{Cwd: e.cwd, Getenv: e.get}
+	switch inv.Mode {
+	case bashcli.ModeNoScript:
+		return 0, ex
+	case bashcli.ModeCommand:
+		req.Source = inv.Command
+		req.Params = append([]string{inv.Name}, inv.Args...)
+	case bashcli.ModeFile:
+		path := inv.File
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(e.cwd, path)
+		}
+		text, err := os.ReadFile(path)
+		if err != nil {
+			// bash cannot read it either: it reports the error itself and
+			// runs nothing.
+			return 0, ex
+		}
+		req.Source, req.Name = string(text), inv.File
+		req.Params = append([]string{inv.File}, inv.Args...)
+	case bashcli.ModeStdin:
+		text, err := io.ReadAll(io.LimitReader(e.stdin, shellparse.MaxBytes+1))
+		if err != nil {
+			fmt.Fprintf(e.stderr, "guard-exec: error: cannot read the script on standard input: %v\n", err)
+			return ExitRefused, nil
+		}
+		if err := replaceStdin(text); err != nil {
+			fmt.Fprintf(e.stderr, "guard-exec: error: cannot hand the script to bash: %v\n", err)
+			return ExitRefused, nil
+		}
+		req.Source = string(text)
+		req.Params = append([]string{inv.Name}, inv.Args...)
+	case bashcli.ModeInteractive:
+		return interactive(e, s, ex)
+	}
+	res := judge.Judge(s.pol, req)
+	return decide(e, s, inv, req, res, ex)
+}
+
+// execArgv0 keeps argv[0] as the caller gave it, with the real shell's
+// path in place of the guard's.
+func execArgv0(argv0, real string) string {
+	base := filepath.Base(argv0)
+	login := strings.HasPrefix(base, "-")
+	name := strings.TrimPrefix(base, "-")
+	if !shellNames[name] {
+		name = filepath.Base(real)
+		if !login && strings.Contains(argv0, "/") {
+			return real
+		}
+	}
+	if login {
+		return "-" + name
+	}
+	if strings.Contains(argv0, "/") {
+		return filepath.Join(filepath.Dir(real), name)
+	}
+	return name
+}
+
+func isTerminal(v any) bool {
+	f, ok := v.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// decide acts on a verdict: exec, ask, or refuse.
+func decide(e *env, s *setup, inv *bashcli.Invocation, req judge.Request, res *judge.Result, ex *execSpec) (int, *execSpec) {
+	rec := auditRecord(e, s, req.Source, res, "shell")
+	if res.D == policy.Allow {
+		s.log(e, rec)
+		return 0, ex
+	}
+	if s.mode == "audit" {
+		rec.Answer = "audit-mode"
+		s.log(e, rec)
+		report(e, s, req, res, "would be refused (audit mode: running it anyway)", true)
+		return 0, ex
+	}
+	if res.D == policy.Ask {
+		if hookApproved(e, s, req.Source) {
+			rec.Answer = "approved-by-client"
+			s.log(e, rec)
+			return 0, ex
+		}
+		ans, why := askPerson(e, s, req, res)
+		rec.Answer = ans
+		if ans == "once" || ans == "session" || ans == "always" {
+			s.log(e, rec)
+			return 0, ex
+		}
+		s.log(e, rec)
+		report(e, s, req, res, why, false)
+		return ExitRefused, nil
+	}
+	s.log(e, rec)
+	report(e, s, req, res, "denied", false)
+	return ExitRefused, nil
+}
+
+func (s *setup) log(e *env, r audit.Record) {
+	if s.audit == nil {
+		return
+	}
+	if err := s.audit.Append(r); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: warning: cannot write the audit log: %v\n", err)
+	}
+}
+
+// auditRecord describes a decision for the audit log.
+func auditRecord(e *env, s *setup, src string, res *judge.Result, via string) audit.Record {
+	cmd := src
+	if len(cmd) > 8192 {
+		cmd = cmd[:8192] + "…"
+	}
+	r := audit.Record{Time: time.Now(), Session: s.session, Cwd: e.cwd, Client: client(e), Mode: s.mode, Via: via,
+		Command: cmd, Decision: res.Decision, Reason: res.Reason}
+	if res.ParseError != "" {
+		r.Reason = res.Reason
+	}
+	for i, p := range res.Commands {
+		if i >= 64 {
+			break
+		}
+		r.Parts = append(r.Parts, audit.Part{Argv: p.Argv, Decision: p.Decision, Rule: p.Rule, Source: p.Source, Reason: p.Reason})
+	}
+	return r
+}
+
+// client names the program that started the guard, when it says so.
+func client(e *env) string {
+	switch {
+	case e.get("CLAUDECODE") != "":
+		return "claude-code"
+	case e.get("GEMINI_CLI") != "":
+		return "gemini-cli"
+	case e.get("CODEX_SANDBOX") != "" || e.get("CODEX_HOME") != "" && e.get("CODEX_SANDBOX_NETWORK_DISABLED") != "":
+		return "codex"
+	case e.get("CURSOR_AGENT") != "":
+		return "cursor"
+	case e.get("GITHUB_ACTIONS") == "true":
+		return "github-actions"
+	case e.get("GITLAB_CI") != "":
+		return "gitlab-ci"
+	case e.get("CI") != "":
+		return "ci"
+	}
+	return ""
+}
+
+// askPerson asks on the controlling terminal. It returns the answer for
+// the audit log ("once", "session", "always", "no", "no-terminal",
+// "timeout") and, for a refusal, why.
+func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, why string) {
+	if res.ParseError != "" && len(res.Commands) == 0 {
+		// Nothing can be remembered about text that could not be read.
+	}
+	q := prompt.Question{Command: req.Source, ConfigPath: s.configPath, Timeout: s.timeout}
+	var rules []string
+	rememberable := res.ParseError == ""
+	for _, p := range res.Refused() {
+		q.Parts = append(q.Parts, prompt.Part{Text: p.Text(), Reason: p.Reason})
+		cmd, ok := policy.Remember(p.P)
+		if !ok {
+			rememberable = false
+			continue
+		}
+		if !contains(rules, cmd) {
+			rules = append(rules, cmd)
+		}
+	}
+	if res.ParseError != "" {
+		q.Parts = append(q.Parts, prompt.Part{Text: firstLine(req.Source), Reason: res.Reason})
+	}
+	var session, persist []string
+	if rememberable && len(rules) > 0 {
+		for _, r := range rules {
+			session = append(session, policy.RuleTOML(r, ""))
+			persist = append(persist, policy.RuleTOML(r, policy.ApprovalComment(req.Source, time.Now())))
+		}
+		q.SessionRule = strings.Join(session, "\n")
+		q.PersistRule = strings.Join(persist, "\n")
+	}
+	ans, err := (&prompt.TTY{}).Ask(q)
+	switch {
+	case errors.Is(err, prompt.ErrNoTerminal):
+		return "no-terminal", "needs a person's approval, and there is no terminal to ask on"
+	case errors.Is(err, prompt.ErrTimeout):
+		return "timeout", "needs a person's approval, and nobody answered in time"
+	case errors.Is(err, prompt.ErrInterrupted):
+		return "no", "the question was interrupted, which counts as no"
+	}
+	switch ans {
+	case prompt.Once:
+		return "once", ""
+	case prompt.Session:
+		if s.stateDir == "" || s.session == "" {
+			fmt.Fprintf(e.stderr, "guard-exec: warning: no state directory or session id: this approval is for this run only\n")
+			return "once", ""
+		}
+		for _, r := range session {
+			if err := state.AppendApproval(s.stateDir, s.session, state.Approval{Rule: r, Time: time.Now(), Command: firstLine(req.Source)}); err != nil {
+				fmt.Fprintf(e.stderr, "guard-exec: warning: cannot remember the approval for this session: %v\n", err)
+			}
+		}
+		return "session", ""
+	case prompt.Always:
+		text := strings.Join(persist, "\n")
+		err := policy.AppendRule(s.configPath, text, func(b []byte) error {
+			f, err := policy.ParseFile(s.configPath, b, policy.User)
+			if err != nil {
+				return err
+			}
+			_, err = policy.Build(policy.Sources{Env: s.pol.Env, User: f, CheckExamples: true})
+			return err
+		})
+		if err != nil {
+			fmt.Fprintf(e.stderr, "guard-exec: warning: %v; allowing this run only\n", err)
+			return "once", ""
+		}
+		fmt.Fprintf(e.stderr, "guard-exec: remembered in %s\n", s.configPath)
+		return "always", ""
+	}
+	return "no", "a person answered no"
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if len(l) > 200 {
+		l = l[:200] + "…"
+	}
+	return l
+}
