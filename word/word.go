@@ -6,12 +6,12 @@ import "strings"
 type SegKind uint8
 
 const (
-	Lit   SegKind = iota // literal text
-	Star                 // unquoted *: any run of characters (in a glob word: not '/')
-	Quest                // unquoted ?: one character
-	Class                // unquoted [...]: one character of a set; Text is the body without brackets
-	Hole                 // anything at all, unknown until run time; Text describes it ("$x", "$(…)")
-	Digits               // a non-negative decimal number not known until run time ($$, ${#x})
+	Lit    SegKind = iota // literal text
+	Star                  // unquoted *: any run of characters (in a glob word: not '/')
+	Quest                 // unquoted ?: one character
+	Class                 // unquoted [...]: one character of a set; Text is the body without brackets
+	Hole                  // anything at all, unknown until run time; Text describes it ("$x", "$(…)")
+	Digits                // a non-negative decimal number not known until run time ($$, ${#x})
 )
 
 // Seg is one segment of a word.
