@@ -12,105 +12,105 @@ import (
 // ambiguous abbreviation look unambiguous.
 func init() {
 	register(
-		&Spec{Name: "rm", GNU: true, Opts: opts("f,force i I interactive?= one-file-system no-preserve-root preserve-root?= r,R,recursive d,dir v,verbose help version")},
-		&Spec{Name: "rmdir", GNU: true, Opts: opts("ignore-fail-on-non-empty p,parents v,verbose help version")},
-		&Spec{Name: "cp", GNU: true, Opts: opts("a,archive attributes-only backup?= b copy-contents d f,force i,interactive H l,link L,dereference n,no-clobber P,no-dereference p preserve?= no-preserve= parents r,R,recursive reflink?= remove-destination sparse= strip-trailing-slashes s,symbolic-link S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose keep-directory-symlink x,one-file-system Z context?= debug help version")},
-		&Spec{Name: "mv", GNU: true, Opts: opts("backup?= b debug exchange f,force i,interactive n,no-clobber no-copy strip-trailing-slashes S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose Z,context help version")},
-		&Spec{Name: "ln", GNU: true, Opts: opts("backup?= b d,F,directory f,force i,interactive L,logical n,no-dereference P,physical r,relative s,symbolic S,suffix= t,target-directory= T,no-target-directory v,verbose help version")},
-		&Spec{Name: "touch", GNU: true, Opts: opts("a c,no-create d,date= f h,no-dereference m r,reference= t= time= help version")},
-		&Spec{Name: "mkdir", GNU: true, Opts: opts("m,mode= p,parents v,verbose Z context?= help version")},
-		&Spec{Name: "chmod", GNU: true, Custom: readChmod, Opts: opts("c,changes f,silent,quiet v,verbose no-preserve-root preserve-root reference= R,recursive help version")},
-		&Spec{Name: "chown", GNU: true, Opts: opts("c,changes f,silent,quiet v,verbose dereference h,no-dereference from= no-preserve-root preserve-root reference= R,recursive H L P help version")},
-		&Spec{Name: "chgrp", GNU: true, Opts: opts("c,changes f,silent,quiet v,verbose dereference h,no-dereference no-preserve-root preserve-root reference= R,recursive H L P help version")},
-		&Spec{Name: "tee", GNU: true, Opts: opts("a,append i,ignore-interrupts p output-error?= help version")},
-		&Spec{Name: "truncate", GNU: true, Opts: opts("c,no-create o,io-blocks r,reference= s,size= help version")},
-		&Spec{Name: "install", GNU: true, Opts: opts("backup?= b C,compare c D d,directory g,group= m,mode= o,owner= p,preserve-timestamps s,strip strip-program= S,suffix= t,target-directory= T,no-target-directory v,verbose preserve-context Z context?= help version")},
-		&Spec{Name: "shred", GNU: true, Opts: opts("f,force n,iterations= random-source= s,size= u remove?= v,verbose x,exact z,zero help version")},
-		&Spec{Name: "sed", GNU: true, Opts: opts("n,quiet,silent debug e,expression= f,file= follow-symlinks i,in-place?= l,line-length= posix E,r,regexp-extended s,separate sandbox u,unbuffered z,null-data help version")},
-		&Spec{Name: "sort", GNU: true, Opts: opts("b,ignore-leading-blanks d,dictionary-order f,ignore-case g,general-numeric-sort i,ignore-nonprinting M,month-sort h,human-numeric-sort n,numeric-sort R,random-sort random-source= r,reverse sort= V,version-sort batch-size= c check?= C compress-program= debug files0-from= k,key= m,merge o,output= s,stable S,buffer-size= t,field-separator= T,temporary-directory= parallel= u,unique z,zero-terminated help version")},
-		&Spec{Name: "uniq", GNU: true, Opts: opts("c,count d,repeated D all-repeated?= f,skip-fields= group?= i,ignore-case s,skip-chars= u,unique z,zero-terminated w,check-chars= help version")},
+		&Spec{Name: "rm", GNU: true, Notation: ("f,force i I interactive?= one-file-system no-preserve-root preserve-root?= r,R,recursive d,dir v,verbose help version")},
+		&Spec{Name: "rmdir", GNU: true, Notation: ("ignore-fail-on-non-empty p,parents v,verbose help version")},
+		&Spec{Name: "cp", GNU: true, Notation: ("a,archive attributes-only backup?= b copy-contents d f,force i,interactive H l,link L,dereference n,no-clobber P,no-dereference p preserve?= no-preserve= parents r,R,recursive reflink?= remove-destination sparse= strip-trailing-slashes s,symbolic-link S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose keep-directory-symlink x,one-file-system Z context?= debug help version")},
+		&Spec{Name: "mv", GNU: true, Notation: ("backup?= b debug exchange f,force i,interactive n,no-clobber no-copy strip-trailing-slashes S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose Z,context help version")},
+		&Spec{Name: "ln", GNU: true, Notation: ("backup?= b d,F,directory f,force i,interactive L,logical n,no-dereference P,physical r,relative s,symbolic S,suffix= t,target-directory= T,no-target-directory v,verbose help version")},
+		&Spec{Name: "touch", GNU: true, Notation: ("a c,no-create d,date= f h,no-dereference m r,reference= t= time= help version")},
+		&Spec{Name: "mkdir", GNU: true, Notation: ("m,mode= p,parents v,verbose Z context?= help version")},
+		&Spec{Name: "chmod", GNU: true, Custom: readChmod, Notation: ("c,changes f,silent,quiet v,verbose no-preserve-root preserve-root reference= R,recursive help version")},
+		&Spec{Name: "chown", GNU: true, Notation: ("c,changes f,silent,quiet v,verbose dereference h,no-dereference from= no-preserve-root preserve-root reference= R,recursive H L P help version")},
+		&Spec{Name: "chgrp", GNU: true, Notation: ("c,changes f,silent,quiet v,verbose dereference h,no-dereference no-preserve-root preserve-root reference= R,recursive H L P help version")},
+		&Spec{Name: "tee", GNU: true, Notation: ("a,append i,ignore-interrupts p output-error?= help version")},
+		&Spec{Name: "truncate", GNU: true, Notation: ("c,no-create o,io-blocks r,reference= s,size= help version")},
+		&Spec{Name: "install", GNU: true, Notation: ("backup?= b C,compare c D d,directory g,group= m,mode= o,owner= p,preserve-timestamps s,strip strip-program= S,suffix= t,target-directory= T,no-target-directory v,verbose preserve-context Z context?= help version")},
+		&Spec{Name: "shred", GNU: true, Notation: ("f,force n,iterations= random-source= s,size= u remove?= v,verbose x,exact z,zero help version")},
+		&Spec{Name: "sed", GNU: true, Notation: ("n,quiet,silent debug e,expression= f,file= follow-symlinks i,in-place?= l,line-length= posix E,r,regexp-extended s,separate sandbox u,unbuffered z,null-data help version")},
+		&Spec{Name: "sort", GNU: true, Notation: ("b,ignore-leading-blanks d,dictionary-order f,ignore-case g,general-numeric-sort i,ignore-nonprinting M,month-sort h,human-numeric-sort n,numeric-sort R,random-sort random-source= r,reverse sort= V,version-sort batch-size= c check?= C compress-program= debug files0-from= k,key= m,merge o,output= s,stable S,buffer-size= t,field-separator= T,temporary-directory= parallel= u,unique z,zero-terminated help version")},
+		&Spec{Name: "uniq", GNU: true, Notation: ("c,count d,repeated D all-repeated?= f,skip-fields= group?= i,ignore-case s,skip-chars= u,unique z,zero-terminated w,check-chars= help version")},
 		&Spec{Name: "dd", Custom: readDD},
 		&Spec{Name: "find", Custom: readFind},
-		&Spec{Name: "tar", Custom: readTar, GNU: true, Opts: opts("A,catenate,concatenate c,create d,diff,compare delete r,append t,list test-label u,update x,extract,get C,directory= f,file= z,gzip,gunzip,ungzip j,bzip2 J,xz lzip lzma lzop zstd Z,compress,uncompress a,auto-compress I,use-compress-program= to-command= checkpoint?= checkpoint-action= exclude= X,exclude-from= T,files-from= v,verbose p,preserve-permissions,same-permissions k,keep-old-files keep-newer-files overwrite unlink-first U recursive-unlink P,absolute-names h,dereference transform,xform= s,same-order,preserve-order strip-components= O,to-stdout W,verify no-same-owner same-owner no-same-permissions numeric-owner owner= group= mode= mtime= totals?= w,interactive,confirmation info-script,new-volume-script= F M,multi-volume L,tape-length= b,blocking-factor= B,read-full-records i,ignore-zeros warning= wildcards no-wildcards anchored no-anchored recursion no-recursion one-file-system S,sparse g,listed-incremental= G,incremental N,newer,after-date= newer-mtime= remove-files show-transformed-names index-file= null H,format= V,label= posix xattrs no-xattrs acls selinux sort= exclude-vcs exclude-vcs-ignores exclude-caches exclude-backups ignore-failed-read ignore-command-error o help usage version")},
-		&Spec{Name: "kill", NumericOpt: "--signal", Custom: readKill, Opts: opts("s,signal= n= l,list?= L,table q,queue= p,pid a,all timeout= verbose help version")},
-		&Spec{Name: "pkill", GNU: true, Opts: opts("signal= e,echo c,count f,full g,pgroup= G,group= i,ignore-case n,newest o,older= O,oldest P,parent= s,session= t,terminal= u,euid= U,uid= x,exact F,pidfile= L,logpidfile r,runstates= A,ignore-ancestors cgroup= ns= nslist= q,queue= help version")},
-		&Spec{Name: "rsync", GNU: true, Opts: opts("v,verbose info= debug= stderr= q,quiet no-motd c,checksum a,archive no-OPTION r,recursive R,relative no-implied-dirs b,backup backup-dir= suffix= u,update inplace append append-verify d,dirs mkpath l,links L,copy-links copy-unsafe-links safe-links munge-links k,copy-dirlinks K,keep-dirlinks H,hard-links p,perms E,executability chmod= A,acls X,xattrs o,owner g,group devices specials D times,t atimes,U crtimes,N O,omit-dir-times J,omit-link-times super fake-super S,sparse preallocate n,dry-run W,whole-file checksum-choice,cc= x,one-file-system B,block-size= e,rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-missing-args delete-missing-args ignore-errors force max-delete= max-size= min-size= max-alloc= partial partial-dir= delay-updates m,prune-empty-dirs numeric-ids usermap= groupmap= chown= timeout= contimeout= I,ignore-times size-only modify-window,@= T,temp-dir= y,fuzzy compare-dest= copy-dest= link-dest= z,compress compress-choice,zc= compress-level,zl= skip-compress= C,cvs-exclude f,filter= F exclude= exclude-from= include= include-from= files-from= 0,from0 s,secluded-args trust-sender copy-as= address= port= sockopts= blocking-io outbuf= stats 8,8-bit-output h,human-readable progress P i,itemize-changes M,remote-option= out-format= log-file= log-file-format= password-file= early-input= list-only bwlimit= stop-after= stop-at= fsync write-batch= only-write-batch= read-batch= protocol= iconv= 4,ipv4 6,ipv6 V,version help")},
+		&Spec{Name: "tar", Custom: readTar, GNU: true, Notation: ("A,catenate,concatenate c,create d,diff,compare delete r,append t,list test-label u,update x,extract,get C,directory= f,file= z,gzip,gunzip,ungzip j,bzip2 J,xz lzip lzma lzop zstd Z,compress,uncompress a,auto-compress I,use-compress-program= to-command= checkpoint?= checkpoint-action= exclude= X,exclude-from= T,files-from= v,verbose p,preserve-permissions,same-permissions k,keep-old-files keep-newer-files overwrite unlink-first U recursive-unlink P,absolute-names h,dereference transform,xform= s,same-order,preserve-order strip-components= O,to-stdout W,verify no-same-owner same-owner no-same-permissions numeric-owner owner= group= mode= mtime= totals?= w,interactive,confirmation info-script,new-volume-script= F M,multi-volume L,tape-length= b,blocking-factor= B,read-full-records i,ignore-zeros warning= wildcards no-wildcards anchored no-anchored recursion no-recursion one-file-system S,sparse g,listed-incremental= G,incremental N,newer,after-date= newer-mtime= remove-files show-transformed-names index-file= null H,format= V,label= posix xattrs no-xattrs acls selinux sort= exclude-vcs exclude-vcs-ignores exclude-caches exclude-backups ignore-failed-read ignore-command-error o help usage version")},
+		&Spec{Name: "kill", NumericOpt: "--signal", Custom: readKill, Notation: ("s,signal= n= l,list?= L,table q,queue= p,pid a,all timeout= verbose help version")},
+		&Spec{Name: "pkill", GNU: true, Notation: ("signal= e,echo c,count f,full g,pgroup= G,group= i,ignore-case n,newest o,older= O,oldest P,parent= s,session= t,terminal= u,euid= U,uid= x,exact F,pidfile= L,logpidfile r,runstates= A,ignore-ancestors cgroup= ns= nslist= q,queue= help version")},
+		&Spec{Name: "rsync", GNU: true, Notation: ("v,verbose info= debug= stderr= q,quiet no-motd c,checksum a,archive no-OPTION r,recursive R,relative no-implied-dirs b,backup backup-dir= suffix= u,update inplace append append-verify d,dirs mkpath l,links L,copy-links copy-unsafe-links safe-links munge-links k,copy-dirlinks K,keep-dirlinks H,hard-links p,perms E,executability chmod= A,acls X,xattrs o,owner g,group devices specials D times,t atimes,U crtimes,N O,omit-dir-times J,omit-link-times super fake-super S,sparse preallocate n,dry-run W,whole-file checksum-choice,cc= x,one-file-system B,block-size= e,rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-missing-args delete-missing-args ignore-errors force max-delete= max-size= min-size= max-alloc= partial partial-dir= delay-updates m,prune-empty-dirs numeric-ids usermap= groupmap= chown= timeout= contimeout= I,ignore-times size-only modify-window,@= T,temp-dir= y,fuzzy compare-dest= copy-dest= link-dest= z,compress compress-choice,zc= compress-level,zl= skip-compress= C,cvs-exclude f,filter= F exclude= exclude-from= include= include-from= files-from= 0,from0 s,secluded-args trust-sender copy-as= address= port= sockopts= blocking-io outbuf= stats 8,8-bit-output h,human-readable progress P i,itemize-changes M,remote-option= out-format= log-file= log-file-format= password-file= early-input= list-only bwlimit= stop-after= stop-at= fsync write-batch= only-write-batch= read-batch= protocol= iconv= 4,ipv4 6,ipv6 V,version help")},
 		&Spec{Name: "curl", Custom: readCurl},
-		&Spec{Name: "wget", GNU: true, Opts: opts("V,version h,help b,background e,execute= o,output-file= a,append-output= d,debug q,quiet v,verbose nv,no-verbose i,input-file= F,force-html B,base= config= t,tries= retry-connrefused O,output-document= nc,no-clobber c,continue N,timestamping S,server-response spider T,timeout= w,wait= Q,quota= P,directory-prefix= x,force-directories nH,no-host-directories cut-dirs= header= user= password= post-data= post-file= method= body-data= body-file= r,recursive l,level= k,convert-links m,mirror p,page-requisites np,no-parent A,accept= R,reject= U,user-agent= no-check-certificate 4,inet4-only 6,inet6-only content-disposition")},
+		&Spec{Name: "wget", GNU: true, Notation: ("V,version h,help b,background e,execute= o,output-file= a,append-output= d,debug q,quiet v,verbose nv,no-verbose i,input-file= F,force-html B,base= config= t,tries= retry-connrefused O,output-document= nc,no-clobber c,continue N,timestamping S,server-response spider T,timeout= w,wait= Q,quota= P,directory-prefix= x,force-directories nH,no-host-directories cut-dirs= header= user= password= post-data= post-file= method= body-data= body-file= r,recursive l,level= k,convert-links m,mirror p,page-requisites np,no-parent A,accept= R,reject= U,user-agent= no-check-certificate 4,inet4-only 6,inet6-only content-disposition")},
 		&Spec{Name: "unzip", Custom: readUnzip},
-		&Spec{Name: "grep", GNU: true, Opts: opts("E,extended-regexp F,fixed-strings G,basic-regexp P,perl-regexp e,regexp= f,file= i,ignore-case no-ignore-case w,word-regexp x,line-regexp z,null-data s,no-messages v,invert-match V,version help m,max-count= b,byte-offset n,line-number line-buffered H,with-filename h,no-filename label= o,only-matching q,quiet,silent binary-files= a,text I d,directories= D,devices= r,recursive R,dereference-recursive include= exclude= exclude-from= exclude-dir= L,files-without-match l,files-with-matches c,count T,initial-tab Z,null A,after-context= B,before-context= C,context= NUM color?= colour?= U,binary y")},
-		&Spec{Name: "rg", GNU: true, Opts: opts("e,regexp= f,file= A,after-context= B,before-context= C,context= c,count count-matches color= colors= column no-column context-separator= debug trace dfa-size-limit= E,encoding= engine= field-context-separator= field-match-separator= files files-with-matches,l files-without-match follow,L g,glob= glob-case-insensitive heading no-heading hidden iglob= i,ignore-case ignore-file= ignore-file-case-insensitive include-zero invert-match,v json line-buffered n,line-number N,no-line-number x,line-regexp M,max-columns= max-columns-preview m,max-count= max-depth,d= max-filesize= mmap no-mmap U,multiline multiline-dotall no-config no-ignore no-ignore-dot no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent no-ignore-vcs no-messages no-pcre2-unicode no-unicode 0,null null-data one-file-system o,only-matching passthru,passthrough path-separator= P,pcre2 pcre2-version pre= pre-glob= p,pretty q,quiet regex-size-limit= r,replace= z,search-zip S,smart-case sort= sortr= stats s,case-sensitive T,type-not= t,type= type-add= type-clear= type-list u,unrestricted vimgrep H,with-filename I,no-filename w,word-regexp F,fixed-strings a,text binary no-binary block-buffered byte-offset,b crlf no-crlf h,help V,version j,threads=")},
+		&Spec{Name: "grep", GNU: true, Notation: ("E,extended-regexp F,fixed-strings G,basic-regexp P,perl-regexp e,regexp= f,file= i,ignore-case no-ignore-case w,word-regexp x,line-regexp z,null-data s,no-messages v,invert-match V,version help m,max-count= b,byte-offset n,line-number line-buffered H,with-filename h,no-filename label= o,only-matching q,quiet,silent binary-files= a,text I d,directories= D,devices= r,recursive R,dereference-recursive include= exclude= exclude-from= exclude-dir= L,files-without-match l,files-with-matches c,count T,initial-tab Z,null A,after-context= B,before-context= C,context= NUM color?= colour?= U,binary y")},
+		&Spec{Name: "rg", GNU: true, Notation: ("e,regexp= f,file= A,after-context= B,before-context= C,context= c,count count-matches color= colors= column no-column context-separator= debug trace dfa-size-limit= E,encoding= engine= field-context-separator= field-match-separator= files files-with-matches,l files-without-match follow,L g,glob= glob-case-insensitive heading no-heading hidden iglob= i,ignore-case ignore-file= ignore-file-case-insensitive include-zero invert-match,v json line-buffered n,line-number N,no-line-number x,line-regexp M,max-columns= max-columns-preview m,max-count= max-depth,d= max-filesize= mmap no-mmap U,multiline multiline-dotall no-config no-ignore no-ignore-dot no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent no-ignore-vcs no-messages no-pcre2-unicode no-unicode 0,null null-data one-file-system o,only-matching passthru,passthrough path-separator= P,pcre2 pcre2-version pre= pre-glob= p,pretty q,quiet regex-size-limit= r,replace= z,search-zip S,smart-case sort= sortr= stats s,case-sensitive T,type-not= t,type= type-add= type-clear= type-list u,unrestricted vimgrep H,with-filename I,no-filename w,word-regexp F,fixed-strings a,text binary no-binary block-buffered byte-offset,b crlf no-crlf h,help V,version j,threads=")},
 	)
 	register(gitSpec(), kubectlSpec(), dockerSpec(), helmSpec(), terraformSpec())
 	// Wrapper programs: their option arities let the resolver find the
 	// command they run. The resolver itself lives in shellparse.
 	register(
-		&Spec{Name: "env", Abbrev: true, Opts: opts("i,ignore-environment 0,null u,unset= C,chdir= S,split-string= v,debug block-signal?= default-signal?= ignore-signal?= list-signal-handling a,argv0= help version")},
-		&Spec{Name: "sudo", Opts: opts("A,askpass b,background C,close-from= D,chdir= E,preserve-env?= e,edit g,group= H,set-home h,host?= i,login K,remove-timestamp k,reset-timestamp l,list n,non-interactive P,preserve-groups p,prompt= R,chroot= r,role= S,stdin s,shell t,type= T,command-timeout= U,other-user= u,user= V,version v,validate B,bell N,no-update")},
-		&Spec{Name: "doas", Opts: opts("n s u= C= L")},
-		&Spec{Name: "timeout", Abbrev: true, Opts: opts("k,kill-after= s,signal= f,foreground p,preserve-status v,verbose help version")},
-		&Spec{Name: "nice", Abbrev: true, NumericOpt: "--adjustment", Opts: opts("n,adjustment= help version")},
-		&Spec{Name: "nohup", Opts: opts("help version")},
-		&Spec{Name: "stdbuf", Abbrev: true, Opts: opts("i,input= o,output= e,error= help version")},
-		&Spec{Name: "setsid", Abbrev: true, Opts: opts("c,ctty f,fork w,wait h,help V,version")},
-		&Spec{Name: "ionice", Abbrev: true, Opts: opts("c,class= n,classdata= p,pid P,pgid t,ignore u,uid= h,help V,version")},
-		&Spec{Name: "chrt", Abbrev: true, Opts: opts("a,all-tasks b,batch d,deadline f,fifo i,idle o,other r,rr e,ext R,reset-on-fork p,pid m,max v,verbose T,sched-runtime= P,sched-period= D,sched-deadline= h,help V,version")},
-		&Spec{Name: "taskset", Abbrev: true, Opts: opts("a,all-tasks c,cpu-list p,pid h,help V,version")},
-		&Spec{Name: "flock", Abbrev: true, Opts: opts("s,shared x,e,exclusive u,unlock n,nb,nonblock w,wait,timeout= o,close E,conflict-exit-code= F,no-fork c,command= verbose h,help V,version")},
-		&Spec{Name: "watch", Abbrev: true, Opts: opts("b,beep c,color C,no-color d,differences?= e,errexit g,chgexit n,interval= p,precise t,no-title w,no-wrap x,exec q,equexit= r,no-rerun s,shotgun h,help v,version")},
-		&Spec{Name: "xargs", Abbrev: true, Opts: opts("0,null a,arg-file= d,delimiter= E e,eof?= I i,replace?= L l,max-lines?= n,max-args= o,open-tty p,interactive P,max-procs= r,no-run-if-empty s,max-chars= show-limits t,verbose x,exit process-slot-var= help version")},
-		&Spec{Name: "command", Opts: opts("p v V")},
-		&Spec{Name: "exec", Opts: opts("c l a=")},
-		&Spec{Name: "su", GNU: true, Opts: opts("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= w,whitelist-environment= session-command= h,help V,version")},
-		&Spec{Name: "runuser", GNU: true, Opts: opts("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= u,user= w,whitelist-environment= session-command= h,help V,version")},
-		&Spec{Name: "script", GNU: true, Opts: opts("a,append c,command= E,echo= e,return f,flush B,log-io= I,log-in= O,log-out= T,log-timing= m,logging-format= o,output-limit= q,quiet t,timing?= h,help V,version")},
-		&Spec{Name: "unbuffer", Opts: opts("p")},
-		&Spec{Name: "strace", Opts: opts("a= A b= c C d D e= E= f F h i I= k n o= O= p= P= q r s= S= t T u= v V w x X= y z Z")},
-		&Spec{Name: "ltrace", Opts: opts("a= A= b c C D= e= f F= h i l= L n= o= p= r s= S t T u= w= x=")},
-		&Spec{Name: "time", Opts: opts("a,append f,format= o,output= p,portability q,quiet v,verbose help version")},
-		&Spec{Name: "chroot", Abbrev: true, Opts: opts("userspec= groups= skip-chdir help version")},
+		&Spec{Name: "env", Abbrev: true, Notation: ("i,ignore-environment 0,null u,unset= C,chdir= S,split-string= v,debug block-signal?= default-signal?= ignore-signal?= list-signal-handling a,argv0= help version")},
+		&Spec{Name: "sudo", Notation: ("A,askpass b,background C,close-from= D,chdir= E,preserve-env?= e,edit g,group= H,set-home h,host?= i,login K,remove-timestamp k,reset-timestamp l,list n,non-interactive P,preserve-groups p,prompt= R,chroot= r,role= S,stdin s,shell t,type= T,command-timeout= U,other-user= u,user= V,version v,validate B,bell N,no-update")},
+		&Spec{Name: "doas", Notation: ("n s u= C= L")},
+		&Spec{Name: "timeout", Abbrev: true, Notation: ("k,kill-after= s,signal= f,foreground p,preserve-status v,verbose help version")},
+		&Spec{Name: "nice", Abbrev: true, NumericOpt: "--adjustment", Notation: ("n,adjustment= help version")},
+		&Spec{Name: "nohup", Notation: ("help version")},
+		&Spec{Name: "stdbuf", Abbrev: true, Notation: ("i,input= o,output= e,error= help version")},
+		&Spec{Name: "setsid", Abbrev: true, Notation: ("c,ctty f,fork w,wait h,help V,version")},
+		&Spec{Name: "ionice", Abbrev: true, Notation: ("c,class= n,classdata= p,pid P,pgid t,ignore u,uid= h,help V,version")},
+		&Spec{Name: "chrt", Abbrev: true, Notation: ("a,all-tasks b,batch d,deadline f,fifo i,idle o,other r,rr e,ext R,reset-on-fork p,pid m,max v,verbose T,sched-runtime= P,sched-period= D,sched-deadline= h,help V,version")},
+		&Spec{Name: "taskset", Abbrev: true, Notation: ("a,all-tasks c,cpu-list p,pid h,help V,version")},
+		&Spec{Name: "flock", Abbrev: true, Notation: ("s,shared x,e,exclusive u,unlock n,nb,nonblock w,wait,timeout= o,close E,conflict-exit-code= F,no-fork c,command= verbose h,help V,version")},
+		&Spec{Name: "watch", Abbrev: true, Notation: ("b,beep c,color C,no-color d,differences?= e,errexit g,chgexit n,interval= p,precise t,no-title w,no-wrap x,exec q,equexit= r,no-rerun s,shotgun h,help v,version")},
+		&Spec{Name: "xargs", Abbrev: true, Notation: ("0,null a,arg-file= d,delimiter= E e,eof?= I i,replace?= L l,max-lines?= n,max-args= o,open-tty p,interactive P,max-procs= r,no-run-if-empty s,max-chars= show-limits t,verbose x,exit process-slot-var= help version")},
+		&Spec{Name: "command", Notation: ("p v V")},
+		&Spec{Name: "exec", Notation: ("c l a=")},
+		&Spec{Name: "su", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= w,whitelist-environment= session-command= h,help V,version")},
+		&Spec{Name: "runuser", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= u,user= w,whitelist-environment= session-command= h,help V,version")},
+		&Spec{Name: "script", GNU: true, Notation: ("a,append c,command= E,echo= e,return f,flush B,log-io= I,log-in= O,log-out= T,log-timing= m,logging-format= o,output-limit= q,quiet t,timing?= h,help V,version")},
+		&Spec{Name: "unbuffer", Notation: ("p")},
+		&Spec{Name: "strace", Notation: ("a= A b= c C d D e= E= f F h i I= k n o= O= p= P= q r s= S= t T u= v V w x X= y z Z")},
+		&Spec{Name: "ltrace", Notation: ("a= A= b c C D= e= f F= h i l= L n= o= p= r s= S t T u= w= x=")},
+		&Spec{Name: "time", Notation: ("a,append f,format= o,output= p,portability q,quiet v,verbose help version")},
+		&Spec{Name: "chroot", Abbrev: true, Notation: ("userspec= groups= skip-chdir help version")},
 	)
 }
 
 func gitSpec() *Spec {
-	g := &Spec{Name: "git", Abbrev: true, Opts: opts("C= c= config-env= exec-path?= html-path man-path info-path p,paginate P,no-pager no-replace-objects no-lazy-fetch no-optional-locks no-advice bare git-dir= work-tree= namespace= super-prefix= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs list-cmds= attr-source= v,version h,help")}
+	g := &Spec{Name: "git", Abbrev: true, Notation: ("C= c= config-env= exec-path?= html-path man-path info-path p,paginate P,no-pager no-replace-objects no-lazy-fetch no-optional-locks no-advice bare git-dir= work-tree= namespace= super-prefix= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs list-cmds= attr-source= v,version h,help")}
 	g.Subs = subs(
-		&Spec{Name: "push", Abbrev: true, Opts: opts("all branches mirror tags follow-tags no-follow-tags atomic no-atomic n,dry-run porcelain d,delete prune f,force force-with-lease?= no-force-with-lease force-if-includes no-force-if-includes repo= u,set-upstream thin no-thin q,quiet v,verbose progress recurse-submodules= verify no-verify o,push-option= signed?= no-signed 4,ipv4 6,ipv6 receive-pack,exec=")},
-		&Spec{Name: "reset", Abbrev: true, Opts: opts("soft mixed hard merge keep q,quiet N intent-to-add recurse-submodules?= no-recurse-submodules pathspec-from-file= pathspec-file-nul no-refresh refresh p,patch")},
-		&Spec{Name: "clean", Abbrev: true, Opts: opts("d f,force i,interactive n,dry-run q,quiet e,exclude= x X")},
-		&Spec{Name: "checkout", Abbrev: true, Opts: opts("q,quiet progress no-progress f,force ours theirs b= B= t,track?= no-track guess no-guess l d,detach orphan= ignore-skip-worktree-bits m,merge conflict= p,patch ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules pathspec-from-file= pathspec-file-nul overlay no-overlay")},
-		&Spec{Name: "switch", Abbrev: true, Opts: opts("c,create= C,force-create= d,detach guess no-guess f,force,discard-changes m,merge conflict= q,quiet progress no-progress t,track?= no-track orphan= ignore-other-worktrees recurse-submodules no-recurse-submodules")},
-		&Spec{Name: "restore", Abbrev: true, Opts: opts("s,source= p,patch W,worktree S,staged q,quiet progress no-progress ours theirs m,merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul")},
-		&Spec{Name: "branch", Abbrev: true, Opts: opts("d,delete D f,force m,move M c,copy C a,all r,remotes l,list v,verbose q,quiet show-current contains?= no-contains?= merged?= no-merged?= sort= format= u,set-upstream-to= unset-upstream t,track?= no-track edit-description points-at= color?= no-color column?= no-column i,ignore-case omit-empty create-reflog abbrev= no-abbrev recurse-submodules")},
+		&Spec{Name: "push", Abbrev: true, Notation: ("all branches mirror tags follow-tags no-follow-tags atomic no-atomic n,dry-run porcelain d,delete prune f,force force-with-lease?= no-force-with-lease force-if-includes no-force-if-includes repo= u,set-upstream thin no-thin q,quiet v,verbose progress recurse-submodules= verify no-verify o,push-option= signed?= no-signed 4,ipv4 6,ipv6 receive-pack,exec=")},
+		&Spec{Name: "reset", Abbrev: true, Notation: ("soft mixed hard merge keep q,quiet N intent-to-add recurse-submodules?= no-recurse-submodules pathspec-from-file= pathspec-file-nul no-refresh refresh p,patch")},
+		&Spec{Name: "clean", Abbrev: true, Notation: ("d f,force i,interactive n,dry-run q,quiet e,exclude= x X")},
+		&Spec{Name: "checkout", Abbrev: true, Notation: ("q,quiet progress no-progress f,force ours theirs b= B= t,track?= no-track guess no-guess l d,detach orphan= ignore-skip-worktree-bits m,merge conflict= p,patch ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules pathspec-from-file= pathspec-file-nul overlay no-overlay")},
+		&Spec{Name: "switch", Abbrev: true, Notation: ("c,create= C,force-create= d,detach guess no-guess f,force,discard-changes m,merge conflict= q,quiet progress no-progress t,track?= no-track orphan= ignore-other-worktrees recurse-submodules no-recurse-submodules")},
+		&Spec{Name: "restore", Abbrev: true, Notation: ("s,source= p,patch W,worktree S,staged q,quiet progress no-progress ours theirs m,merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "branch", Abbrev: true, Notation: ("d,delete D f,force m,move M c,copy C a,all r,remotes l,list v,verbose q,quiet show-current contains?= no-contains?= merged?= no-merged?= sort= format= u,set-upstream-to= unset-upstream t,track?= no-track edit-description points-at= color?= no-color column?= no-column i,ignore-case omit-empty create-reflog abbrev= no-abbrev recurse-submodules")},
 		&Spec{Name: "stash", Subs: subs(
-			&Spec{Name: "push,save", Abbrev: true, Opts: opts("p,patch S,staged k,keep-index no-keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul")},
-			&Spec{Name: "pop", Abbrev: true, Opts: opts("index q,quiet")},
-			&Spec{Name: "apply", Abbrev: true, Opts: opts("index q,quiet")},
-			&Spec{Name: "drop", Abbrev: true, Opts: opts("q,quiet")},
+			&Spec{Name: "push,save", Abbrev: true, Notation: ("p,patch S,staged k,keep-index no-keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul")},
+			&Spec{Name: "pop", Abbrev: true, Notation: ("index q,quiet")},
+			&Spec{Name: "apply", Abbrev: true, Notation: ("index q,quiet")},
+			&Spec{Name: "drop", Abbrev: true, Notation: ("q,quiet")},
 			&Spec{Name: "clear"},
 			&Spec{Name: "list"},
-			&Spec{Name: "show", Abbrev: true, Opts: opts("u,include-untracked only-untracked p,patch stat")},
+			&Spec{Name: "show", Abbrev: true, Notation: ("u,include-untracked only-untracked p,patch stat")},
 			&Spec{Name: "branch"},
 			&Spec{Name: "create"},
-			&Spec{Name: "store", Opts: opts("m,message= q,quiet")},
-		), Abbrev: true, Opts: opts("p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message=")},
-		&Spec{Name: "rm", Abbrev: true, Opts: opts("f,force n,dry-run r cached ignore-unmatch sparse q,quiet pathspec-from-file= pathspec-file-nul")},
-		&Spec{Name: "commit", Abbrev: true, Opts: opts("a,all p,patch C,reuse-message= c,reedit-message= fixup= squash= reset-author short branch porcelain long z,null F,file= author= date= m,message= t,template= s,signoff no-signoff n,no-verify verify allow-empty allow-empty-message cleanup= e,edit no-edit amend no-post-rewrite i,include o,only pathspec-from-file= pathspec-file-nul u,untracked-files?= v,verbose q,quiet dry-run status no-status S,gpg-sign?= no-gpg-sign trailer=")},
-		&Spec{Name: "config", Abbrev: true, Opts: opts("global system local worktree f,file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l,list fixed-value t,type= bool int bool-or-int path expiry-date no-type z,null name-only includes no-includes show-origin show-scope default= e,edit")},
-		&Spec{Name: "log", Opts: opts("output=")},
-		&Spec{Name: "diff", Opts: opts("output=")},
-		&Spec{Name: "show", Opts: opts("output=")},
+			&Spec{Name: "store", Notation: ("m,message= q,quiet")},
+		), Abbrev: true, Notation: ("p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message=")},
+		&Spec{Name: "rm", Abbrev: true, Notation: ("f,force n,dry-run r cached ignore-unmatch sparse q,quiet pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "commit", Abbrev: true, Notation: ("a,all p,patch C,reuse-message= c,reedit-message= fixup= squash= reset-author short branch porcelain long z,null F,file= author= date= m,message= t,template= s,signoff no-signoff n,no-verify verify allow-empty allow-empty-message cleanup= e,edit no-edit amend no-post-rewrite i,include o,only pathspec-from-file= pathspec-file-nul u,untracked-files?= v,verbose q,quiet dry-run status no-status S,gpg-sign?= no-gpg-sign trailer=")},
+		&Spec{Name: "config", Abbrev: true, Notation: ("global system local worktree f,file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l,list fixed-value t,type= bool int bool-or-int path expiry-date no-type z,null name-only includes no-includes show-origin show-scope default= e,edit")},
+		&Spec{Name: "log", Notation: ("output=")},
+		&Spec{Name: "diff", Notation: ("output=")},
+		&Spec{Name: "show", Notation: ("output=")},
 		&Spec{Name: "status"},
-		&Spec{Name: "add", Abbrev: true, Opts: opts("n,dry-run v,verbose i,interactive p,patch e,edit f,force sparse u,update A,all no-all no-ignore-removal ignore-removal N,intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "add", Abbrev: true, Notation: ("n,dry-run v,verbose i,interactive p,patch e,edit f,force sparse u,update A,all no-all no-ignore-removal ignore-removal N,intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")},
 	)
 	return g
 }
 
 func kubectlSpec() *Spec {
-	k := &Spec{Name: "kubectl", GNU: true, Persistent: true, Opts: opts("n,namespace= context= cluster= kubeconfig= user= s,server= token= as= as-group= as-uid= certificate-authority= client-certificate= client-key= insecure-skip-tls-verify request-timeout= tls-server-name= v= log-flush-frequency= cache-dir= profile= profile-output= match-server-version disable-compression warnings-as-errors password= username= A,all-namespaces")}
+	k := &Spec{Name: "kubectl", GNU: true, Persistent: true, Notation: ("n,namespace= context= cluster= kubeconfig= user= s,server= token= as= as-group= as-uid= certificate-authority= client-certificate= client-key= insecure-skip-tls-verify request-timeout= tls-server-name= v= log-flush-frequency= cache-dir= profile= profile-output= match-server-version disable-compression warnings-as-errors password= username= A,all-namespaces")}
 	k.Subs = subs(
-		&Spec{Name: "delete", GNU: true, Opts: opts("all f,filename= R,recursive k,kustomize= l,selector= field-selector= grace-period= now force wait cascade?= ignore-not-found i,interactive o,output= raw= dry-run?=")},
-		&Spec{Name: "get", GNU: true, Opts: opts("o,output= l,selector= w,watch field-selector= show-labels L,label-columns= sort-by= chunk-size= ignore-not-found raw= f,filename= R,recursive k,kustomize= watch-only output-watch-events server-print show-kind show-managed-fields subresource= template= allow-missing-template-keys no-headers")},
+		&Spec{Name: "delete", GNU: true, Notation: ("all f,filename= R,recursive k,kustomize= l,selector= field-selector= grace-period= now force wait cascade?= ignore-not-found i,interactive o,output= raw= dry-run?=")},
+		&Spec{Name: "get", GNU: true, Notation: ("o,output= l,selector= w,watch field-selector= show-labels L,label-columns= sort-by= chunk-size= ignore-not-found raw= f,filename= R,recursive k,kustomize= watch-only output-watch-events server-print show-kind show-managed-fields subresource= template= allow-missing-template-keys no-headers")},
 		&Spec{Name: "describe,logs,explain,top,version,api-resources,api-versions,cluster-info,diff,auth", GNU: true},
 		&Spec{Name: "apply,create,replace,patch,edit,scale,rollout,drain,cordon,uncordon,taint,label,annotate,exec,run,expose,set,cp,port-forward,proxy,attach,debug,certificate,autoscale", GNU: true},
 	)
@@ -118,10 +118,10 @@ func kubectlSpec() *Spec {
 }
 
 func dockerSpec() *Spec {
-	d := &Spec{Name: "docker", Opts: opts("config= c,context= D,debug H,host= l,log-level= tls tlscacert= tlscert= tlskey= tlsverify v,version help")}
+	d := &Spec{Name: "docker", Notation: ("config= c,context= D,debug H,host= l,log-level= tls tlscacert= tlscert= tlskey= tlsverify v,version help")}
 	d.Subs = subs(
-		&Spec{Name: "rm", GNU: true, Opts: opts("f,force l,link v,volumes")},
-		&Spec{Name: "rmi", GNU: true, Opts: opts("f,force no-prune")},
+		&Spec{Name: "rm", GNU: true, Notation: ("f,force l,link v,volumes")},
+		&Spec{Name: "rmi", GNU: true, Notation: ("f,force no-prune")},
 		&Spec{Name: "system,volume,network,image,container,builder,buildx,compose,context,plugin,secret,service,stack,swarm,node,config,trust,manifest", GNU: true},
 		&Spec{Name: "ps,images,logs,inspect,version,info,history,port,stats,top,diff,search,events", GNU: true},
 		&Spec{Name: "kill,stop,restart,pause,unpause,run,exec,build,pull,push,tag,login,logout,cp,create,start,commit,export,import,load,save,update,wait,attach,rename", GNU: true},
@@ -130,13 +130,13 @@ func dockerSpec() *Spec {
 }
 
 func helmSpec() *Spec {
-	h := &Spec{Name: "helm", GNU: true, Persistent: true, Opts: opts("n,namespace= kube-context= kubeconfig= debug burst-limit= kube-apiserver= kube-as-group= kube-as-user= kube-ca-file= kube-insecure-skip-tls-verify kube-tls-server-name= kube-token= qps= registry-config= repository-cache= repository-config=")}
+	h := &Spec{Name: "helm", GNU: true, Persistent: true, Notation: ("n,namespace= kube-context= kubeconfig= debug burst-limit= kube-apiserver= kube-as-group= kube-as-user= kube-ca-file= kube-insecure-skip-tls-verify kube-tls-server-name= kube-token= qps= registry-config= repository-cache= repository-config=")}
 	h.Subs = subs(&Spec{Name: "uninstall,delete,del,un", GNU: true}, &Spec{Name: "rollback,upgrade,install,list,ls,status,get,history,template,lint,repo,search,show,pull,push,package,dependency,plugin,env,version,test,create,verify", GNU: true})
 	return h
 }
 
 func terraformSpec() *Spec {
-	t := &Spec{Name: "terraform", Opts: opts("chdir= help version")}
+	t := &Spec{Name: "terraform", Notation: ("chdir= help version")}
 	t.Subs = subs(&Spec{Name: "destroy,apply,import,taint,untaint,state,workspace,force-unlock,refresh"}, &Spec{Name: "plan,init,validate,fmt,show,output,providers,graph,version,console,get,login,logout,test,metadata,modules"})
 	return t
 }
@@ -218,7 +218,7 @@ func readDD(s *Spec, args []wordT, pattern bool) *Cmd {
 // readUnzip reads unzip, whose -d takes a directory and -x starts a list of
 // excluded names.
 func readUnzip(s *Spec, args []wordT, pattern bool) *Cmd {
-	sp := &Spec{Name: "unzip", Opts: opts("d= x l t z Z c p f u v n o j C D X K M q qq a aa b B L V s I= O= P=")}
+	sp := &Spec{Name: "unzip", Notation: ("d= x l t z Z c p f u v n o j C D X K M q qq a aa b B L V s I= O= P=")}
 	c := &Cmd{}
 	sp.read(c, args, pattern)
 	c.Spec = s
@@ -234,4 +234,4 @@ func readCurl(s *Spec, args []wordT, pattern bool) *Cmd {
 	return c
 }
 
-var curlSpec = &Spec{Name: "curl", GNU: true, Opts: opts("o,output= O,remote-name remote-name-all output-dir= D,dump-header= c,cookie-jar= b,cookie= K,config= T,upload-file= d,data= data-binary= data-raw= data-urlencode= F,form= form-string= H,header= X,request= u,user= A,user-agent= e,referer= x,proxy= U,proxy-user= E,cert= key= cacert= capath= w,write-out= m,max-time= connect-timeout= retry= retry-delay= retry-max-time= r,range= C,continue-at= z,time-cond= y,speed-time= Y,speed-limit= limit-rate= local-port= interface= dns-servers= resolve= connect-to= unix-socket= abstract-unix-socket= url= trace= trace-ascii= stderr= L,location s,silent S,show-error f,fail fail-with-body k,insecure v,verbose i,include I,head G,get g,globoff N,no-buffer compressed http1.0 http1.1 http2 http3 4,ipv4 6,ipv6 n,netrc netrc-file= netrc-optional q,disable create-dirs J,remote-header-name l,list-only a,append j,junk-session-cookies p,proxytunnel R,remote-time Z,parallel parallel-max= #,progress-bar h,help= V,version M,manual oauth2-bearer= json= variable= expand-url= tlsv1.2 tlsv1.3 ssl-reqd fail-early max-filesize= max-redirs= keepalive-time= location-trusted")}
+var curlSpec = &Spec{Name: "curl", GNU: true, Notation: ("o,output= O,remote-name remote-name-all output-dir= D,dump-header= c,cookie-jar= b,cookie= K,config= T,upload-file= d,data= data-binary= data-raw= data-urlencode= F,form= form-string= H,header= X,request= u,user= A,user-agent= e,referer= x,proxy= U,proxy-user= E,cert= key= cacert= capath= w,write-out= m,max-time= connect-timeout= retry= retry-delay= retry-max-time= r,range= C,continue-at= z,time-cond= y,speed-time= Y,speed-limit= limit-rate= local-port= interface= dns-servers= resolve= connect-to= unix-socket= abstract-unix-socket= url= trace= trace-ascii= stderr= L,location s,silent S,show-error f,fail fail-with-body k,insecure v,verbose i,include I,head G,get g,globoff N,no-buffer compressed http1.0 http1.1 http2 http3 4,ipv4 6,ipv6 n,netrc netrc-file= netrc-optional q,disable create-dirs J,remote-header-name l,list-only a,append j,junk-session-cookies p,proxytunnel R,remote-time Z,parallel parallel-max= #,progress-bar h,help= V,version M,manual oauth2-bearer= json= variable= expand-url= tlsv1.2 tlsv1.3 ssl-reqd fail-early max-filesize= max-redirs= keepalive-time= location-trusted")}

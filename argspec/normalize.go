@@ -284,11 +284,11 @@ func isDigits(s string) bool {
 
 // withParent returns a copy of sub that also accepts parent's options.
 func withParent(sub, parent *Spec) *Spec {
-	cp := *sub
-	cp.Opts = append(append([]*OptSpec{}, sub.Opts...), parent.Opts...)
-	cp.short, cp.long = nil, nil
+	cp := &Spec{Name: sub.Name, GNU: sub.GNU, Abbrev: sub.Abbrev, Subs: sub.Subs, NumericOpt: sub.NumericOpt,
+		Custom: sub.Custom, Fixup: sub.Fixup}
+	cp.opts = append(append([]*OptSpec{}, sub.Options()...), parent.Options()...)
 	if cp.Subs != nil {
 		cp.Persistent = true
 	}
-	return &cp
+	return cp
 }

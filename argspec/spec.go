@@ -3,6 +3,7 @@ package argspec
 import (
 	"fmt"
 	"strings"
+	"sync"
 )
 
 // Arity says whether an option takes a value.
@@ -25,7 +26,9 @@ type OptSpec struct {
 // Spec describes how a program reads its argv.
 type Spec struct {
 	Name string
-	Opts []*OptSpec
+	// Notation lists the options (see opts); it is parsed on first use,
+	// since a guard process reads only a few programs' options.
+	Notation string
 	// GNU: options may follow operands (getopt_long permutation) and long
 	// options may be abbreviated to any unambiguous prefix.
 	GNU bool
@@ -45,8 +48,16 @@ type Spec struct {
 	// Fixup adjusts a reading after the generic reader (kill's signal names).
 	Fixup func(c *Cmd)
 
+	opts  []*OptSpec
+	once  sync.Once
 	short map[rune]*OptSpec
 	long  map[string]*OptSpec
+}
+
+// Options returns the program's options.
+func (s *Spec) Options() []*OptSpec {
+	s.index()
+	return s.opts
 }
 
 // opts parses the compact option notation: entries separated by spaces,
@@ -84,12 +95,16 @@ func opts(notation string) []*OptSpec {
 }
 
 func (s *Spec) index() {
-	if s.short != nil {
-		return
+	s.once.Do(s.build)
+}
+
+func (s *Spec) build() {
+	if s.opts == nil {
+		s.opts = opts(s.Notation)
 	}
 	s.short = map[rune]*OptSpec{}
 	s.long = map[string]*OptSpec{}
-	for _, o := range s.Opts {
+	for _, o := range s.opts {
 		// The first spec of a name wins: a subcommand's own option shadows
 		// its parent's.
 		for _, r := range o.Shorts {

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -92,9 +91,7 @@ func sameAsGuard(fi os.FileInfo, executable func() (string, error), argv0 string
 // rlimits and the working directory carry over, and the new program's
 // exit status or death by signal reaches the parent unchanged.
 //
-// Before exec it cancels os/signal notifications (signal.Reset, so a
-// signal arriving meanwhile is not swallowed by a channel), restores the
-// signal mask the process started with, sets SIG_IGN again on the signals
+// Before exec it restores the signal mask the process started with, sets SIG_IGN again on the signals
 // that were ignored at start (IgnoredAtStart: the Go runtime had replaced
 // them with handlers, which exec would turn into SIG_DFL) and SIG_DFL on
 // signals ignored since. Deferred functions do not run.
@@ -105,7 +102,6 @@ func sameAsGuard(fi os.FileInfo, executable func() (string, error), argv0 string
 func Exec(path string, argv []string, env []string) error {
 	runtime.LockOSThread() // the signal mask is per thread
 	defer runtime.UnlockOSThread()
-	signal.Reset()
 	undo := prepareSignals()
 	err := syscall.Exec(path, argv, env)
 	undo()

@@ -2,7 +2,10 @@
 
 package bashcli
 
-import "syscall"
+import (
+	"os/signal"
+	"syscall"
+)
 
 // IgnoredAtStart reports the signals that were SIG_IGN when the process
 // started. Limitation: without cgo nothing runs before the Go runtime
@@ -12,7 +15,11 @@ import "syscall"
 // Build with cgo (the default where a C compiler exists) to avoid this.
 func IgnoredAtStart() []syscall.Signal { return nil }
 
-// prepareSignals has nothing recorded to restore without cgo.
-func prepareSignals() (undo func()) { return func() {} }
+// prepareSignals has nothing recorded to restore without cgo: it can only
+// put back the default for signals the Go program ignored or caught.
+func prepareSignals() (undo func()) {
+	signal.Reset()
+	return func() {}
+}
 
 const cgoEnabled = false

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -167,55 +168,129 @@ var topLevel = []string{"/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib3
 	"/Applications", "/Library", "/System", "/Users", "/Volumes", "/private", "/usr/bin", "/usr/lib",
 	"/usr/local", "/usr/sbin", "/usr/share", "/var/lib", "/var/log", "/etc/ssh"}
 
-var sqlDestroy = regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|index|view|user|role)|truncate(\s+table)?\s+\w|flushall|flushdb|dropdatabase)\b`)
+var sqlDestroy = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|index|view|user|role)|truncate(\s+table)?\s+\w|flushall|flushdb|dropdatabase)\b`)
+})
 
 var dbClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true,
 	"clickhouse-client": true, "cockroach": true, "mongosh": true, "mongo": true, "redis-cli": true,
 	"duckdb": true, "cqlsh": true, "bq": true, "snowsql": true}
 
+// builtins holds the built-in rules. The rules about one program (the
+// catalogues and the defaults) are made when a command names that program:
+// a guard process judges one command and needs a handful of them.
+type builtins struct {
+	env    *Env
+	any    []*Rule // rules about any program, and path rules
+	absAny []*Rule
+	mu     sync.Mutex
+	byProg map[string][2][]*Rule // prog → rules, absolute rules
+}
+
+var (
+	catalogOnce sync.Once
+	catalog     map[string]ruleSpec // prog → its catalogue rule
+	defaultsBy  map[string][]int    // prog → indexes into defaults
+	absoluteBy  map[string][]int    // prog → indexes into absoluteCommands
+	absoluteAny []int
+)
+
+func loadCatalog() {
+	catalog = map[string]ruleSpec{}
+	for _, prog := range writers {
+		catalog[prog] = ruleSpec{Allow, prog, nil, "writes files; where it writes is judged by the path rules", "writer " + prog}
+	}
+	for _, prog := range carriers {
+		catalog[prog] = ruleSpec{Allow, prog, nil, "runs another command, which is judged on its own", "carrier " + prog}
+	}
+	for _, prog := range readOnly {
+		catalog[prog] = ruleSpec{Allow, quoteWord(prog), nil, "read-only", "read-only " + prog}
+	}
+	defaultsBy, absoluteBy = map[string][]int{}, map[string][]int{}
+	for i, d := range defaults {
+		k := (&Rule{Command: d.command}).progKey()
+		defaultsBy[k] = append(defaultsBy[k], i)
+	}
+	for i, d := range absoluteCommands {
+		if k := (&Rule{Command: d.command}).progKey(); k != "" {
+			absoluteBy[k] = append(absoluteBy[k], i)
+		} else {
+			absoluteAny = append(absoluteAny, i)
+		}
+	}
+}
+
+func (b *builtins) newRule(r *Rule, abs bool) *Rule {
+	r.Layer, r.lazy, r.env, r.Absolute = Builtin, true, b.env, abs
+	if r.Source == "" {
+		r.Source = "built-in: " + r.Name
+	}
+	return r
+}
+
+func ruleFromSpec(d ruleSpec) *Rule {
+	return &Rule{Decision: d.d, Command: d.command, Flags: d.flags, Why: d.why, Instead: d.instead,
+		Name: strings.TrimSpace(d.command + " " + strings.Join(d.flags, " "))}
+}
+
+// forProg returns the built-in rules about one program.
+func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if got, ok := b.byProg[prog]; ok {
+		return got[0], got[1]
+	}
+	catalogOnce.Do(loadCatalog)
+	if t, ok := catalog[prog]; ok {
+		// For catalogue entries the spec's instead field holds the name.
+		rules = append(rules, b.newRule(&Rule{Decision: t.d, Command: t.command, Why: t.why, Name: t.instead}, false))
+	}
+	for _, i := range defaultsBy[prog] {
+		rules = append(rules, b.newRule(ruleFromSpec(defaults[i]), false))
+	}
+	for _, i := range absoluteBy[prog] {
+		abs = append(abs, b.newRule(ruleFromSpec(absoluteCommands[i]), true))
+	}
+	b.byProg[prog] = [2][]*Rule{rules, abs}
+	return rules, abs
+}
+
+// all returns every built-in rule.
+func (b *builtins) all() (rules, abs []*Rule) {
+	catalogOnce.Do(loadCatalog)
+	progs := map[string]bool{}
+	for p := range catalog {
+		progs[p] = true
+	}
+	for p := range defaultsBy {
+		progs[p] = true
+	}
+	for p := range absoluteBy {
+		progs[p] = true
+	}
+	for p := range progs {
+		r, a := b.forProg(p)
+		rules, abs = append(rules, r...), append(abs, a...)
+	}
+	return append(rules, b.any...), append(abs, b.absAny...)
+}
+
 // builtinRules returns the built-in rules for env.
-func builtinRules(env *Env) ([]*Rule, []*Rule, error) {
+func builtinRules(env *Env) (*builtins, error) {
+	b := &builtins{env: env, byProg: map[string][2][]*Rule{}}
+	catalogOnce.Do(loadCatalog)
 	var rules, absolute []*Rule
 	add := func(r *Rule, abs bool) error {
-		r.Layer = Builtin
-		if r.Source == "" {
-			r.Source = "built-in: " + r.Name
-		}
-		if err := r.compile(env); err != nil {
-			return err
-		}
+		b.newRule(r, abs)
 		if abs {
-			r.Absolute = true
 			absolute = append(absolute, r)
 		} else {
 			rules = append(rules, r)
 		}
 		return nil
 	}
-	for _, prog := range readOnly {
-		if err := add(&Rule{Decision: Allow, Command: quoteWord(prog), Why: "read-only", Name: "read-only " + prog}, false); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, prog := range carriers {
-		if err := add(&Rule{Decision: Allow, Command: prog, Why: "runs another command, which is judged on its own", Name: "carrier " + prog}, false); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, prog := range writers {
-		if err := add(&Rule{Decision: Allow, Command: prog, Why: "writes files; where it writes is judged by the path rules", Name: "writer " + prog}, false); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, d := range defaults {
-		if err := add(&Rule{Decision: d.d, Command: d.command, Flags: d.flags, Why: d.why, Instead: d.instead, Name: strings.TrimSpace(d.command + " " + strings.Join(d.flags, " "))}, false); err != nil {
-			return nil, nil, err
-		}
-	}
-	for _, d := range absoluteCommands {
-		if err := add(&Rule{Decision: d.d, Command: d.command, Why: d.why, Instead: d.instead, Name: d.command}, true); err != nil {
-			return nil, nil, err
-		}
+	for _, i := range absoluteAny {
+		add(ruleFromSpec(absoluteCommands[i]), true)
 	}
 	// Predicates for what the rule schema cannot say.
 	preds := []*Rule{
@@ -248,7 +323,7 @@ func builtinRules(env *Env) ([]*Rule, []*Rule, error) {
 				texts = append(texts, p.Stdin.Text)
 			}
 			for _, t := range texts {
-				if sqlDestroy.MatchString(t) {
+				if sqlDestroy().MatchString(t) {
 					return word.Yes
 				}
 			}
@@ -259,9 +334,7 @@ func builtinRules(env *Env) ([]*Rule, []*Rule, error) {
 		&Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
 			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
 	for _, r := range preds {
-		if err := add(r, false); err != nil {
-			return nil, nil, err
-		}
+		add(r, false)
 	}
 	absPreds := []*Rule{
 		{Decision: Deny, Name: "fork bomb", pred: specialIs("fork-bomb"), Why: "a function that calls itself in the background multiplies processes until the machine stops", Instead: "there is no safe form of this"},
@@ -276,9 +349,7 @@ func builtinRules(env *Env) ([]*Rule, []*Rule, error) {
 		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"chmod": true, "chown": true}), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
 	}
 	for _, r := range absPreds {
-		if err := add(r, true); err != nil {
-			return nil, nil, err
-		}
+		add(r, true)
 	}
 	// Paths.
 	pathRules := []*Rule{
@@ -292,35 +363,31 @@ func builtinRules(env *Env) ([]*Rule, []*Rule, error) {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
 	}
 	for _, r := range pathRules {
-		if err := add(r, false); err != nil {
-			return nil, nil, err
-		}
+		add(r, false)
 	}
 	for _, d := range blockDevices {
-		if err := add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true); err != nil {
-			return nil, nil, err
-		}
+		add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true)
 	}
 	for _, f := range env.Protect {
 		pat := f
 		if !strings.HasSuffix(f, ".toml") && !strings.HasSuffix(f, ".jsonl") && !strings.HasSuffix(f, ".json") {
 			pat = filepath.Join(f, "**")
 		}
-		if err := add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true); err != nil {
-			return nil, nil, err
-		}
+		add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true)
 	}
-	return rules, absolute, nil
+	b.any, b.absAny = rules, absolute
+	return b, nil
 }
 
 // gitCode matches writes (not deletions) that plant code git will run.
 func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
-	hooks, _ := word.CompilePath(filepath.Join(env.Project, ".git/hooks/**"))
-	config, _ := word.CompilePath(filepath.Join(env.Project, ".git/config"))
+	hooks := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(filepath.Join(env.Project, ".git/hooks/**")); return p })
+	config := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(filepath.Join(env.Project, ".git/config")); return p })
 	return func(p *Part, e Effect) word.Tri {
 		if e.Access&2 == 0 || e.Op == "delete" {
 			return word.No
 		}
+		hooks, config := hooks(), config()
 		return orTri(matchPathWord(hooks, e.Path), matchPathWord(config, e.Path))
 	}
 }
@@ -342,12 +409,15 @@ func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tr
 	if env.Home != "" && env.Home != "/" {
 		roots = append(roots, filepath.Clean(env.Home))
 	}
-	var pats []*word.Pattern
-	for _, r := range roots {
-		if p, err := word.CompilePath(r); err == nil {
-			pats = append(pats, p)
+	pats := sync.OnceValue(func() []*word.Pattern {
+		var pats []*word.Pattern
+		for _, r := range roots {
+			if p, err := word.CompilePath(r); err == nil {
+				pats = append(pats, p)
+			}
 		}
-	}
+		return pats
+	})
 	isRoot := func(s string) bool {
 		s = cleanPath(s)
 		for _, r := range roots {
@@ -383,7 +453,7 @@ func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tr
 			}
 		}
 		best := word.No
-		for _, pat := range pats {
+		for _, pat := range pats() {
 			if t := pat.Match(e.Path); t > best {
 				best = t
 			}

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/BurntSushi/toml"
@@ -66,7 +67,7 @@ type File struct {
 	Rules    []*Rule
 }
 
-var ruleHeader = regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`)
+var ruleHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`) })
 
 // ParseFile parses config text. Rules are returned uncompiled; Build
 // compiles and checks them.
@@ -83,7 +84,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	lines := strings.Split(string(text), "\n")
 	var headers []int
 	for i, l := range lines {
-		if ruleHeader.MatchString(l) {
+		if ruleHeader().MatchString(l) {
 			headers = append(headers, i+1)
 		}
 	}
@@ -164,10 +165,10 @@ func findKey(lines []string, from, to int, key string) int {
 	return 0
 }
 
-var lineInErr = regexp.MustCompile(`line (\d+)`)
+var lineInErr = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`line (\d+)`) })
 
 func typeErrorLine(err error, text string) int {
-	if m := lineInErr.FindStringSubmatch(err.Error()); m != nil {
+	if m := lineInErr().FindStringSubmatch(err.Error()); m != nil {
 		n := 0
 		fmt.Sscan(m[1], &n)
 		return n
@@ -202,11 +203,11 @@ type Sources struct {
 
 // Build compiles the layers into a policy.
 func Build(src Sources) (*Policy, error) {
-	builtin, absolute, err := builtinRules(src.Env)
+	builtin, err := builtinRules(src.Env)
 	if err != nil {
 		return nil, fmt.Errorf("built-in rules: %v", err)
 	}
-	pol := &Policy{Env: src.Env, rules: builtin, absolute: absolute}
+	pol := &Policy{Env: src.Env, builtin: builtin}
 	var files []*File
 	for _, f := range []*File{src.User, src.Project} {
 		if f != nil {
@@ -266,6 +267,7 @@ func Build(src Sources) (*Policy, error) {
 		}
 		pol.rules = append(pol.rules, r)
 	}
+	pol.idx = newIndex(pol.rules)
 	if src.CheckExamples {
 		for _, f := range files {
 			for _, r := range f.Rules {

@@ -44,7 +44,7 @@ func (r *Rule) Matches(pol *Policy, command string) (bool, error) {
 		return false, err
 	}
 	for _, p := range parts {
-		if r.path != nil || r.predEffect != nil {
+		if r.isPath() {
 			if t, _ := r.matchPart(p); t == word.Yes {
 				return true, nil
 			}

@@ -12,8 +12,10 @@ import (
 // Policy is a compiled set of rules.
 type Policy struct {
 	Env      *Env
-	rules    []*Rule // command and path rules of every layer
+	rules    []*Rule // configured command and path rules of every layer
 	absolute []*Rule
+	builtin  *builtins
+	idx      index
 	// Settings from the config files.
 	Settings Settings
 	Files    []string // config files in force, lowest layer first
@@ -21,7 +23,79 @@ type Policy struct {
 }
 
 // Rules returns every rule, absolute ones first.
-func (p *Policy) Rules() []*Rule { return append(append([]*Rule(nil), p.absolute...), p.rules...) }
+func (p *Policy) Rules() []*Rule {
+	br, ba := p.builtin.all()
+	all := append(append(append(append([]*Rule(nil), ba...), p.absolute...), br...), p.rules...)
+	for _, r := range all {
+		r.ready()
+	}
+	return all
+}
+
+// index finds the rules that can match a part without trying them all.
+type index struct {
+	byProg map[string][]*Rule
+	any    []*Rule
+}
+
+func newIndex(rules []*Rule) index {
+	ix := index{byProg: map[string][]*Rule{}}
+	for _, r := range rules {
+		if k := r.progKey(); k != "" {
+			ix.byProg[k] = append(ix.byProg[k], r)
+		} else {
+			ix.any = append(ix.any, r)
+		}
+	}
+	return ix
+}
+
+// each calls fn for every rule that may match p: absolute ones when abs
+// is set, the others when not.
+func (pol *Policy) each(p *Part, abs bool, fn func(*Rule)) {
+	pick := func(rules, absolute []*Rule) []*Rule {
+		if abs {
+			return absolute
+		}
+		return rules
+	}
+	prog, dynamic := "", false
+	if len(p.Argv) > 0 {
+		if s, ok := p.Argv[0].Static(); ok {
+			prog = argspec.ProgName(s)
+		} else {
+			dynamic = true
+		}
+	}
+	if dynamic {
+		// Any rule could match a program named at run time.
+		br, ba := pol.builtin.all()
+		for _, r := range pick(br, ba) {
+			fn(r)
+		}
+		for _, r := range pick(pol.rules, pol.absolute) {
+			fn(r)
+		}
+		return
+	}
+	if !abs {
+		for _, r := range pol.idx.byProg[prog] {
+			fn(r)
+		}
+		for _, r := range pol.idx.any {
+			fn(r)
+		}
+	}
+	if prog != "" {
+		br, ba := pol.builtin.forProg(prog)
+		for _, r := range pick(br, ba) {
+			fn(r)
+		}
+	}
+	for _, r := range pick(pol.builtin.any, pol.builtin.absAny) {
+		fn(r)
+	}
+}
 
 // Match is one rule that matched a part, for explanations.
 type Match struct {
@@ -48,7 +122,12 @@ func (pol *Policy) Judge(p *Part) *Verdict {
 	// 1. The absolute denylist: nothing overrides it.
 	floor := Allow
 	floorReason := ""
-	for _, r := range pol.absolute {
+	var abs []*Rule
+	pol.each(p, true, func(r *Rule) { abs = append(abs, r) })
+	for _, r := range abs {
+		if !r.ready() {
+			continue
+		}
 		t, aspect := r.matchPart(p)
 		if t == word.No {
 			continue
@@ -73,7 +152,7 @@ func (pol *Policy) Judge(p *Part) *Verdict {
 	}
 	// 2. The command aspect.
 	cv := pol.aspect(p, v, "command", func(r *Rule) (word.Tri, bool) {
-		if r.path != nil || r.predEffect != nil {
+		if r.isPath() {
 			return word.No, false
 		}
 		return r.matchCommandAspect(p), true
@@ -97,7 +176,7 @@ func (pol *Policy) Judge(p *Part) *Verdict {
 			eff.Access = acc
 			label := eff.String()
 			ev := pol.aspect(p, v, label, func(r *Rule) (word.Tri, bool) {
-				if r.path == nil && r.predEffect == nil {
+				if !r.isPath() {
 					return word.No, false
 				}
 				return r.matchEffect(p, eff), true
@@ -129,17 +208,23 @@ type aspectResult struct {
 // the result to ask when they would have won.
 func (pol *Policy) aspect(p *Part, v *Verdict, label string, match func(*Rule) (word.Tri, bool)) aspectResult {
 	var yes, maybe []*Rule
-	for _, r := range pol.rules {
+	pol.each(p, false, func(r *Rule) {
 		t, applies := match(r)
 		if !applies || t == word.No {
-			continue
+			return
+		}
+		if !r.ready() {
+			if r.Decision != Allow {
+				maybe = append(maybe, r) // a broken rule never allows
+			}
+			return
 		}
 		if t == word.Yes {
 			yes = append(yes, r)
 		} else {
 			maybe = append(maybe, r)
 		}
-	}
+	})
 	res := aspectResult{decision: Allow}
 	var win *Rule
 	for _, r := range yes {
@@ -223,7 +308,7 @@ func tiebreak(a, b *Rule) string {
 
 // matchPart matches an absolute rule against any aspect of a part.
 func (r *Rule) matchPart(p *Part) (word.Tri, string) {
-	if r.path == nil && r.predEffect == nil {
+	if !r.isPath() {
 		return r.matchCommandAspect(p), "command"
 	}
 	best, aspect := word.No, ""
@@ -245,6 +330,9 @@ func (r *Rule) matchPart(p *Part) (word.Tri, string) {
 // matchCommandAspect matches a command rule, respecting that opaque code
 // is allowed only by a rule that names it.
 func (r *Rule) matchCommandAspect(p *Part) word.Tri {
+	if !r.ready() {
+		return word.No
+	}
 	if r.pred != nil {
 		return r.pred(p)
 	}
@@ -280,6 +368,9 @@ func (r *Rule) explicitFor(p *Part) bool {
 // matchEffect matches a path rule (or a built-in effect rule) against one
 // effect with one access.
 func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
+	if !r.ready() {
+		return word.No
+	}
 	if r.predEffect != nil {
 		return r.predEffect(p, e)
 	}

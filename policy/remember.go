@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -24,7 +25,7 @@ var exactOnly = map[string]bool{
 	"flock": true, "script": true, "unbuffer": true, "chroot": true, "runuser": true, "docker": false,
 }
 
-var subWord = regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`)
+var subWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`) })
 
 // Remember returns the rule a person's approval of a part would add: the
 // program and its subcommand words with the rest wildcarded, or the exact
@@ -48,7 +49,7 @@ func Remember(p *Part) (command string, ok bool) {
 	}
 	out := []string{quoteRuleWord(words[0])}
 	for _, w := range words[1:] {
-		if len(out) >= 4 || !subWord.MatchString(w) {
+		if len(out) >= 4 || !subWord().MatchString(w) {
 			break
 		}
 		out = append(out, w)

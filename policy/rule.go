@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -74,7 +75,40 @@ type Rule struct {
 	path *word.Pattern
 	acc  Access
 	spec int
-	// explicitFor: the rule names the script or inline code of an opaque part.
+
+	// Built-in rules compile on first use: a guard process judges one
+	// command and needs only the rules for its programs.
+	lazy bool
+	env  *Env
+	once sync.Once
+	cerr error
+}
+
+// ready compiles a lazily compiled rule; false means it cannot be used.
+func (r *Rule) ready() bool {
+	if r.lazy {
+		r.once.Do(func() { r.cerr = r.compile(r.env) })
+	}
+	return r.cerr == nil
+}
+
+// isPath reports whether the rule is about paths rather than argv.
+func (r *Rule) isPath() bool { return r.Path != "" || r.predEffect != nil }
+
+// progKey is the program a command rule is about, for indexing; "" when
+// it could be any program.
+func (r *Rule) progKey() string {
+	if r.isPath() || r.pred != nil || r.Command == "" {
+		return ""
+	}
+	first := strings.Fields(r.Command)[0]
+	if len(first) >= 2 && first[0] == '\'' && first[len(first)-1] == '\'' {
+		return first[1 : len(first)-1]
+	}
+	if strings.ContainsAny(first, "*?[]\\'\"/") {
+		return ""
+	}
+	return first
 }
 
 // Key is a rule's precedence: compare Spec, then Configured, then Strict.
@@ -97,11 +131,12 @@ func (k Key) Less(o Key) bool {
 
 // Key returns the rule's precedence key.
 func (r *Rule) Key() Key {
+	r.ready()
 	return Key{Spec: r.spec, Configured: r.Layer != Builtin, Strict: r.Decision}
 }
 
 // Specificity returns how specific the rule is (see README: precedence).
-func (r *Rule) Specificity() int { return r.spec }
+func (r *Rule) Specificity() int { r.ready(); return r.spec }
 
 // String renders the rule as TOML-ish text for messages.
 func (r *Rule) String() string {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -884,13 +885,13 @@ var interpreters = map[string]interp{
 	"tsx":       {code: "e", long: []string{"--eval"}},
 }
 
-var pythonName = regexp.MustCompile(`^(python|pypy)[0-9.]*$`)
+var pythonName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(python|pypy)[0-9.]*$`) })
 
 // interpreter reports an interpreter and the code it runs, which is
 // opaque: judged only by a rule that names the script or the inline form.
 func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 	key := prog
-	if pythonName.MatchString(prog) {
+	if pythonName().MatchString(prog) {
 		key = "python"
 	}
 	if strings.HasPrefix(prog, "perl5") {
@@ -1027,8 +1028,10 @@ func isVersionQuery(args []word.Word) bool {
 	return false
 }
 
-var awkSystem = regexp.MustCompile(`\bsystem\s*\(|\|\s*(getline\b|&)|\|\s*"|"\s*\|\s*getline|\|&|print[f]?[^;{}]*\|`)
-var awkLiteralSystem = regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`)
+var awkSystem = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bsystem\s*\(|\|\s*(getline\b|&)|\|\s*"|"\s*\|\s*getline|\|&|print[f]?[^;{}]*\|`)
+})
+var awkLiteralSystem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`) })
 
 // awk reads an awk program: system() and pipes run shell commands.
 func (w *walker) awk(sc *scope, cmd *Cmd) bool {
@@ -1070,15 +1073,15 @@ func (w *walker) awk(sc *scope, cmd *Cmd) bool {
 		return true
 	}
 	text, _ := args[prog].Static()
-	if !awkSystem.MatchString(text) {
+	if !awkSystem().MatchString(text) {
 		return true
 	}
-	m := awkLiteralSystem.FindAllStringSubmatch(text, -1)
-	rest := awkLiteralSystem.ReplaceAllString(text, "")
+	m := awkLiteralSystem().FindAllStringSubmatch(text, -1)
+	rest := awkLiteralSystem().ReplaceAllString(text, "")
 	for _, s := range m {
 		w.code(sc.clone(), strings.ReplaceAll(s[1], `\"`, `"`), Layer{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
 	}
-	if awkSystem.MatchString(rest) {
+	if awkSystem().MatchString(rest) {
 		w.emit(&Cmd{Argv: cmd.Argv, Opaque: "the awk program runs shell commands built at run time (system() or a pipe)", CodeArg: prog + 1})
 	}
 	return true
@@ -1118,7 +1121,9 @@ var codeOptions = map[string][]string{
 	"less":  {},
 }
 
-var gitCodeKey = regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
+var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
+})
 
 // programCode judges commands that ordinary programs run from their
 // arguments (GTFOBins-style): git -c core.pager=…, tar
@@ -1182,7 +1187,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				}
 				continue
 			}
-			if gitCodeKey.MatchString(key) {
+			if gitCodeKey().MatchString(key) {
 				if t, ok := val.Static(); ok {
 					t = strings.TrimPrefix(t, "!")
 					if strings.EqualFold(key, "core.hookspath") || strings.HasPrefix(strings.ToLower(key), "include") {
@@ -1200,7 +1205,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 		}
 		for _, v := range c.Values("--config-env") {
 			key, _, _ := v.Cut("=")
-			if gitCodeKey.MatchString(key) {
+			if gitCodeKey().MatchString(key) {
 				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git --config-env sets " + key + " from the environment", CodeArg: -1})
 			}
 		}

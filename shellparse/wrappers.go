@@ -119,7 +119,7 @@ func readWrapper(argv []word.Word, sp *argspec.Spec) (*argspec.Cmd, []word.Word,
 }
 
 func takesValue(sp *argspec.Spec, canon string) bool {
-	for _, o := range sp.Opts {
+	for _, o := range sp.Options() {
 		if o.Canon == canon {
 			return o.Arity != argspec.NoArg
 		}
@@ -128,7 +128,7 @@ func takesValue(sp *argspec.Spec, canon string) bool {
 }
 
 func requiresValue(sp *argspec.Spec, canon string) bool {
-	for _, o := range sp.Opts {
+	for _, o := range sp.Options() {
 		if o.Canon == canon {
 			return o.Arity == argspec.ReqArg
 		}

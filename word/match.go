@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -20,13 +21,29 @@ const (
 
 func (t Tri) String() string { return [...]string{"no", "maybe", "yes"}[t] }
 
-// Pattern is a compiled glob pattern.
+// Pattern is a compiled glob pattern. Its automaton is built on first use:
+// most matches are of static words against literal patterns, and the guard
+// compiles many patterns it never needs in a short-lived process.
 type Pattern struct {
 	src   string
 	path  bool
 	lit   string // the pattern's text when it has no metacharacters
 	isLit bool
-	nfa   *nfa
+	segs  []Seg
+	once  sync.Once
+	auto  *nfa
+	err   error
+}
+
+func (p *Pattern) automaton() *nfa {
+	p.once.Do(func() {
+		if p.path {
+			p.auto, p.err = pathNFA(p.src)
+		} else {
+			p.auto, p.err = segsNFA(p.segs)
+		}
+	})
+	return p.auto
 }
 
 // String returns the pattern as written.
@@ -40,10 +57,24 @@ func (p *Pattern) Literal() (string, bool) { return p.lit, p.isLit }
 // match any character including '/'.
 func CompileSegs(segs []Seg) (*Pattern, error) {
 	w := Word{Segs: segs}
-	p := &Pattern{src: w.String()}
+	p := &Pattern{src: w.String(), segs: segs}
 	if s, ok := w.Static(); ok {
 		p.lit, p.isLit = s, true
 	}
+	for _, s := range segs {
+		switch s.Kind {
+		case Class:
+			if _, err := parseClass(s.Text, false); err != nil {
+				return nil, err
+			}
+		case Hole, Digits:
+			return nil, fmt.Errorf("a pattern cannot contain %s", s.Text)
+		}
+	}
+	return p, nil
+}
+
+func segsNFA(segs []Seg) (*nfa, error) {
 	b := &builder{}
 	start := b.state()
 	cur := start
@@ -63,13 +94,10 @@ func CompileSegs(segs []Seg) (*Pattern, error) {
 				return nil, err
 			}
 			cur = b.step(cur, pred{kind: pClass, cls: c})
-		case Hole, Digits:
-			return nil, fmt.Errorf("a pattern cannot contain %s", s.Text)
 		}
 	}
 	b.n.accept[cur] = true
-	p.nfa = b.n
-	return p, nil
+	return b.n, nil
 }
 
 // CompilePath compiles a doublestar path pattern.
@@ -81,6 +109,10 @@ func CompilePath(pattern string) (*Pattern, error) {
 	if !strings.ContainsAny(pattern, `*?[{\`) {
 		p.lit, p.isLit = pattern, true
 	}
+	return p, nil
+}
+
+func pathNFA(pattern string) (*nfa, error) {
 	alts, err := expandAlternatives(pattern)
 	if err != nil {
 		return nil, err
@@ -96,8 +128,7 @@ func CompilePath(pattern string) (*Pattern, error) {
 		}
 		b.n.accept[end] = true
 	}
-	p.nfa = b.n
-	return p, nil
+	return b.n, nil
 }
 
 // MatchString matches a plain string.
@@ -109,7 +140,10 @@ func (p *Pattern) MatchString(s string) bool {
 		ok, _ := doublestar.Match(p.src, s)
 		return ok
 	}
-	return p.nfa.accepts(s)
+	if n := p.automaton(); n != nil {
+		return n.accepts(s)
+	}
+	return false
 }
 
 // Match matches a word: Yes when every value of w matches, No when none
@@ -121,12 +155,16 @@ func (p *Pattern) Match(w Word) Tri {
 		}
 		return No
 	}
+	auto := p.automaton()
+	if auto == nil {
+		return Maybe // an unusable pattern never answers no
+	}
 	subj := subjectNFA(w, p.path)
-	alpha := alphabet(p.nfa, subj)
-	if !intersects(p.nfa, subj, alpha) {
+	alpha := alphabet(auto, subj)
+	if !intersects(auto, subj, alpha) {
 		return No
 	}
-	if subset(subj, p.nfa, alpha) {
+	if subset(subj, auto, alpha) {
 		return Yes
 	}
 	return Maybe

@@ -93,7 +93,7 @@ func TestPathNFAAgreesWithDoublestar(t *testing.T) {
 				s += alpha[r.Intn(len(alpha))]
 			}
 			want := p.MatchString(s)
-			if got := p.nfa.accepts(s); got != want {
+			if got := p.automaton().accepts(s); got != want {
 				t.Fatalf("pattern %q, path %q: nfa %v, doublestar %v", ps, s, got, want)
 			}
 		}
