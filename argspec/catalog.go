@@ -35,9 +35,9 @@ func init() {
 		&Spec{Name: "kill", NumericOpt: "--signal", Custom: readKill, Notation: ("s,signal= n= l,list?= L,table q,queue= p,pid a,all timeout= verbose help version")},
 		&Spec{Name: "pkill", GNU: true, Notation: ("signal= e,echo c,count f,full g,pgroup= G,group= i,ignore-case n,newest o,older= O,oldest P,parent= s,session= t,terminal= u,euid= U,uid= x,exact F,pidfile= L,logpidfile r,runstates= A,ignore-ancestors cgroup= ns= nslist= q,queue= help version")},
 		&Spec{Name: "rsync", GNU: true, Notation: ("v,verbose info= debug= stderr= q,quiet no-motd c,checksum a,archive no-OPTION r,recursive R,relative no-implied-dirs b,backup backup-dir= suffix= u,update inplace append append-verify d,dirs mkpath l,links L,copy-links copy-unsafe-links safe-links munge-links k,copy-dirlinks K,keep-dirlinks H,hard-links p,perms E,executability chmod= A,acls X,xattrs o,owner g,group devices specials D times,t atimes,U crtimes,N O,omit-dir-times J,omit-link-times super fake-super S,sparse preallocate n,dry-run W,whole-file checksum-choice,cc= x,one-file-system B,block-size= e,rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-missing-args delete-missing-args ignore-errors force max-delete= max-size= min-size= max-alloc= partial partial-dir= delay-updates m,prune-empty-dirs numeric-ids usermap= groupmap= chown= timeout= contimeout= I,ignore-times size-only modify-window,@= T,temp-dir= y,fuzzy compare-dest= copy-dest= link-dest= z,compress compress-choice,zc= compress-level,zl= skip-compress= C,cvs-exclude f,filter= F exclude= exclude-from= include= include-from= files-from= 0,from0 s,secluded-args trust-sender copy-as= address= port= sockopts= blocking-io outbuf= stats 8,8-bit-output h,human-readable progress P i,itemize-changes M,remote-option= out-format= log-file= log-file-format= password-file= early-input= list-only bwlimit= stop-after= stop-at= fsync write-batch= only-write-batch= read-batch= protocol= iconv= 4,ipv4 6,ipv6 V,version help")},
-		&Spec{Name: "curl", Custom: readCurl},
+		curlSpec,
 		&Spec{Name: "wget", GNU: true, Notation: ("V,version h,help b,background e,execute= o,output-file= a,append-output= d,debug q,quiet v,verbose nv,no-verbose i,input-file= F,force-html B,base= config= t,tries= retry-connrefused O,output-document= nc,no-clobber c,continue N,timestamping S,server-response spider T,timeout= w,wait= Q,quota= P,directory-prefix= x,force-directories nH,no-host-directories cut-dirs= header= user= password= post-data= post-file= method= body-data= body-file= r,recursive l,level= k,convert-links m,mirror p,page-requisites np,no-parent A,accept= R,reject= U,user-agent= no-check-certificate 4,inet4-only 6,inet6-only content-disposition")},
-		&Spec{Name: "unzip", Custom: readUnzip},
+		&Spec{Name: "unzip", Custom: readUnzip, Notation: unzipOpts},
 		&Spec{Name: "grep", GNU: true, Notation: ("E,extended-regexp F,fixed-strings G,basic-regexp P,perl-regexp e,regexp= f,file= i,ignore-case no-ignore-case w,word-regexp x,line-regexp z,null-data s,no-messages v,invert-match V,version help m,max-count= b,byte-offset n,line-number line-buffered H,with-filename h,no-filename label= o,only-matching q,quiet,silent binary-files= a,text I d,directories= D,devices= r,recursive R,dereference-recursive include= exclude= exclude-from= exclude-dir= L,files-without-match l,files-with-matches c,count T,initial-tab Z,null A,after-context= B,before-context= C,context= NUM color?= colour?= U,binary y")},
 		&Spec{Name: "rg", GNU: true, Notation: ("e,regexp= f,file= A,after-context= B,before-context= C,context= c,count count-matches color= colors= column no-column context-separator= debug trace dfa-size-limit= E,encoding= engine= field-context-separator= field-match-separator= files files-with-matches,l files-without-match follow,L g,glob= glob-case-insensitive heading no-heading hidden iglob= i,ignore-case ignore-file= ignore-file-case-insensitive include-zero invert-match,v json line-buffered n,line-number N,no-line-number x,line-regexp M,max-columns= max-columns-preview m,max-count= max-depth,d= max-filesize= mmap no-mmap U,multiline multiline-dotall no-config no-ignore no-ignore-dot no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent no-ignore-vcs no-messages no-pcre2-unicode no-unicode 0,null null-data one-file-system o,only-matching passthru,passthrough path-separator= P,pcre2 pcre2-version pre= pre-glob= p,pretty q,quiet regex-size-limit= r,replace= z,search-zip S,smart-case sort= sortr= stats s,case-sensitive T,type-not= t,type= type-add= type-clear= type-list u,unrestricted vimgrep H,with-filename I,no-filename w,word-regexp F,fixed-strings a,text binary no-binary block-buffered byte-offset,b crlf no-crlf h,help V,version j,threads=")},
 	)
@@ -215,23 +215,17 @@ func readDD(s *Spec, args []wordT, pattern bool) *Cmd {
 	return c
 }
 
+const unzipOpts = "d= x l t z Z c p f u v n o j C D X K M q qq a aa b B L V s I= O= P="
+
 // readUnzip reads unzip, whose -d takes a directory and -x starts a list of
 // excluded names.
 func readUnzip(s *Spec, args []wordT, pattern bool) *Cmd {
-	sp := &Spec{Name: "unzip", Notation: ("d= x l t z Z c p f u v n o j C D X K M q qq a aa b B L V s I= O= P=")}
+	sp := &Spec{Name: "unzip", Notation: unzipOpts}
 	c := &Cmd{}
 	sp.read(c, args, pattern)
 	c.Spec = s
 	return c
 }
 
-// readCurl reads curl, whose options may follow URLs.
-func readCurl(s *Spec, args []wordT, pattern bool) *Cmd {
-	sp := curlSpec
-	c := &Cmd{}
-	sp.read(c, args, pattern)
-	c.Spec = s
-	return c
-}
-
+// curl's options may follow URLs.
 var curlSpec = &Spec{Name: "curl", GNU: true, Notation: ("o,output= O,remote-name remote-name-all output-dir= D,dump-header= c,cookie-jar= b,cookie= K,config= T,upload-file= d,data= data-binary= data-raw= data-urlencode= F,form= form-string= H,header= X,request= u,user= A,user-agent= e,referer= x,proxy= U,proxy-user= E,cert= key= cacert= capath= w,write-out= m,max-time= connect-timeout= retry= retry-delay= retry-max-time= r,range= C,continue-at= z,time-cond= y,speed-time= Y,speed-limit= limit-rate= local-port= interface= dns-servers= resolve= connect-to= unix-socket= abstract-unix-socket= url= trace= trace-ascii= stderr= L,location s,silent S,show-error f,fail fail-with-body k,insecure v,verbose i,include I,head G,get g,globoff N,no-buffer compressed http1.0 http1.1 http2 http3 4,ipv4 6,ipv6 n,netrc netrc-file= netrc-optional q,disable create-dirs J,remote-header-name l,list-only a,append j,junk-session-cookies p,proxytunnel R,remote-time Z,parallel parallel-max= #,progress-bar h,help= V,version M,manual oauth2-bearer= json= variable= expand-url= tlsv1.2 tlsv1.3 ssl-reqd fail-early max-filesize= max-redirs= keepalive-time= location-trusted")}

@@ -4,8 +4,7 @@
 // [Judge] reads the text with shellparse, prepares each command with
 // policy.NewPart and asks the policy. The verdict of the whole text is the
 // strictest verdict of its parts. Text that cannot be read reliably is
-// never allowed: a syntax error is a deny, a construct bash and the parser
-// read differently (or text too large to judge part by part) is an ask.
+// never allowed: it is an ask, with parse_error saying why.
 // Judge never panics on any input and never executes anything.
 package judge
 
@@ -107,18 +106,19 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	res = &Result{Commands: []*Part{}, Notices: pol.Notices}
 	if err != nil {
 		pe, _ := err.(*shellparse.ParseError)
-		res.D, res.Decision = policy.Deny, "deny"
+		// Never allowed; a person may still decide (bash would run the
+		// statements before a syntax error, so nothing runs unasked).
+		res.D, res.Decision = policy.Ask, "ask"
 		res.Reason = "the command could not be read reliably: " + err.Error()
 		res.ParseError = err.Error()
 		res.Instead = "fix the syntax error"
 		if pe != nil {
 			res.Line = pe.Pos.Line
-			if pe.Differential || pe.TooLarge {
-				res.D, res.Decision = policy.Ask, "ask"
+			if pe.Differential {
 				res.Instead = "write it more plainly, so that bash and the guard read the same commands"
-				if pe.TooLarge {
-					res.Instead = "split it into smaller commands or scripts"
-				}
+			}
+			if pe.TooLarge {
+				res.Instead = "split it into smaller commands or scripts"
 			}
 		}
 		return res

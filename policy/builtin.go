@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,7 +26,8 @@ var readOnly = []string{
 	"lsblk", "findmnt", "lsof", "ss", "netstat", "tty", "locale", "printenv", "env", "getconf", "logname",
 	"which", "whereis", "type", "command", "builtin", "hash", "help", "man", "info", "apropos", "seq",
 	"expr", "factor", "numfmt", "yes", "find", "fd", "fdfind", "namei", "lsattr", "getfacl",
-	"awk", "gawk", "mawk", "nawk", "sed", "xargs", "tput", "clear",
+	"awk", "gawk", "mawk", "nawk", "sed", "xargs", "tput", "clear", "json.tool", "py_compile", "json_pp",
+	"tokei", "cloc", "nl", "watch",
 	// Shell builtins that change only the shell itself; what they run is
 	// judged separately (eval, trap, alias values).
 	"cd", "pushd", "popd", "dirs", "export", "declare", "local", "readonly", "typeset", "set", "shopt",
@@ -40,6 +42,10 @@ var carriers = []string{
 	"env", "nice", "nohup", "timeout", "time", "stdbuf", "setsid", "ionice", "chrt", "taskset", "flock",
 	"watch", "command", "builtin", "exec", "xargs", "unbuffer", "strace", "ltrace", "busybox", "parallel",
 	"script", "bash", "sh", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "yash", "posh", "rbash",
+	// Interpreters: the program is allowed, the code it runs is judged on
+	// its own (opaque unless a rule names the script or the inline form).
+	"python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
+	"Rscript", "julia", "deno", "bun", "tclsh", "osascript", "ts-node", "tsx",
 }
 
 // writers change files; where they write is judged by the path rules.
@@ -105,6 +111,22 @@ var defaults = []ruleSpec{
 	{Ask, "terraform apply", nil, "changes real infrastructure", "terraform plan to preview"},
 	{Ask, "helm uninstall", nil, "removes a release from the cluster", ""},
 	{Ask, "helm delete", nil, "removes a release from the cluster", ""},
+	// Network reads: what curl and wget write is judged by the path rules;
+	// sending data or changing things on the server is asked.
+	{Allow, "curl", nil, "fetches a URL; any file it writes is judged by the path rules", ""},
+	{Ask, "curl", []string{"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "--form-string", "-T", "--upload-file", "--json", "-K", "--config", "-X"}, "sends data to a server, or changes something there", "fetch without sending data, or ask the person"},
+	{Allow, "curl -X GET", nil, "fetches a URL", ""}, {Allow, "curl -X HEAD", nil, "fetches a URL's headers", ""},
+	{Allow, "wget", nil, "downloads; the files it writes are judged by the path rules", ""},
+	{Ask, "wget", []string{"--post-data", "--post-file", "--body-data", "--body-file", "--method", "-i", "--input-file"}, "sends data to a server, or fetches a list of URLs from a file", ""},
+	{Allow, "gh pr view", nil, "read-only", ""}, {Allow, "gh pr list", nil, "read-only", ""},
+	{Allow, "gh pr status", nil, "read-only", ""}, {Allow, "gh pr diff", nil, "read-only", ""},
+	{Allow, "gh pr checks", nil, "read-only", ""}, {Allow, "gh issue view", nil, "read-only", ""},
+	{Allow, "gh issue list", nil, "read-only", ""}, {Allow, "gh issue status", nil, "read-only", ""},
+	{Allow, "gh run view", nil, "read-only", ""}, {Allow, "gh run list", nil, "read-only", ""},
+	{Allow, "gh repo view", nil, "read-only", ""}, {Allow, "gh release list", nil, "read-only", ""},
+	{Allow, "gh release view", nil, "read-only", ""}, {Allow, "gh auth status", nil, "read-only", ""},
+	{Allow, "gh api", nil, "reads from the GitHub API", ""},
+	{Ask, "gh api", []string{"-X", "--method", "-f", "-F", "--field", "--raw-field", "--input"}, "changes something through the GitHub API", ""},
 	// Read-only uses of tools that are not read-only in general.
 	{Allow, "git status", nil, "read-only", ""}, {Allow, "git log", nil, "read-only", ""},
 	{Allow, "git diff", nil, "read-only", ""}, {Allow, "git show", nil, "read-only", ""},
@@ -229,8 +251,14 @@ func (b *builtins) newRule(r *Rule, abs bool) *Rule {
 }
 
 func ruleFromSpec(d ruleSpec) *Rule {
-	return &Rule{Decision: d.d, Command: d.command, Flags: d.flags, Why: d.why, Instead: d.instead,
-		Name: strings.TrimSpace(d.command + " " + strings.Join(d.flags, " "))}
+	name := d.command
+	switch {
+	case len(d.flags) == 1:
+		name += " " + d.flags[0]
+	case len(d.flags) > 1:
+		name += " " + d.flags[0] + "|…"
+	}
+	return &Rule{Decision: d.d, Command: d.command, Flags: d.flags, Why: d.why, Instead: d.instead, Name: name}
 }
 
 // forProg returns the built-in rules about one program.
@@ -369,8 +397,9 @@ func builtinRules(env *Env) (*builtins, error) {
 		add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true)
 	}
 	for _, f := range env.Protect {
+		// A directory is protected with everything in it; a file alone.
 		pat := f
-		if !strings.HasSuffix(f, ".toml") && !strings.HasSuffix(f, ".jsonl") && !strings.HasSuffix(f, ".json") {
+		if fi, err := os.Stat(f); err == nil && fi.IsDir() || err != nil && filepath.Ext(f) == "" {
 			pat = filepath.Join(f, "**")
 		}
 		add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true)

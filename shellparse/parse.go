@@ -66,6 +66,20 @@ func (w *walker) parse(src string, top bool) (*syntax.File, *ParseError) {
 	}
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	f, err := p.Parse(strings.NewReader(src), w.opts.Name)
+	for tries := 0; err != nil && tries < 8; tries++ {
+		// bash ends a here-document at the end of the input when its
+		// delimiter never comes (with a warning); the parser refuses.
+		// Supplying the delimiter reads the text as bash does.
+		delim, ok := unclosedHeredoc(err)
+		if !ok {
+			break
+		}
+		if !strings.HasSuffix(src, "\n") {
+			src += "\n"
+		}
+		src += delim + "\n"
+		f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), w.opts.Name)
+	}
 	if err != nil {
 		pe := &ParseError{Reason: "bash syntax error: " + err.Error()}
 		var se syntax.ParseError
@@ -84,6 +98,20 @@ func (w *walker) parse(src string, top bool) (*syntax.File, *ParseError) {
 		return nil, d
 	}
 	return f, nil
+}
+
+// unclosedHeredoc returns the delimiter of a here-document the parser
+// found unclosed at the end of the input.
+func unclosedHeredoc(err error) (string, bool) {
+	var se syntax.ParseError
+	if !errors.As(err, &se) || !strings.HasPrefix(se.Text, "unclosed here-document `") {
+		return "", false
+	}
+	d := strings.TrimSuffix(strings.TrimPrefix(se.Text, "unclosed here-document `"), "`")
+	if d == "" || strings.ContainsAny(d, "\n`") {
+		return "", false
+	}
+	return d, true
 }
 
 func posAt(src string, off int) Pos {

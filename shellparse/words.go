@@ -76,7 +76,10 @@ func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
 
 // braces performs brace expansion. An expansion too large to list is one
 // unknown word.
-func (w *walker) braces(wd *syntax.Word) []*syntax.Word {
+func (w *walker) braces(orig *syntax.Word) []*syntax.Word {
+	// SplitBraces rewrites the word in place; the AST is walked again
+	// (loops are pre-scanned, functions called twice), so work on a copy.
+	wd := &syntax.Word{Parts: append([]syntax.WordPart(nil), orig.Parts...)}
 	syntax.SplitBraces(wd)
 	has := false
 	for _, p := range wd.Parts {

@@ -96,9 +96,11 @@ func load(e *env, cwd string) (*setup, error) {
 	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
 		penv.Temp = append(penv.Temp, filepath.Clean(t))
 	}
-	penv.Protect = append(penv.Protect, s.configPath, filepath.Join(filepath.Dir(s.configPath)), s.projectFile)
-	if def := filepath.Join(home, ".config", "guard-exec"); def != filepath.Dir(s.configPath) {
-		penv.Protect = append(penv.Protect, def)
+	// The guard's own files: the config in use (and its lock), the
+	// default config directories, the project file, the state directory.
+	penv.Protect = append(penv.Protect, s.configPath, s.configPath+".lock", s.projectFile, filepath.Join(home, ".config", "guard-exec"))
+	if x := e.get("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		penv.Protect = append(penv.Protect, filepath.Join(x, "guard-exec"))
 	}
 	if s.stateDir != "" {
 		penv.Protect = append(penv.Protect, s.stateDir)
