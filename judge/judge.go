@@ -29,6 +29,9 @@ type Request struct {
 	ParamsUnknown bool
 	// Glob expands patterns in the file system (nil: filepath.Glob).
 	Glob func(string) []string
+	// Explain records, for every part, each rule that matched and the
+	// paths it touches; without it only refused parts carry their effects.
+	Explain bool
 }
 
 // MatchInfo is one rule that matched a part, for explanations.
@@ -126,8 +129,8 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	var strictest *Part
 	for _, c := range parsed.Cmds {
 		p := policy.NewPart(c, pol.Env)
-		v := pol.Judge(p)
-		jp := describe(p, v)
+		v := pol.Judge(p, req.Explain)
+		jp := describe(p, v, req.Explain || v.Decision != policy.Allow)
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
@@ -153,7 +156,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	return res
 }
 
-func describe(p *policy.Part, v *policy.Verdict) *Part {
+func describe(p *policy.Part, v *policy.Verdict, detail bool) *Part {
 	jp := &Part{Argv: word.Strings(p.Argv), Decision: v.Decision.String(), Reason: v.Reason, Instead: v.Instead,
 		Verdict: v, P: p, Line: p.Pos.Line, Opaque: p.Opaque}
 	if jp.Argv == nil {
@@ -171,6 +174,14 @@ func describe(p *policy.Part, v *policy.Verdict) *Part {
 	for _, l := range p.Via {
 		jp.Via = append(jp.Via, l.String())
 	}
+	if len(p.Argv) == 0 && len(p.Assigns) > 0 {
+		for _, a := range p.Assigns {
+			jp.Argv = append(jp.Argv, a.Name+"="+a.Value.String())
+		}
+	}
+	if !detail {
+		return jp
+	}
 	for _, e := range p.Effects {
 		jp.Effects = append(jp.Effects, e.String())
 	}
@@ -183,11 +194,6 @@ func describe(p *policy.Part, v *policy.Verdict) *Part {
 			Rule: m.Rule.Label(), Source: m.Rule.Source, Decision: m.Rule.Decision.String(), Aspect: m.Aspect,
 			Certain: m.Tri == word.Yes, Spec: m.Rule.Specificity(), Won: m.Won, Note: m.Note,
 		})
-	}
-	if len(p.Argv) == 0 && len(p.Assigns) > 0 {
-		for _, a := range p.Assigns {
-			jp.Argv = append(jp.Argv, a.Name+"="+a.Value.String())
-		}
 	}
 	return jp
 }

@@ -116,8 +116,10 @@ type Verdict struct {
 	Matches  []Match
 }
 
-// Judge decides one part.
-func (pol *Policy) Judge(p *Part) *Verdict {
+// Judge decides one part. With explain, the verdict records every rule
+// that matched and how it fared (Verdict.Matches); the guarded shell does
+// without, being in a hurry.
+func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	v := &Verdict{Decision: Allow}
 	// 1. The absolute denylist: nothing overrides it.
 	floor := Allow
@@ -135,7 +137,9 @@ func (pol *Policy) Judge(p *Part) *Verdict {
 		m := Match{Rule: r, Tri: t, Aspect: "absolute: " + aspect}
 		if t == word.Yes {
 			m.Won, m.Note = true, "absolute rule: nothing can override it"
-			v.Matches = append(v.Matches, m)
+			if explain {
+				v.Matches = append(v.Matches, m)
+			}
 			v.Decision, v.Rule, v.Aspect = r.Decision, r, aspect
 			v.Reason, v.Instead = r.Why, r.Instead
 			if r.Decision == Deny {
@@ -145,13 +149,15 @@ func (pol *Policy) Judge(p *Part) *Verdict {
 			continue
 		}
 		m.Note = "might match, depending on values known only at run time"
-		v.Matches = append(v.Matches, m)
+		if explain {
+			v.Matches = append(v.Matches, m)
+		}
 		if floor < Ask {
 			floor, floorReason = Ask, r.Why+" (this might be the case: part of the command is known only at run time)"
 		}
 	}
 	// 2. The command aspect.
-	cv := pol.aspect(p, v, "command", func(r *Rule) (word.Tri, bool) {
+	cv := pol.aspect(p, v, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
 		if r.isPath() {
 			return word.No, false
 		}
@@ -174,14 +180,15 @@ func (pol *Policy) Judge(p *Part) *Verdict {
 			}
 			eff := e
 			eff.Access = acc
-			label := eff.String()
-			ev := pol.aspect(p, v, label, func(r *Rule) (word.Tri, bool) {
+			ev := pol.aspect(p, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
 				if !r.isPath() {
 					return word.No, false
 				}
 				return r.matchEffect(p, eff), true
 			})
-			ev.aspect = label
+			if ev.decision > best.decision || explain {
+				ev.aspect = eff.String()
+			}
 			if ev.decision > best.decision {
 				best = ev
 			}
@@ -206,7 +213,7 @@ type aspectResult struct {
 
 // aspect finds the winning rule of one aspect, with Maybe matches raising
 // the result to ask when they would have won.
-func (pol *Policy) aspect(p *Part, v *Verdict, label string, match func(*Rule) (word.Tri, bool)) aspectResult {
+func (pol *Policy) aspect(p *Part, v *Verdict, explain bool, labelOf func() string, match func(*Rule) (word.Tri, bool)) aspectResult {
 	var yes, maybe []*Rule
 	pol.each(p, false, func(r *Rule) {
 		t, applies := match(r)
@@ -232,7 +239,13 @@ func (pol *Policy) aspect(p *Part, v *Verdict, label string, match func(*Rule) (
 			win = r
 		}
 	}
-	sort.SliceStable(yes, func(i, j int) bool { return yes[j].Key().Less(yes[i].Key()) })
+	label := ""
+	if explain {
+		label = labelOf()
+		sort.SliceStable(yes, func(i, j int) bool { return yes[j].Key().Less(yes[i].Key()) })
+	} else {
+		yes = nil // nothing to record
+	}
 	for _, r := range yes {
 		m := Match{Rule: r, Tri: word.Yes, Aspect: label}
 		if r == win {
@@ -271,7 +284,9 @@ func (pol *Policy) aspect(p *Part, v *Verdict, label string, match func(*Rule) (
 				res.instead = r.Instead
 			}
 		}
-		v.Matches = append(v.Matches, m)
+		if explain {
+			v.Matches = append(v.Matches, m)
+		}
 	}
 	return res
 }

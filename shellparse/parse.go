@@ -39,7 +39,6 @@ func Parse(src string, opts Options) (*Result, error) {
 		return nil, perr
 	}
 	sc := &scope{
-		vars:          map[string]varState{},
 		funcs:         map[string]*syntax.Stmt{},
 		cwd:           Cwd{Dirs: []string{filepath.Clean(opts.Cwd)}},
 		params:        opts.Params,

@@ -79,7 +79,7 @@ func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
 	switch {
 	case a.Index != nil || a.Array != nil || a.Append:
 		sc.setUnknown(name)
-	case sc.vars[name].integer:
+	case sc.varState(name).integer:
 		w.arithText(sc, v.Value, "assigning to integer variable "+name)
 		sc.setNumeric(name)
 	case a.Value != nil && isArithWord(a.Value):
@@ -237,10 +237,10 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 				case strings.HasPrefix(t, "GUARD_EXEC_"):
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				case funcs:
-					delete(sc.funcs, t)
+					sc.deleteFunc(t)
 				default:
 					w.varNameArg(sc, a, "unset")
-					sc.vars[t] = varState{unset: true}
+					sc.vars.put(t, varState{unset: true})
 				}
 			}
 			return
@@ -348,7 +348,9 @@ func (w *walker) emitRedirs(redirs []Redir) {
 
 // unknownAfterSource forgets what a sourced file may have changed.
 func (w *walker) unknownAfterSource(sc *scope) {
-	for k := range sc.vars {
+	var names []string
+	sc.vars.each(func(k string, _ varState) { names = append(names, k) })
+	for _, k := range names {
 		sc.setUnknown(k)
 	}
 	sc.cwd.Unknown = true
@@ -505,12 +507,12 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word) {
 		prev2 := prev
 		sc.cwd = Cwd{Dirs: dirs}
 		sc.cdFallback = &prev2
-		sc.vars["OLDPWD"] = varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))}
+		sc.vars.put("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
 		return
 	}
 	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown}
 	sc.cdFallback = &prev
-	sc.vars["OLDPWD"] = varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))}
+	sc.vars.put("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
 }
 
 func first(ss []string) string {
@@ -678,21 +680,21 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
 				if integer {
-					st := sc.vars[name]
+					st := sc.varState(name)
 					st.integer = true
-					sc.vars[name] = st
+					sc.vars.put(name, st)
 				}
 				continue
 			}
 			v := w.assign(sc, a)
 			assigns = append(assigns, v)
 			argv = append(argv, word.FromLit(name+"="+v.Value.String()))
-			if integer || sc.vars[name].integer {
+			if integer || sc.varState(name).integer {
 				w.arithText(sc, v.Value, variant+" -i "+name)
 				sc.setNumeric(name)
-				st := sc.vars[name]
+				st := sc.varState(name)
 				st.integer = true
-				sc.vars[name] = st
+				sc.vars.put(name, st)
 				continue
 			}
 			w.setAssign(sc, a, v)
@@ -755,7 +757,6 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 // directory, none of this shell's functions or unexported variables.
 func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *scope {
 	return &scope{
-		vars:          map[string]varState{},
 		funcs:         map[string]*syntax.Stmt{},
 		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown},
 		params:        params,

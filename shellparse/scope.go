@@ -19,11 +19,106 @@ type varState struct {
 	integer bool // declare -i: assignments to it are evaluated as arithmetic
 }
 
+// varLayer is one layer of a persistent map of variables. Copying a scope
+// (every subshell, branch and pipeline element) must be cheap in a script
+// of thousands of lines: a copy shares the layers below and writes to a
+// new layer of its own.
+type varLayer struct {
+	m      map[string]varState
+	parent *varLayer
+	depth  int
+	frozen bool
+}
+
+// vars is the variables a scope knows.
+type vars struct{ top *varLayer }
+
+func (v *vars) lookup(k string) (varState, bool) {
+	for l := v.top; l != nil; l = l.parent {
+		if s, ok := l.m[k]; ok {
+			return s, true
+		}
+	}
+	return varState{}, false
+}
+
+func (v *vars) put(k string, s varState) {
+	if v.top == nil || v.top.frozen {
+		depth := 0
+		if v.top != nil {
+			depth = v.top.depth + 1
+		}
+		v.top = &varLayer{m: map[string]varState{}, parent: v.top, depth: depth}
+		if depth > 48 {
+			v.flatten()
+		}
+	}
+	v.top.m[k] = s
+}
+
+// flatten folds every layer into one, so lookups stay short.
+func (v *vars) flatten() {
+	m := map[string]varState{}
+	v.each(func(k string, s varState) { m[k] = s })
+	v.top = &varLayer{m: m}
+}
+
+// each calls fn once for every variable, with its current state.
+func (v *vars) each(fn func(string, varState)) {
+	seen := map[string]bool{}
+	for l := v.top; l != nil; l = l.parent {
+		for k, s := range l.m {
+			if !seen[k] {
+				seen[k] = true
+				fn(k, s)
+			}
+		}
+	}
+}
+
+// share freezes the layers so that two scopes can use them.
+func (v *vars) share() vars {
+	if v.top != nil {
+		v.top.frozen = true
+	}
+	return vars{top: v.top}
+}
+
+// changed returns the variables that may differ between a and b: those
+// written above the layers they share.
+func changed(a, b vars) []string {
+	inA := map[*varLayer]bool{}
+	for l := a.top; l != nil; l = l.parent {
+		inA[l] = true
+	}
+	var common *varLayer
+	for l := b.top; l != nil; l = l.parent {
+		if inA[l] {
+			common = l
+			break
+		}
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, v := range []vars{a, b} {
+		for l := v.top; l != nil && l != common; l = l.parent {
+			for k := range l.m {
+				if !seen[k] {
+					seen[k] = true
+					out = append(out, k)
+				}
+			}
+		}
+	}
+	return out
+}
+
 // scope is the shell state the walk follows: variables and functions the
 // text defines, the working directory, the positional parameters.
 type scope struct {
-	vars          map[string]varState
+	vars          vars
 	funcs         map[string]*syntax.Stmt
+	funcsShared   bool
 	cwd           Cwd
 	cdFallback    *Cwd // the directory if the last cd failed
 	params        []string
@@ -35,14 +130,8 @@ type scope struct {
 
 func (sc *scope) clone() *scope {
 	c := *sc
-	c.vars = make(map[string]varState, len(sc.vars))
-	for k, v := range sc.vars {
-		c.vars[k] = v
-	}
-	c.funcs = make(map[string]*syntax.Stmt, len(sc.funcs))
-	for k, v := range sc.funcs {
-		c.funcs[k] = v
-	}
+	c.vars = sc.vars.share()
+	sc.funcsShared, c.funcsShared = true, true
 	c.cwd.Dirs = slices.Clone(sc.cwd.Dirs)
 	c.params = slices.Clone(sc.params)
 	if sc.cdFallback != nil {
@@ -62,20 +151,18 @@ func merge(a, b *scope) *scope {
 		return a
 	}
 	out := a.clone()
-	for k, va := range a.vars {
-		vb, ok := b.vars[k]
-		if !ok || !sameVar(va, vb) {
-			out.vars[k] = varState{unknown: true, numeric: va.numeric && (vb.numeric || numericVal(vb)) || numericVal(va) && (vb.numeric || numericVal(vb))}
+	for _, k := range changed(a.vars, b.vars) {
+		va, okA := a.vars.lookup(k)
+		vb, okB := b.vars.lookup(k)
+		if okA && okB && sameVar(va, vb) {
+			continue
 		}
-	}
-	for k, vb := range b.vars {
-		if _, ok := a.vars[k]; !ok {
-			out.vars[k] = varState{unknown: true, numeric: vb.numeric || numericVal(vb)}
-		}
+		num := (!okA || va.numeric || numericVal(va)) && (!okB || vb.numeric || numericVal(vb))
+		out.vars.put(k, varState{unknown: true, numeric: num && (okA || okB)})
 	}
 	for k, f := range b.funcs {
 		if out.funcs[k] != f {
-			out.funcs[k] = f // either definition may be the one in force
+			out.defineFunc(k, f) // either definition may be the one in force
 		}
 	}
 	out.cwd = unionCwd(a.cwd, b.cwd)
@@ -122,9 +209,30 @@ var bashNumeric = map[string]bool{"?": true, "$": true, "!": true, "#": true, "R
 	"LINENO": true, "SECONDS": true, "BASHPID": true, "PPID": true, "UID": true, "EUID": true,
 	"SHLVL": true, "OPTIND": true, "COLUMNS": true, "LINES": true, "EPOCHSECONDS": true}
 
+// defineFunc records a function, copying the shared table first.
+func (sc *scope) defineFunc(name string, body *syntax.Stmt) {
+	sc.ownFuncs()
+	sc.funcs[name] = body
+}
+
+func (sc *scope) deleteFunc(name string) {
+	sc.ownFuncs()
+	delete(sc.funcs, name)
+}
+
+func (sc *scope) ownFuncs() {
+	if sc.funcsShared {
+		m := make(map[string]*syntax.Stmt, len(sc.funcs)+1)
+		for k, v := range sc.funcs {
+			m[k] = v
+		}
+		sc.funcs, sc.funcsShared = m, false
+	}
+}
+
 // get returns a variable's value and whether it is known.
 func (sc *scope) get(w *walker, name string) (word.Word, bool) {
-	if v, ok := sc.vars[name]; ok {
+	if v, ok := sc.vars.lookup(name); ok {
 		if v.unset {
 			return word.FromLit(""), true
 		}
@@ -192,7 +300,7 @@ func (sc *scope) numeric(w *walker, name string) bool {
 	if bashNumeric[name] {
 		return true
 	}
-	if v, ok := sc.vars[name]; ok {
+	if v, ok := sc.vars.lookup(name); ok {
 		return v.numeric || v.unset || numericVal(v) || isEmpty(v.val) && !v.unknown
 	}
 	if _, err := strconv.Atoi(name); err == nil && !sc.paramsUnknown {
@@ -204,23 +312,25 @@ func (sc *scope) numeric(w *walker, name string) bool {
 	return false
 }
 
-func (sc *scope) isUnset(name string) bool { return sc.vars[name].unset }
+func (sc *scope) isUnset(name string) bool { v, _ := sc.vars.lookup(name); return v.unset }
+
+func (sc *scope) varState(name string) varState { v, _ := sc.vars.lookup(name); return v }
 
 func (sc *scope) set(name string, v word.Word) {
-	old := sc.vars[name]
+	old := sc.varState(name)
 	if !v.IsStatic() {
-		sc.vars[name] = varState{unknown: true, integer: old.integer}
+		sc.vars.put(name, varState{unknown: true, integer: old.integer})
 		return
 	}
-	sc.vars[name] = varState{val: v, integer: old.integer}
+	sc.vars.put(name, varState{val: v, integer: old.integer})
 }
 
 func (sc *scope) setUnknown(name string) {
-	old := sc.vars[name]
-	sc.vars[name] = varState{unknown: true, integer: old.integer}
+	old := sc.varState(name)
+	sc.vars.put(name, varState{unknown: true, integer: old.integer})
 }
 
 func (sc *scope) setNumeric(name string) {
-	old := sc.vars[name]
-	sc.vars[name] = varState{unknown: true, numeric: true, integer: old.integer}
+	old := sc.varState(name)
+	sc.vars.put(name, varState{unknown: true, numeric: true, integer: old.integer})
 }

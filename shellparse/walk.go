@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"path"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -124,7 +125,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 		if name == "" && len(c.Names) > 0 {
 			name = c.Names[0].Value
 		}
-		sc.funcs[name] = c.Body
+		sc.defineFunc(name, c.Body)
 	case *syntax.ArithmCmd:
 		w.arith(sc, c.X)
 	case *syntax.TestClause:
@@ -167,14 +168,19 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 		was := w.inPipe
 		w.inPipe = true
 		w.stmt(left, c.X, in)
-		out := w.literalOutput(sc, c.X)
+		out := &Input{Desc: "the output of another command"}
+		if mayReadCode(c.Y) {
+			out = w.literalOutput(sc, c.X)
+		}
 		right := sc.clone()
 		w.stmt(right, c.Y, out)
 		w.inPipe = was
 		// With lastpipe the last element's assignments would survive: make
 		// them unknown rather than guess.
-		for k := range right.vars {
-			if old, ok := sc.vars[k]; !ok || !sameVar(old, right.vars[k]) {
+		for _, k := range changed(sc.vars, right.vars) {
+			old, ok := sc.vars.lookup(k)
+			nw, _ := right.vars.lookup(k)
+			if !ok || !sameVar(old, nw) {
 				sc.setUnknown(k)
 			}
 		}
@@ -275,7 +281,7 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 		return true
 	})
 	for name := range assigned {
-		cur, known := ls.vars[name]
+		cur, known := ls.vars.lookup(name)
 		wasNumeric := !known || cur.numeric || numericVal(cur) || bashNumeric[name]
 		if !known {
 			wasNumeric = ls.numeric(w, name)
@@ -434,6 +440,36 @@ func stripTabs(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// mayReadCode reports whether a pipeline's next element could run what it
+// reads (a shell, an interpreter, or something that runs commands); only
+// then is the literal text fed to it worth working out.
+func mayReadCode(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return true // a compound command: anything inside may read it
+	}
+	if len(call.Args) == 0 {
+		return false
+	}
+	name := call.Args[0].Lit()
+	if name == "" {
+		return true
+	}
+	name = path.Base(name)
+	if _, ok := readsNoCode[name]; ok {
+		return false
+	}
+	return true
+}
+
+// readsNoCode are programs that never run what they read.
+var readsNoCode = map[string]struct{}{"grep": {}, "egrep": {}, "fgrep": {}, "rg": {}, "head": {}, "tail": {},
+	"wc": {}, "sort": {}, "uniq": {}, "cut": {}, "tr": {}, "cat": {}, "less": {}, "more": {}, "jq": {}, "tee": {},
+	"column": {}, "nl": {}, "tac": {}, "rev": {}, "fold": {}, "fmt": {}, "base64": {}, "md5sum": {}, "sha256sum": {},
+	"sha1sum": {}, "od": {}, "xxd": {}, "hexdump": {}, "strings": {}, "gzip": {}, "gunzip": {}, "zcat": {}, "diff": {},
+	"comm": {}, "paste": {}, "expand": {}, "yq": {}, "true": {}, "false": {}, "echo": {}, "printf": {}, "ts": {},
+	"pbcopy": {}, "xclip": {}, "column2": {}, "python-json": {}, "json_pp": {}, "bat": {}}
 
 // literalOutput returns what a pipeline element prints, when it is literal
 // text (echo, printf without directives, cat of a heredoc).

@@ -3,6 +3,7 @@ package word
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -30,7 +31,10 @@ type Pattern struct {
 	lit   string // the pattern's text when it has no metacharacters
 	isLit bool
 	segs  []Seg
-	once  sync.Once
+	// prefix is literal text every match starts with: most matches are
+	// settled by comparing it, without the automaton or doublestar.
+	prefix string
+	once   sync.Once
 	auto  *nfa
 	err   error
 }
@@ -57,7 +61,7 @@ func (p *Pattern) Literal() (string, bool) { return p.lit, p.isLit }
 // match any character including '/'.
 func CompileSegs(segs []Seg) (*Pattern, error) {
 	w := Word{Segs: segs}
-	p := &Pattern{src: w.String(), segs: segs}
+	p := &Pattern{src: w.String(), segs: segs, prefix: w.Prefix()}
 	if s, ok := w.Static(); ok {
 		p.lit, p.isLit = s, true
 	}
@@ -106,8 +110,14 @@ func CompilePath(pattern string) (*Pattern, error) {
 		return nil, fmt.Errorf("invalid path pattern %q", pattern)
 	}
 	p := &Pattern{src: pattern, path: true}
-	if !strings.ContainsAny(pattern, `*?[{\`) {
-		p.lit, p.isLit = pattern, true
+	if i := strings.IndexAny(pattern, `*?[{\`); i >= 0 {
+		p.prefix = pattern[:i]
+		if pattern[i:] == "**" && strings.HasSuffix(p.prefix, "/") {
+			// "a/**" also matches "a" itself.
+			p.prefix = strings.TrimSuffix(p.prefix, "/")
+		}
+	} else {
+		p.lit, p.isLit, p.prefix = pattern, true, pattern
 	}
 	return p, nil
 }
@@ -131,10 +141,29 @@ func pathNFA(pattern string) (*nfa, error) {
 	return b.n, nil
 }
 
+// matchesAll reports whether the pattern matches every string.
+func (p *Pattern) matchesAll() bool {
+	if p.path {
+		return p.src == "**"
+	}
+	if len(p.segs) == 0 {
+		return false
+	}
+	for _, s := range p.segs {
+		if s.Kind != Star {
+			return false
+		}
+	}
+	return true
+}
+
 // MatchString matches a plain string.
 func (p *Pattern) MatchString(s string) bool {
 	if p.isLit {
 		return s == p.lit
+	}
+	if !strings.HasPrefix(s, p.prefix) {
+		return false
 	}
 	if p.path {
 		ok, _ := doublestar.Match(p.src, s)
@@ -154,6 +183,17 @@ func (p *Pattern) Match(w Word) Tri {
 			return Yes
 		}
 		return No
+	}
+	if sp := w.Prefix(); !strings.HasPrefix(sp, p.prefix) && !strings.HasPrefix(p.prefix, sp) {
+		return No
+	}
+	if len(w.Segs) == 1 && w.Segs[0].Kind == Hole || w.Multi && len(w.Segs) == 0 {
+		// Any text at all: only a pattern that matches everything matches
+		// it certainly.
+		if p.matchesAll() {
+			return Yes
+		}
+		return Maybe
 	}
 	auto := p.automaton()
 	if auto == nil {
@@ -553,21 +593,18 @@ func alphabet(ns ...*nfa) []rune {
 }
 
 func (n *nfa) closure(states []int) []int {
-	seen := map[int]bool{}
-	var out []int
-	var visit func(int)
-	visit = func(s int) {
-		if seen[s] {
-			return
+	seen := make([]bool, len(n.edges))
+	out := make([]int, 0, len(states)+4)
+	stack := append([]int(nil), states...)
+	for len(stack) > 0 {
+		st := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[st] {
+			continue
 		}
-		seen[s] = true
-		out = append(out, s)
-		for _, t := range n.eps[s] {
-			visit(t)
-		}
-	}
-	for _, s := range states {
-		visit(s)
+		seen[st] = true
+		out = append(out, st)
+		stack = append(stack, n.eps[st]...)
 	}
 	sort.Ints(out)
 	return out
@@ -606,11 +643,12 @@ func (n *nfa) accepts(s string) bool {
 }
 
 func key(a []int) string {
-	var b strings.Builder
+	b := make([]byte, 0, len(a)*3)
 	for _, s := range a {
-		fmt.Fprintf(&b, "%d,", s)
+		b = strconv.AppendInt(b, int64(s), 36)
+		b = append(b, ',')
 	}
-	return b.String()
+	return string(b)
 }
 
 // intersects reports whether some string is accepted by both automata.

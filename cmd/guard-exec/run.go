@@ -176,7 +176,7 @@ func judgeArgs(e *env, fs *flag.FlagSet, cwd, file string) (*judge.Result, *setu
 	for _, n := range s.pol.Notices {
 		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", n)
 	}
-	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != ""}
+	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != "", Explain: true}
 	if name == "" {
 		req.Params = []string{"bash"}
 	}

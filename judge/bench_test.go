@@ -1,0 +1,63 @@
+package judge
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/policy"
+)
+
+func benchPolicy(b *testing.B) *policy.Policy {
+	env := &policy.Env{Home: "/home/u", Project: "/home/u/proj", Temp: []string{"/tmp"}}
+	pol, err := policy.Build(policy.Sources{Env: env})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return pol
+}
+
+// ciScript generates a CI-like script of n lines.
+func ciScript(n int) string {
+	var sb strings.Builder
+	for i := 0; i < n; i++ {
+		switch i % 8 {
+		case 0:
+			fmt.Fprintf(&sb, "echo \"step %d: $(date +%%s)\" >> \"$TMPDIR/log\"\n", i)
+		case 1:
+			fmt.Fprintf(&sb, "if [ -f file%d ]; then cat file%d | grep -v x | sort -u > out%d; fi\n", i, i, i)
+		case 2:
+			sb.WriteString("for f in src/*.go; do gofmt -l \"$f\"; done\n")
+		case 3:
+			fmt.Fprintf(&sb, "X%d=value%d; export X%d\n", i, i, i)
+		case 4:
+			sb.WriteString("git log --oneline -n 5 | head -3\n")
+		case 5:
+			fmt.Fprintf(&sb, "mkdir -p build/%d && cp README.md build/%d/\n", i, i)
+		case 6:
+			fmt.Fprintf(&sb, "case \"$X%d\" in a*) echo a;; *) echo other;; esac\n", i-3)
+		default:
+			sb.WriteString("ls -la | wc -l\n")
+		}
+	}
+	return sb.String()
+}
+
+func BenchmarkJudgeOneLiner(b *testing.B) {
+	pol := benchPolicy(b)
+	req := Request{Source: "ls -la | grep foo && git status", Cwd: "/home/u/proj", Getenv: os.Getenv}
+	for i := 0; i < b.N; i++ {
+		if r := Judge(pol, req); r.Decision != "allow" {
+			b.Fatal(r.Reason)
+		}
+	}
+}
+
+func BenchmarkJudgeScript2000(b *testing.B) {
+	pol := benchPolicy(b)
+	req := Request{Source: ciScript(2000), Cwd: "/home/u/proj", Getenv: os.Getenv}
+	for i := 0; i < b.N; i++ {
+		Judge(pol, req)
+	}
+}

@@ -1,0 +1,151 @@
+// Command bench measures what guard-exec adds to every command: it times
+// plain `bash -c CMD`, a Go program that does nothing but exec bash, and
+// `guard-exec -c CMD`, interleaved (A B C A B C …) so that the machine's
+// noise falls on all three alike, and prints medians and ratios.
+//
+//	go run ./tools/bench [-n 500] [-cmd 'ls -la | grep foo']
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"time"
+)
+
+const execOnly = `package main
+
+import (
+	"os"
+	"syscall"
+)
+
+func main() {
+	syscall.Exec("/bin/bash", append([]string{"bash"}, os.Args[1:]...), os.Environ())
+}
+`
+
+func main() {
+	n := flag.Int("n", 400, "runs of each")
+	cmd := flag.String("cmd", "true", "the command to run")
+	script := flag.Int("script", 2000, "also time judging a generated script of this many lines (0: skip)")
+	flag.Parse()
+	if err := run(*n, *cmd, *script); err != nil {
+		fmt.Fprintln(os.Stderr, "bench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n int, cmd string, lines int) error {
+	dir, err := os.MkdirTemp("", "guard-bench-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	guard := filepath.Join(dir, "guard-exec")
+	if out, err := exec.Command("go", "build", "-o", guard, "./cmd/guard-exec").CombinedOutput(); err != nil {
+		return fmt.Errorf("building guard-exec (run from the repository root): %v\n%s", err, out)
+	}
+	src := filepath.Join(dir, "execonly", "main.go")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte(execOnly), 0o644)
+	os.WriteFile(filepath.Join(dir, "execonly", "go.mod"), []byte("module execonly\ngo 1.21\n"), 0o644)
+	wrapper := filepath.Join(dir, "exec-only")
+	b := exec.Command("go", "build", "-o", wrapper, ".")
+	b.Dir = filepath.Dir(src)
+	if out, err := b.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the exec-only wrapper: %v\n%s", err, out)
+	}
+	env := append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "GUARD_EXEC_SESSION=bench")
+	variants := []struct {
+		name string
+		argv []string
+	}{
+		{"bash -c", []string{"/bin/bash", "-c", cmd}},
+		{"exec-only Go wrapper", []string{wrapper, "-c", cmd}},
+		{"guard-exec -c", []string{guard, "-c", cmd}},
+	}
+	times := make([][]time.Duration, len(variants))
+	for i := 0; i < n; i++ {
+		for j, v := range variants {
+			c := exec.Command(v.argv[0], v.argv[1:]...)
+			c.Env, c.Dir = env, dir
+			start := time.Now()
+			if err := c.Run(); err != nil {
+				return fmt.Errorf("%s: %v", v.name, err)
+			}
+			times[j] = append(times[j], time.Since(start))
+		}
+	}
+	med := make([]time.Duration, len(variants))
+	fmt.Printf("command: %q, %d interleaved runs each\n", cmd, n)
+	for j, v := range variants {
+		med[j] = median(times[j])
+		fmt.Printf("  %-22s median %8.3f ms\n", v.name, ms(med[j]))
+	}
+	fmt.Printf("guard-exec adds %.3f ms to bash -c (ratio %.2f); the exec-only floor adds %.3f ms (ratio %.2f)\n",
+		ms(med[2]-med[0]), float64(med[2])/float64(med[0]), ms(med[1]-med[0]), float64(med[1])/float64(med[0]))
+	fmt.Printf("guard-exec over the exec-only floor: %.3f ms (ratio %.2f)\n", ms(med[2]-med[1]), float64(med[2])/float64(med[1]))
+	if lines > 0 {
+		return scriptBench(guard, dir, env, lines)
+	}
+	return nil
+}
+
+// scriptBench times `guard-exec check --file` on a generated CI-like
+// script against `check` of a one-liner, so process start cancels out.
+func scriptBench(guard, dir string, env []string, lines int) error {
+	path := filepath.Join(dir, "script.sh")
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	for i := 0; i < lines; i++ {
+		switch i % 8 {
+		case 0:
+			fmt.Fprintf(f, "echo \"step %d: $(date +%%s)\" >> \"$TMPDIR/log\"\n", i)
+		case 1:
+			fmt.Fprintf(f, "if [ -f file%d ]; then cat file%d | grep -v x | sort -u > out%d; fi\n", i, i, i)
+		case 2:
+			fmt.Fprintf(f, "for f in src/*.go; do gofmt -l \"$f\"; done\n")
+		case 3:
+			fmt.Fprintf(f, "X%d=value%d; export X%d\n", i, i, i)
+		case 4:
+			fmt.Fprintf(f, "git log --oneline -n 5 | head -3\n")
+		case 5:
+			fmt.Fprintf(f, "mkdir -p build/%d && cp README.md build/%d/\n", i, i)
+		case 6:
+			fmt.Fprintf(f, "case \"$X%d\" in a*) echo a;; *) echo other;; esac\n", i-3)
+		default:
+			fmt.Fprintf(f, "ls -la | wc -l\n")
+		}
+	}
+	f.Close()
+	var one, big []time.Duration
+	for i := 0; i < 30; i++ {
+		for _, args := range [][]string{{"check", "--", "true"}, {"check", "--file", path}} {
+			c := exec.Command(guard, args...)
+			c.Env, c.Dir = env, dir
+			start := time.Now()
+			c.Run() // an ask exits 1; only the time matters here
+			if args[1] == "--" {
+				one = append(one, time.Since(start))
+			} else {
+				big = append(big, time.Since(start))
+			}
+		}
+	}
+	fmt.Printf("judging a %d-line script takes %.2f ms more than a one-liner (medians of 30)\n", lines, ms(median(big)-median(one)))
+	return nil
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
