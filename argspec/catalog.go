@@ -58,7 +58,7 @@ func init() {
 		&Spec{Name: "taskset", Abbrev: true, Notation: ("a,all-tasks c,cpu-list p,pid h,help V,version")},
 		&Spec{Name: "flock", Abbrev: true, Notation: ("s,shared x,e,exclusive u,unlock n,nb,nonblock w,wait,timeout= o,close E,conflict-exit-code= F,no-fork c,command= verbose h,help V,version")},
 		&Spec{Name: "watch", Abbrev: true, Notation: ("b,beep c,color C,no-color d,differences?= e,errexit g,chgexit n,interval= p,precise t,no-title w,no-wrap x,exec q,equexit= r,no-rerun s,shotgun h,help v,version")},
-		&Spec{Name: "xargs", Abbrev: true, Notation: ("0,null a,arg-file= d,delimiter= E e,eof?= I i,replace?= L l,max-lines?= n,max-args= o,open-tty p,interactive P,max-procs= r,no-run-if-empty s,max-chars= show-limits t,verbose x,exit process-slot-var= help version")},
+		&Spec{Name: "xargs", Abbrev: true, Notation: ("0,null a,arg-file= d,delimiter= E= e,eof?= I= i,replace?= L= l,max-lines?= n,max-args= o,open-tty p,interactive P,max-procs= r,no-run-if-empty s,max-chars= show-limits t,verbose x,exit process-slot-var= help version")},
 		&Spec{Name: "command", Notation: ("p v V")},
 		&Spec{Name: "exec", Notation: ("c l a=")},
 		&Spec{Name: "su", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= w,whitelist-environment= session-command= h,help V,version")},

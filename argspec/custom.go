@@ -120,7 +120,8 @@ func readFind(s *Spec, args []wordT, pattern bool) *Cmd {
 		}
 		opt := Opt{Name: t, Known: true}
 		if n, ok := findArgs[t]; ok && i+n < len(args) {
-			v := args[i+n]
+			// The first argument is the value (-fprintf FILE FORMAT).
+			v := args[i+1]
 			opt.Value = &v
 			i += n
 		}

@@ -150,6 +150,21 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			files = files[1:]
 		}
 		addAll(c.Values("--file"), Read, "", false)
+		scripts := c.Values("--expression")
+		if len(scripts) == 0 && len(c.Values("--file")) == 0 && len(args) > 0 {
+			scripts = args[:1]
+		}
+		for _, sc := range scripts {
+			if t, ok := sc.Static(); ok {
+				sed := SedScript(t)
+				for _, f := range sed.Write {
+					add(word.FromLit(f), Write, "", false)
+				}
+				for _, f := range sed.Read {
+					add(word.FromLit(f), Read, "", false)
+				}
+			}
+		}
 		if c.Has("--in-place") {
 			addAll(files, Write, "", false)
 		} else {

@@ -174,7 +174,7 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 					return
 				}
 				if sub, ok := s.Subs[t]; ok {
-					c.Sub = append(c.Sub, sub.Name)
+					c.Sub = append(c.Sub, t) // as typed: a spec may serve several subcommands
 					if s.Persistent {
 						sub = withParent(sub, s)
 					}

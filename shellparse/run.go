@@ -18,7 +18,7 @@ import (
 func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, st *syntax.Stmt) {
 	var assigns []Assign
 	for _, a := range c.Assigns {
-		assigns = append(assigns, w.assign(sc, a))
+		assigns = append(assigns, w.assign(sc, a, false))
 	}
 	var argv []word.Word
 	for _, a := range c.Args {
@@ -39,20 +39,22 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 	w.run(sc, argv, assigns, redirs, in, false, st != nil && st.Background)
 }
 
-// assign evaluates an assignment's value, walking what it runs.
-func (w *walker) assign(sc *scope, a *syntax.Assign) Assign {
+// assign evaluates an assignment's value, walking what it runs. assoc
+// says the variable is an associative array, whose subscripts are strings.
+func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 	out := Assign{}
 	if a.Name != nil {
 		out.Name = a.Name.Value
+		assoc = assoc || sc.varState(out.Name).assoc
 	}
 	if a.Index != nil {
-		w.arith(sc, a.Index)
+		w.subscript(sc, a.Index, assoc)
 	}
 	switch {
 	case a.Array != nil:
 		for _, el := range a.Array.Elems {
 			if el.Index != nil {
-				w.arith(sc, el.Index)
+				w.subscript(sc, el.Index, assoc)
 			}
 			if el.Value != nil {
 				w.fields(sc, el.Value)
@@ -68,6 +70,22 @@ func (w *walker) assign(sc *scope, a *syntax.Assign) Assign {
 		out.Value = word.FromLit("")
 	}
 	return out
+}
+
+// subscript walks an array subscript: arithmetic for an indexed array, a
+// string (still expanded) for an associative one.
+func (w *walker) subscript(sc *scope, e syntax.ArithmExpr, assoc bool) {
+	if !assoc {
+		w.arith(sc, e)
+		return
+	}
+	syntax.Walk(e, func(n syntax.Node) bool {
+		if wd, ok := n.(*syntax.Word); ok {
+			w.value(sc, wd, wctx{})
+			return false
+		}
+		return true
+	})
 }
 
 // setAssign records an assignment in the shell's state.
@@ -634,7 +652,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	variant := c.Variant.Value
 	argv := []word.Word{word.FromLit(variant)}
 	var assigns []Assign
-	integer, funcs := false, false
+	integer, funcs, assoc, nameref := false, false, false, false
 	for _, a := range c.Args {
 		switch {
 		case a.Naked && a.Name == nil && a.Value != nil:
@@ -644,6 +662,12 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			if ok && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
 				if strings.HasPrefix(t, "-") && strings.Contains(t, "i") {
 					integer = true
+				}
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "A") {
+					assoc = true
+				}
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
+					nameref = true
 				}
 				if strings.ContainsAny(t, "fF") {
 					funcs = true
@@ -657,6 +681,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			w.varNameArg(sc, v, variant)
 			if ok {
 				n, val, hasVal := strings.Cut(t, "=")
+				if nameref && hasVal {
+					w.varNameArg(sc, word.FromLit(val), variant+" -n")
+				}
 				base, _, _ := strings.Cut(n, "[")
 				if strings.HasPrefix(base, "GUARD_EXEC_") {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
@@ -679,14 +706,25 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(name, "GUARD_EXEC_") && variant != "local" {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
-				if integer {
+				if integer || assoc {
 					st := sc.varState(name)
-					st.integer = true
+					st.integer = st.integer || integer
+					st.assoc = st.assoc || assoc
 					sc.vars.put(name, st)
 				}
 				continue
 			}
-			v := w.assign(sc, a)
+			if assoc {
+				st := sc.varState(name)
+				st.assoc = true
+				sc.vars.put(name, st)
+			}
+			v := w.assign(sc, a, assoc)
+			if nameref {
+				// A name reference's value is a variable name, whose
+				// subscript bash evaluates.
+				w.varNameArg(sc, v.Value, variant+" -n "+name)
+			}
 			assigns = append(assigns, v)
 			argv = append(argv, word.FromLit(name+"="+v.Value.String()))
 			if integer || sc.varState(name).integer {
@@ -1140,6 +1178,16 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 		}
 		w.code(w.childScope(sc, []string{"sh"}, false), t, Layer{Kind: what, Argv: layer.Argv})
 	}
+	// judgeWithFile judges a command the program runs with a file name
+	// appended (rg --pre CMD FILE, zip -TT CMD ZIPFILE).
+	judgeWithFile := func(v word.Word, what string) {
+		t, ok := v.Static()
+		if !ok {
+			judge(v, what)
+			return
+		}
+		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Layer{Kind: what, Argv: layer.Argv})
+	}
 	switch prog {
 	case "find":
 		execs, _ := argspec.FindExecs(cmd.Argv[1:])
@@ -1264,12 +1312,18 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 	case "rg":
 		c := argspec.Normalize(cmd.Argv, false)
 		for _, v := range c.Values("--pre") {
-			judge(v, "rg --pre")
+			judgeWithFile(v, "rg --pre")
 		}
 	case "zip":
 		for i, a := range cmd.Argv {
-			if t, _ := a.Static(); (t == "-TT" || t == "--unzip-command") && i+1 < len(cmd.Argv) {
-				judge(cmd.Argv[i+1], "zip "+t)
+			t, _ := a.Static()
+			switch {
+			case (t == "-TT" || t == "--unzip-command") && i+1 < len(cmd.Argv):
+				judgeWithFile(cmd.Argv[i+1], "zip "+t)
+			case strings.HasPrefix(t, "--unzip-command="):
+				judgeWithFile(word.FromLit(t[len("--unzip-command="):]), "zip --unzip-command")
+			case strings.HasPrefix(t, "-TT") && len(t) > 3:
+				judgeWithFile(word.FromLit(t[3:]), "zip -TT")
 			}
 		}
 	case "man":
@@ -1304,7 +1358,7 @@ func (w *walker) sedScript(sc *scope, cmd *Cmd) {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "a sed script not known here (GNU sed's e command runs shell commands)", CodeArg: -1})
 			continue
 		}
-		for _, sub := range sedExec(t) {
+		for _, sub := range argspec.SedScript(t).Exec {
 			if sub == "" {
 				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
 				continue
@@ -1312,94 +1366,6 @@ func (w *walker) sedScript(sc *scope, cmd *Cmd) {
 			w.code(w.childScope(sc, []string{"sh"}, false), sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
 		}
 	}
-}
-
-// sedExec returns the commands a sed script runs: the text of each e
-// command, and "" for an e without text or an s///e flag.
-func sedExec(script string) []string {
-	var out []string
-	i := 0
-	skipAddr := func() {
-		for i < len(script) {
-			c := script[i]
-			switch {
-			case c >= '0' && c <= '9' || c == '$' || c == ',' || c == '~' || c == '!' || c == ' ' || c == '+':
-				i++
-			case c == '/' || c == '\\':
-				delim := byte('/')
-				if c == '\\' && i+1 < len(script) {
-					i++
-					delim = script[i]
-				}
-				i++
-				for i < len(script) && script[i] != delim {
-					if script[i] == '\\' {
-						i++
-					}
-					i++
-				}
-				i++
-			default:
-				return
-			}
-		}
-	}
-	for i < len(script) {
-		for i < len(script) && strings.IndexByte(" \t\n;{}", script[i]) >= 0 {
-			i++
-		}
-		skipAddr()
-		if i >= len(script) {
-			break
-		}
-		c := script[i]
-		i++
-		switch c {
-		case 'e':
-			end := strings.IndexByte(script[i:], '\n')
-			if end < 0 {
-				end = len(script) - i
-			}
-			out = append(out, strings.TrimSpace(script[i:i+end]))
-			i += end
-		case 's', 'y':
-			if i >= len(script) {
-				return out
-			}
-			delim := script[i]
-			i++
-			for n := 0; n < 2 && i < len(script); i++ {
-				if script[i] == '\\' {
-					i++
-					continue
-				}
-				if script[i] == delim {
-					n++
-				}
-			}
-			for i < len(script) && strings.IndexByte(";\n}", script[i]) < 0 {
-				if c == 's' && script[i] == 'e' {
-					out = append(out, "")
-				}
-				if c == 's' && (script[i] == 'w' || script[i] == 'W') {
-					break
-				}
-				i++
-			}
-		case 'a', 'i', 'c', 'r', 'R', 'w', 'W', 'b', 't', 'T', ':', 'q', 'Q', 'l', 'L':
-			end := strings.IndexByte(script[i:], '\n')
-			if end < 0 {
-				end = len(script) - i
-			}
-			if c == 'b' || c == 't' || c == 'T' || c == ':' || c == 'q' || c == 'Q' || c == 'l' || c == 'L' {
-				if j := strings.IndexByte(script[i:i+end], ';'); j >= 0 && c != ':' {
-					end = j
-				}
-			}
-			i += end
-		}
-	}
-	return out
 }
 
 // progBase is the base name of a program path.

@@ -17,6 +17,7 @@ type varState struct {
 	unknown bool // assigned a value not known here
 	numeric bool // unknown, but certainly an integer (arithmetic results)
 	integer bool // declare -i: assignments to it are evaluated as arithmetic
+	assoc   bool // declare -A: subscripts are strings, not arithmetic
 }
 
 // varLayer is one layer of a persistent map of variables. Copying a scope
@@ -319,18 +320,18 @@ func (sc *scope) varState(name string) varState { v, _ := sc.vars.lookup(name); 
 func (sc *scope) set(name string, v word.Word) {
 	old := sc.varState(name)
 	if !v.IsStatic() {
-		sc.vars.put(name, varState{unknown: true, integer: old.integer})
+		sc.vars.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
 		return
 	}
-	sc.vars.put(name, varState{val: v, integer: old.integer})
+	sc.vars.put(name, varState{val: v, integer: old.integer, assoc: old.assoc})
 }
 
 func (sc *scope) setUnknown(name string) {
 	old := sc.varState(name)
-	sc.vars.put(name, varState{unknown: true, integer: old.integer})
+	sc.vars.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
 }
 
 func (sc *scope) setNumeric(name string) {
 	old := sc.varState(name)
-	sc.vars.put(name, varState{unknown: true, numeric: true, integer: old.integer})
+	sc.vars.put(name, varState{unknown: true, numeric: true, integer: old.integer, assoc: old.assoc})
 }

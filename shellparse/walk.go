@@ -505,16 +505,8 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		}
 		return &Input{Text: strings.Join(rest, " ") + nl, Known: true, Desc: "literal text from echo"}
 	case "printf":
-		if len(args) == 2 && !strings.ContainsAny(args[1], `%\`) {
-			return &Input{Text: args[1], Known: true, Desc: "literal text from printf"}
-		}
-		if len(args) >= 2 && (args[1] == `%s\n` || args[1] == `%s`) {
-			sep := map[string]string{`%s\n`: "\n", `%s`: ""}[args[1]]
-			var b strings.Builder
-			for _, a := range args[2:] {
-				b.WriteString(a + sep)
-			}
-			return &Input{Text: b.String(), Known: true, Desc: "literal text from printf"}
+		if text, ok := printfLiteral(args[1:]); ok {
+			return &Input{Text: text, Known: true, Desc: "literal text from printf"}
 		}
 	case "cat":
 		if len(args) == 1 || (len(args) == 2 && args[1] == "-") {
@@ -524,6 +516,74 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		}
 	}
 	return unknown
+}
+
+// printfLiteral formats printf's arguments when the result is plain text:
+// escapes, %s, %b, %c, %d and %%; anything else is not worked out.
+func printfLiteral(args []string) (string, bool) {
+	if len(args) == 0 || args[0] == "-v" || args[0] == "--" && len(args) == 1 {
+		return "", false
+	}
+	if args[0] == "--" {
+		args = args[1:]
+	}
+	format, rest := args[0], args[1:]
+	var b strings.Builder
+	for first := true; first || len(rest) > 0; first = false {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\' && i+1 < len(format):
+				j := i + 1
+				for j < len(format) && j < i+4 && format[j] >= '0' && format[j] <= '7' && format[i+1] == '0' {
+					j++
+				}
+				if format[i+1] == '0' || format[i+1] == 'c' {
+					return "", false
+				}
+				b.WriteString(ansiC(format[i : i+2]))
+				i++
+			case c == '%' && i+1 < len(format):
+				i++
+				if format[i] == '%' {
+					b.WriteByte('%')
+					continue
+				}
+				arg := ""
+				if len(rest) > 0 {
+					arg, rest = rest[0], rest[1:]
+				}
+				used = true
+				switch format[i] {
+				case 's':
+					b.WriteString(arg)
+				case 'b':
+					b.WriteString(ansiC(arg))
+				case 'c':
+					if arg != "" {
+						b.WriteByte(arg[0])
+					}
+				case 'd', 'i':
+					if arg == "" {
+						arg = "0"
+					}
+					if !isInteger(arg) {
+						return "", false
+					}
+					b.WriteString(arg)
+				default:
+					return "", false
+				}
+			default:
+				b.WriteByte(c)
+			}
+		}
+		if !used {
+			break
+		}
+	}
+	return b.String(), true
 }
 
 // test walks a [[ ]] expression.
@@ -575,6 +635,29 @@ func (w *walker) arithOperand(sc *scope, wd *syntax.Word) {
 
 // arithText checks text that will be evaluated as arithmetic.
 func (w *walker) arithText(sc *scope, v word.Word, where string) {
+	if s, ok := v.Static(); ok && !strings.ContainsAny(s, "$`") {
+		// Literal text: read it as the expression bash will evaluate, so
+		// that assignments (let 'x = 1') are told from reads.
+		if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("(( "+s+" ))"), ""); err == nil && len(f.Stmts) == 1 {
+			if ac, ok := f.Stmts[0].Cmd.(*syntax.ArithmCmd); ok {
+				if wd, isWord := ac.X.(*syntax.Word); isWord {
+					// A single operand: a name or a number, never text to
+					// read again.
+					if l := wd.Lit(); isName(l) {
+						w.arithName(sc, l)
+						return
+					} else if l != "" && !strings.ContainsAny(l, "$`[") {
+						return
+					}
+				} else {
+					w.nested++
+					w.arith(sc, ac.X)
+					w.nested--
+					return
+				}
+			}
+		}
+	}
 	if s, ok := v.Static(); ok {
 		if !strings.ContainsAny(s, "$`[") && !hasUnknownName(sc, w, s) {
 			return
@@ -677,9 +760,14 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 		w.arith(sc, e.X)
 	case *syntax.Word:
 		if len(e.Parts) == 1 {
-			if l, ok := e.Parts[0].(*syntax.Lit); ok && isName(l.Value) {
-				w.arithName(sc, l.Value)
-				return
+			if l, ok := e.Parts[0].(*syntax.Lit); ok {
+				if isName(l.Value) {
+					w.arithName(sc, l.Value)
+					return
+				}
+				if !strings.ContainsAny(l.Value, "$`[") {
+					return // a number
+				}
 			}
 		}
 		v := w.value(sc, e, wctx{arith: true})

@@ -320,7 +320,9 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	in := ctx
 	in.param = true
 	// Operands are expanded (and may run substitutions) whatever the value.
-	if p.Index != nil {
+	if p.Index != nil && p.Param != nil {
+		w.subscript(sc, p.Index, sc.varState(p.Param.Value).assoc)
+	} else if p.Index != nil {
 		w.arith(sc, p.Index)
 	}
 	if p.Slice != nil {

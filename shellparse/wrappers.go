@@ -149,7 +149,21 @@ func optsThen(skip int, shellOpts bool, _ ...string) wrapper {
 			return &inner{}, ""
 		}
 		rest = rest[skip:]
-		in := &inner{argv: rest}
+		in := &inner{}
+		if shellOpts {
+			// sudo and doas take NAME=value settings before the command.
+			for len(rest) > 0 {
+				p := rest[0].Prefix()
+				eq := strings.IndexByte(p, '=')
+				if eq <= 0 || !isName(p[:eq]) {
+					break
+				}
+				v, _ := rest[0].TrimPrefix(p[:eq+1])
+				in.assigns = append(in.assigns, Assign{Name: p[:eq], Value: v})
+				rest = rest[1:]
+			}
+		}
+		in.argv = rest
 		if shellOpts && c != nil && (c.Has("--shell") || c.Has("--login")) && len(rest) > 0 {
 			// sudo -s CMD / sudo -i CMD run CMD through a shell.
 			code := joinWords(rest)
