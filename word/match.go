@@ -35,8 +35,8 @@ type Pattern struct {
 	// settled by comparing it, without the automaton or doublestar.
 	prefix string
 	once   sync.Once
-	auto  *nfa
-	err   error
+	auto   *nfa
+	err    error
 }
 
 func (p *Pattern) automaton() *nfa {
