@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -89,4 +90,53 @@ func DescribePresets() string {
 		b.WriteString(n + ": " + Presets[n].Doc + "\n")
 	}
 	return b.String()
+}
+
+// StarterConfig writes a commented config with the presets a project
+// suggests; exists reports whether a file is at the project root.
+func StarterConfig(root string, exists func(string) bool) string {
+	var found []string
+	for _, name := range PresetNames() {
+		for _, f := range Presets[name].Detect {
+			if exists(f) {
+				found = append(found, name)
+				break
+			}
+		}
+	}
+	var b strings.Builder
+	b.WriteString("# guard-exec configuration (written by guard-exec init).\n")
+	b.WriteString("# Rules: decision = \"allow\" | \"ask\" | \"deny\"; command = words matched against\n")
+	b.WriteString("# the argv (a prefix, each word a glob), flags = options anywhere, or path = a\n")
+	b.WriteString("# doublestar pattern with access = \"read\" | \"write\" | \"any\". The most specific\n")
+	b.WriteString("# rule wins; at equal specificity the strictest. See the README.\n\n")
+	if len(found) > 0 {
+		fmt.Fprintf(&b, "# Presets found for %s: they allow everyday build, test and lint\n# commands, never publishing or deleting ones. Run guard-exec presets to list all.\n", root)
+		fmt.Fprintf(&b, "presets = [%s]\n\n", quoteList(found))
+	} else {
+		b.WriteString("# Presets allow everyday build/test commands of an ecosystem:\n# presets = [\"go\", \"node\", \"python\", \"rust\", \"make\", \"git\"]\n\n")
+	}
+	b.WriteString("# mode = \"audit\"   # log and warn instead of refusing (for a trial period)\n\n")
+	b.WriteString(`# Examples:
+# [[rule]]
+# decision = "deny"
+# path     = "test/**"
+# access   = "write"
+# why      = "tests are the acceptance criterion; change the code under test"
+#
+# [[rule]]
+# decision  = "allow"
+# command   = "docker compose up"
+# match     = ["docker compose up -d"]
+# not_match = ["docker compose down"]
+`)
+	return b.String()
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return strings.Join(q, ", ")
 }

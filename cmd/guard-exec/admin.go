@@ -155,7 +155,7 @@ func cmdInit(e *env, args []string) int {
 		return ExitRefused
 	}
 	root := policy.ProjectRoot(e.cwd)
-	text := starterConfig(root)
+	text := policy.StarterConfig(root, func(name string) bool { return fileExists(filepath.Join(root, name)) })
 	if *print {
 		fmt.Fprint(e.stdout, text)
 		return 0
@@ -182,55 +182,6 @@ func cmdInit(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "guard-exec: hint: its allow rules apply once you run: guard-exec trust\n")
 	}
 	return 0
-}
-
-// starterConfig writes a commented config with the presets the project
-// suggests.
-func starterConfig(root string) string {
-	var found []string
-	for _, name := range policy.PresetNames() {
-		for _, f := range policy.Presets[name].Detect {
-			if _, err := os.Stat(filepath.Join(root, f)); err == nil {
-				found = append(found, name)
-				break
-			}
-		}
-	}
-	var b strings.Builder
-	b.WriteString("# guard-exec configuration (written by guard-exec init).\n")
-	b.WriteString("# Rules: decision = \"allow\" | \"ask\" | \"deny\"; command = words matched against\n")
-	b.WriteString("# the argv (a prefix, each word a glob), flags = options anywhere, or path = a\n")
-	b.WriteString("# doublestar pattern with access = \"read\" | \"write\" | \"any\". The most specific\n")
-	b.WriteString("# rule wins; at equal specificity the strictest. See the README.\n\n")
-	if len(found) > 0 {
-		fmt.Fprintf(&b, "# Presets found for %s: they allow everyday build, test and lint\n# commands, never publishing or deleting ones. Run guard-exec presets to list all.\n", root)
-		fmt.Fprintf(&b, "presets = [%s]\n\n", quoteList(found))
-	} else {
-		b.WriteString("# Presets allow everyday build/test commands of an ecosystem:\n# presets = [\"go\", \"node\", \"python\", \"rust\", \"make\", \"git\"]\n\n")
-	}
-	b.WriteString("# mode = \"audit\"   # log and warn instead of refusing (for a trial period)\n\n")
-	b.WriteString(`# Examples:
-# [[rule]]
-# decision = "deny"
-# path     = "test/**"
-# access   = "write"
-# why      = "tests are the acceptance criterion; change the code under test"
-#
-# [[rule]]
-# decision  = "allow"
-# command   = "docker compose up"
-# match     = ["docker compose up -d"]
-# not_match = ["docker compose down"]
-`)
-	return b.String()
-}
-
-func quoteList(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	return strings.Join(q, ", ")
 }
 
 func installEnv(e *env, target string) (install.Env, error) {
