@@ -196,10 +196,6 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 				cmd.Opaque, cmd.CodeArg = "", -1
 			}
 			w.emit(cmd)
-			sc.paramsUnknown = true
-			for _, v := range []string{} {
-				_ = v
-			}
 			w.unknownAfterSource(sc)
 			return
 		case "trap":
@@ -226,7 +222,6 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			return
 		case "shift":
 			w.emit(cmd)
-			sc.paramsUnknown = sc.paramsUnknown || len(sc.params) > 0
 			if !sc.paramsUnknown && len(sc.params) > 1 {
 				n := 1
 				if len(argv) > 1 {
@@ -364,14 +359,16 @@ func (w *walker) emitRedirs(redirs []Redir) {
 	}
 }
 
-// unknownAfterSource forgets what a sourced file may have changed.
+// unknownAfterSource forgets the variables a sourced file may have
+// changed. The working directory and positional parameters are assumed
+// kept: a sourced file that changes them is rare, and the clients source
+// a snapshot of the user's shell before every command (see README).
 func (w *walker) unknownAfterSource(sc *scope) {
 	var names []string
 	sc.vars.each(func(k string, _ varState) { names = append(names, k) })
 	for _, k := range names {
 		sc.setUnknown(k)
 	}
-	sc.cwd.Unknown = true
 }
 
 // callFunc walks a function's body where it is called.

@@ -121,7 +121,8 @@ type scope struct {
 	funcs         map[string]*syntax.Stmt
 	funcsShared   bool
 	cwd           Cwd
-	cdFallback    *Cwd // the directory if the last cd failed
+	cdFallback    *Cwd   // the directory if the last cd failed
+	failAlt       *scope // the state if the last command failed, when it differs
 	params        []string
 	paramsUnknown bool
 	errexit       bool
@@ -138,6 +139,9 @@ func (sc *scope) clone() *scope {
 	if sc.cdFallback != nil {
 		fb := *sc.cdFallback
 		c.cdFallback = &fb
+	}
+	if sc.failAlt != nil {
+		c.failAlt = sc.failAlt.clone()
 	}
 	return &c
 }
@@ -266,7 +270,9 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 	case "IFS":
 		// bash sets IFS itself at startup; it is never taken from the environment.
 		return word.FromLit(" \t\n"), true
-	case "HOME", "TMPDIR", "OLDPWD":
+	case "HOME", "TMPDIR", "OLDPWD", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
+		"XDG_RUNTIME_DIR":
+		// Directories of the real environment, which the guard reads too.
 		if w.opts.Getenv != nil {
 			if v := w.opts.Getenv(name); v != "" && filepath.IsAbs(v) {
 				return word.FromLit(v), true

@@ -14,12 +14,7 @@ func (w *walker) stmts(sc *scope, stmts []*syntax.Stmt) {
 		if !w.step() {
 			return
 		}
-		if sc.cdFallback != nil && !sc.errexit {
-			// The cd before this statement may have failed; with no && or
-			// set -e to stop it, this statement runs in either directory.
-			sc.cwd = unionCwd(sc.cwd, *sc.cdFallback)
-		}
-		sc.cdFallback = nil
+		settle(sc)
 		w.stmt(sc, st, nil)
 	}
 }
@@ -36,6 +31,11 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 		// An asynchronous job cannot change this shell's state.
 		sc = sc.clone()
 	}
+	// Commands reported while walking this statement run in sc's state
+	// (its working directory), whichever branch or subshell sc is.
+	outer := w.curScope
+	w.curScope = sc
+	defer func() { w.curScope = outer }()
 	redirs, stdin := w.redirs(sc, st.Redirs)
 	if stdin != nil {
 		in = stdin
@@ -148,19 +148,24 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 	switch c.Op {
 	case syntax.AndStmt:
+		// Y runs only if X succeeded; the list fails if X or Y failed.
 		w.stmt(sc, c.X, in)
-		failed := failState(sc)
-		sc.cdFallback = nil // Y runs only if X succeeded
+		failX := failState(sc)
+		sc.cdFallback, sc.failAlt = nil, nil
 		w.stmt(sc, c.Y, nil)
-		*sc = *merge(sc, failed)
+		sc.failAlt = merge(failX, failState(sc))
+		sc.cdFallback = nil
 	case syntax.OrStmt:
+		// Y runs only if X failed; the list succeeds if X or Y did.
 		w.stmt(sc, c.X, in)
 		ok := sc.clone()
-		ok.cdFallback = nil
-		// Y runs only if X failed, in whatever state X left.
+		ok.cdFallback, ok.failAlt = nil, nil
 		*sc = *failState(sc)
 		w.stmt(sc, c.Y, nil)
+		failY := failState(sc)
+		sc.cdFallback, sc.failAlt = nil, nil
 		*sc = *merge(ok, sc)
+		sc.failAlt = failY
 	case syntax.Pipe, syntax.PipeAll:
 		// Every element runs in a subshell; what the left side prints is
 		// known only for literal text.
@@ -188,22 +193,40 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 }
 
 // failState is the state after a command failed: a cd that failed left
-// the directory as it was.
+// the directory as it was; a list that failed says where it could be.
 func failState(sc *scope) *scope {
+	if sc.failAlt != nil {
+		return sc.failAlt.clone()
+	}
 	f := sc.clone()
 	if f.cdFallback != nil {
 		f.cwd = *f.cdFallback
 		f.cdFallback = nil
 	}
-	f.dead = false
 	return f
+}
+
+// settle moves on to the next statement, which runs whether the last one
+// succeeded or failed: either state may hold.
+func settle(sc *scope) {
+	if sc.cdFallback == nil && sc.failAlt == nil {
+		return
+	}
+	if !sc.errexit || sc.failAlt != nil {
+		// With set -e a failed cd stops the script; a failed && list
+		// does not (bash exempts all but its last command).
+		*sc = *merge(sc, failState(sc))
+	}
+	sc.cdFallback, sc.failAlt = nil, nil
 }
 
 func (w *walker) ifClause(sc *scope, c *syntax.IfClause) {
 	w.stmts(sc, c.Cond)
 	then := sc.clone()
+	then.cdFallback, then.failAlt = nil, nil
 	w.stmts(then, c.Then)
-	other := sc.clone()
+	settle(then)
+	other := failState(sc)
 	if c.Else != nil {
 		if len(c.Else.Cond) == 0 {
 			w.stmts(other, c.Else.Then)
@@ -211,6 +234,7 @@ func (w *walker) ifClause(sc *scope, c *syntax.IfClause) {
 			w.ifClause(other, c.Else)
 		}
 	}
+	settle(other)
 	*sc = *merge(then, other)
 }
 
