@@ -358,6 +358,17 @@ func builtinRules(env *Env) (*builtins, error) {
 			return word.No
 		}, Why: "a literal DROP, TRUNCATE or FLUSH destroys data", Instead: "run it against a disposable database, or ask the person"},
 	}
+	// The clients' own scaffolding: Claude Code and Codex source a snapshot
+	// of the user's shell (functions, aliases, options) before every
+	// command. It is the user's own configuration, trusted like ~/.bashrc.
+	if env.Home != "" {
+		for _, snap := range []string{"/.claude/shell-snapshots/*", "/.codex/shell_snapshots/*", "/.codex/shell-snapshots/*"} {
+			for _, verb := range []string{"source", "."} {
+				preds = append(preds, &Rule{Decision: Allow, Command: verb + " " + quoteWord(env.Home+snap[:len(snap)-1]) + "*",
+					Name: "client shell snapshot", Why: "the agent client's snapshot of your own shell configuration"})
+			}
+		}
+	}
 	preds = append(preds,
 		&Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
 			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
@@ -373,6 +384,12 @@ func builtinRules(env *Env) (*builtins, error) {
 			}
 			return word.No
 		}, Why: "the program's name is known only at run time", Instead: "name the program directly"},
+		{Decision: Ask, Name: "a write to a path known only at run time", predEffect: func(p *Part, e Effect) word.Tri {
+			if e.Access&2 != 0 && len(e.Path.Segs) == 1 && e.Path.Segs[0].Kind == word.Hole {
+				return word.Yes
+			}
+			return word.No
+		}, Why: "writes to a path known only at run time", Instead: "name the path directly, so it can be checked"},
 		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"delete": true, "move": true}), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
 		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"chmod": true, "chown": true}), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
 	}
@@ -494,9 +511,9 @@ func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tr
 	}
 }
 
-// quoteWord makes a program name literal in a rule (":" and "[" are names).
+// quoteWord makes a word literal in a rule (":" and "[" are names).
 func quoteWord(s string) string {
-	if strings.ContainsAny(s, "[*?") {
+	if strings.ContainsAny(s, "[*?' \t") {
 		return "'" + s + "'"
 	}
 	return s

@@ -114,6 +114,16 @@ type Verdict struct {
 	Reason   string
 	Instead  string
 	Matches  []Match
+	// Asking lists every aspect that was not allowed: the command itself
+	// (Effect nil) or a path it touches. An approval must cover them all.
+	Asking []Aspect
+}
+
+// Aspect is one aspect of a part that was not allowed.
+type Aspect struct {
+	Decision Decision
+	Effect   *Effect // nil for the command itself
+	Absolute bool    // decided by the absolute denylist: nothing can allow it
 }
 
 // Judge decides one part. With explain, the verdict records every rule
@@ -123,7 +133,9 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	v := &Verdict{Decision: Allow}
 	// 1. The absolute denylist: nothing overrides it.
 	floor := Allow
-	floorReason := ""
+	floorReason, floorInstead := "", ""
+	var floorRule *Rule
+	floorMaybe := false
 	var abs []*Rule
 	pol.each(p, true, func(r *Rule) { abs = append(abs, r) })
 	for _, r := range abs {
@@ -145,15 +157,16 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 			if r.Decision == Deny {
 				return v
 			}
-			floor, floorReason = r.Decision, r.Why
+			floor, floorReason, floorInstead, floorRule, floorMaybe = r.Decision, r.Why, r.Instead, r, false
 			continue
 		}
 		m.Note = "might match, depending on values known only at run time"
 		if explain {
 			v.Matches = append(v.Matches, m)
 		}
-		if floor < Ask {
-			floor, floorReason = Ask, r.Why+" (this might be the case: part of the command is known only at run time)"
+		if floor < Ask || floor == Ask && floorMaybe && floorRule != nil && floorRule.Decision < r.Decision {
+			floor, floorRule, floorInstead, floorMaybe = Ask, r, r.Instead, true
+			floorReason = r.Why + " (this might be the case: part of the command is known only at run time)"
 		}
 	}
 	// 2. The command aspect.
@@ -172,6 +185,9 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	}
 	best := cv
 	best.aspect = "command"
+	if cv.decision > Allow {
+		v.Asking = append(v.Asking, Aspect{Decision: cv.decision})
+	}
 	// 3. Each path the part touches.
 	for _, e := range p.Effects {
 		for _, acc := range []Access{Read, argspec.Write} {
@@ -189,15 +205,25 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 			if ev.decision > best.decision || explain {
 				ev.aspect = eff.String()
 			}
+			if ev.decision > Allow {
+				e2 := eff
+				v.Asking = append(v.Asking, Aspect{Decision: ev.decision, Effect: &e2})
+			}
 			if ev.decision > best.decision {
 				best = ev
 			}
 		}
 	}
 	v.Decision, v.Rule, v.Aspect, v.Reason, v.Instead = best.decision, best.rule, best.aspect, best.reason, best.instead
-	if floor > v.Decision {
-		v.Decision, v.Rule, v.Reason, v.Instead = floor, nil, floorReason, ""
+	if floor > v.Decision || floor == v.Decision && floor > Allow && (best.rule == nil || !best.matched) {
+		// The absolute denylist explains best what it may be about to
+		// stop (a dynamic program name, a path that may be the guard's
+		// own config).
+		v.Decision, v.Rule, v.Reason, v.Instead = floor, floorRule, floorReason, floorInstead
 		v.Aspect = "absolute"
+	}
+	if floor > Allow {
+		v.Asking = append(v.Asking, Aspect{Decision: floor, Absolute: true})
 	}
 	return v
 }
@@ -274,7 +300,7 @@ func (pol *Policy) aspect(p *Part, v *Verdict, explain bool, labelOf func() stri
 			m.Note = "might match, but " + win.Source + " wins anyway"
 		default:
 			m.Note = "might match, depending on values known only at run time: at least ask"
-			if res.decision < Ask {
+			if res.decision < Ask || res.decision == Ask && !res.matched && res.rule != nil && moreTelling(r, res.rule) {
 				res.decision, res.rule = Ask, r
 				res.reason = r.Why
 				if res.reason == "" {
@@ -289,6 +315,15 @@ func (pol *Policy) aspect(p *Part, v *Verdict, explain bool, labelOf func() stri
 		}
 	}
 	return res
+}
+
+// moreTelling reports whether r explains a maybe-match better than o: a
+// deny over an ask, then the more specific.
+func moreTelling(r, o *Rule) bool {
+	if r.Decision != o.Decision {
+		return r.Decision > o.Decision
+	}
+	return o.Key().Less(r.Key())
 }
 
 func winNote(r *Rule, all []*Rule) string {

@@ -27,12 +27,62 @@ var exactOnly = map[string]bool{
 
 var subWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`) })
 
-// Remember returns the rule a person's approval of a part would add: the
-// program and its subcommand words with the rest wildcarded, or the exact
-// argv for shells, interpreters and wrappers. ok is false when the part
-// cannot be remembered safely (a dynamic word, opaque code without a
-// script name, a construct rather than a command).
-func Remember(p *Part) (command string, ok bool) {
+// Remembered is a rule a person's approval would add.
+type Remembered struct {
+	Command string // a command rule, or
+	Path    string // a path rule,
+	Access  string // with its access
+}
+
+// TOML renders the rule as config text, with an optional comment.
+func (r Remembered) TOML(comment string) string {
+	var b strings.Builder
+	if comment != "" {
+		for _, l := range strings.Split(comment, "\n") {
+			b.WriteString("# " + l + "\n")
+		}
+	}
+	b.WriteString("[[rule]]\ndecision = \"allow\"\n")
+	if r.Path != "" {
+		b.WriteString("path = " + tomlString(r.Path) + "\n")
+		b.WriteString("access = " + tomlString(r.Access) + "\n")
+	} else {
+		b.WriteString("command = " + tomlString(r.Command) + "\n")
+	}
+	return b.String()
+}
+
+// Remember returns the rules a person's approval of a part would add, one
+// for each aspect that was not allowed: for the command, the program and
+// its subcommand words with the rest wildcarded, or the exact argv for
+// shells, interpreters and wrappers; for a path, that path. ok is false
+// when the part cannot be remembered safely (a dynamic word, opaque code
+// without a script name, the absolute denylist, a construct rather than a
+// command). Remembered rules are matched like any rule, so a more specific
+// deny or the absolute denylist still wins over them.
+func Remember(p *Part, v *Verdict) (rules []Remembered, ok bool) {
+	for _, a := range v.Asking {
+		if a.Absolute || a.Decision == Deny {
+			return nil, false
+		}
+		if a.Effect != nil {
+			path, static := a.Effect.Path.Static()
+			if !static {
+				return nil, false
+			}
+			rules = append(rules, Remembered{Path: path, Access: a.Effect.Access.String()})
+			continue
+		}
+		cmd, ok := rememberCommand(p)
+		if !ok {
+			return nil, false
+		}
+		rules = append(rules, Remembered{Command: cmd})
+	}
+	return rules, len(rules) > 0
+}
+
+func rememberCommand(p *Part) (command string, ok bool) {
 	if len(p.Argv) == 0 || p.Special != "" {
 		return "", false
 	}
@@ -47,7 +97,9 @@ func Remember(p *Part) (command string, ok bool) {
 		}
 		return quoteAll(words), true
 	}
-	out := []string{quoteRuleWord(words[0])}
+	// By name, as the issue of remembering "the program": a path would
+	// also make the rule more specific than the user's own rules for it.
+	out := []string{quoteRuleWord(prog)}
 	for _, w := range words[1:] {
 		if len(out) >= 4 || !subWord().MatchString(w) {
 			break
@@ -93,18 +145,7 @@ func quoteRuleWord(w string) string {
 }
 
 // RuleTOML renders an allow rule for a command as config text.
-func RuleTOML(command, comment string) string {
-	var b strings.Builder
-	if comment != "" {
-		for _, l := range strings.Split(comment, "\n") {
-			b.WriteString("# " + l + "\n")
-		}
-	}
-	b.WriteString("[[rule]]\n")
-	b.WriteString("decision = \"allow\"\n")
-	b.WriteString("command = " + tomlString(command) + "\n")
-	return b.String()
-}
+func RuleTOML(command, comment string) string { return Remembered{Command: command}.TOML(comment) }
 
 func tomlString(s string) string {
 	if !strings.ContainsAny(s, "'\n") {

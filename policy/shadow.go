@@ -14,6 +14,10 @@ func (pol *Policy) Shadowed(rs []*Rule) []string {
 		if r.cmd == nil && r.path == nil {
 			continue
 		}
+		if w := pol.absoluteOver(r); w != "" {
+			out = append(out, w)
+			continue
+		}
 		for _, o := range pol.Rules() {
 			if o == r || !o.covers(r) {
 				continue
@@ -136,4 +140,35 @@ func patternWord(_ string, p *word.Pattern) word.Word {
 		}
 	}
 	return w
+}
+
+// absoluteOver reports an allow or ask rule whose own command (or one of
+// its match examples) the absolute denylist forbids: it can never apply.
+func (pol *Policy) absoluteOver(r *Rule) string {
+	if r.Decision == Deny || r.cmd == nil {
+		return ""
+	}
+	examples := append([]string(nil), r.Match...)
+	if ws, err := splitRule(r.Command); err == nil {
+		literal := true
+		for _, w := range ws {
+			literal = literal && w.IsStatic()
+		}
+		if literal {
+			examples = append(examples, r.Command)
+		}
+	}
+	for _, ex := range examples {
+		parts, err := pol.Parts(ex, "")
+		if err != nil {
+			continue
+		}
+		for _, p := range parts {
+			v := pol.Judge(p, false)
+			if v.Decision == Deny && v.Rule != nil && v.Rule.Absolute {
+				return fmt.Sprintf("%s: can never %s %q: the absolute denylist forbids it (%s)", r.Source, r.Decision, ex, v.Rule.Label())
+			}
+		}
+	}
+	return ""
 }
