@@ -18,14 +18,15 @@ import (
 	"github.com/guard-exec/guard-exec/install"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/prompt"
 	"github.com/guard-exec/guard-exec/state"
 )
 
-// underGuard reports whether this process runs inside a guarded shell: a
+// underGuard reports whether this process runs under a guarded shell: a
 // person's own trust and approval commands must not be run by an agent.
 // The guard's denylist refuses them in a guarded command line; this
-// catches the rest (a script that calls the binary by another path).
-func underGuard(e *env) bool { return e.get("GUARD_EXEC_DEPTH") != "" }
+// catches the rest (a program the guard allowed that calls the binary).
+func underGuard(e *env) bool { return state.UnderGuard(e.stateDir()) }
 
 func cmdTrust(e *env, args []string) int {
 	fs := newFlags(e, "trust", "[DIR]")
@@ -56,6 +57,18 @@ func cmdTrust(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "guard-exec: error: no state directory (HOME and XDG_STATE_HOME are unset)\n")
 		return ExitCannotRun
 	}
+	// Trust is a person's decision: it is confirmed on the terminal, so a
+	// program cannot give it on anyone's behalf.
+	q := prompt.Question{Command: "guard-exec trust " + file, Parts: []prompt.Part{{Text: file,
+		Reason: "its allow rules and presets will apply to commands run in this project, until the file changes"}}}
+	if ans, err := (&prompt.TTY{}).Ask(q); ans != prompt.Once {
+		why := "not confirmed"
+		if errors.Is(err, prompt.ErrNoTerminal) {
+			why = "no terminal to confirm on: run it yourself, in a terminal"
+		}
+		fmt.Fprintf(e.stderr, "guard-exec: %s is not trusted (%s)\n", file, why)
+		return ExitRefused
+	}
 	if err := state.Trust(sd, file, text); err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
 		return ExitCannotRun
@@ -69,6 +82,10 @@ func cmdUntrust(e *env, args []string) int {
 	fs := newFlags(e, "untrust", "[DIR]")
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
+	}
+	if underGuard(e) {
+		fmt.Fprintf(e.stderr, "guard-exec: refused: project trust is changed by a person, outside the guard\n")
+		return ExitRefused
 	}
 	dir := e.cwd
 	if fs.NArg() > 0 {
@@ -265,6 +282,10 @@ func cmdHook(e *env, args []string) int {
 		e.stdout.Write(out)
 		e.stderr.Write(errText)
 		return code
+	}
+	if underGuard(e) {
+		// A program run under the guard must not answer for the client.
+		return reply("deny", "guard-exec hook was called from a command running under the guard; hook answers come from the client only")
 	}
 	in, err := install.ParseHookInput(e.stdin)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/state"
 )
 
 func jsonEncoder(w io.Writer) *json.Encoder {
@@ -141,6 +142,9 @@ readonly -f __guard_exec_debug
 		}
 	}
 	ex.argv = append([]string{filepath.Base(ex.path), "--rcfile", fmt.Sprintf("/dev/fd/%d", fd)}, args...)
+	if s.stateDir != "" {
+		state.MarkGuarded(s.stateDir, os.Getpid())
+	}
 	ex.env = withVar(ex.env, "GUARD_EXEC_INTERACTIVE", "1")
 	return 0, ex
 }

@@ -16,13 +16,16 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 	if warning {
 		label = "warning"
 	}
-	where := ""
-	if req.Name != "" && res.Line > 0 {
-		where = fmt.Sprintf("%s:%d: ", req.Name, res.Line)
-	}
 	w := e.stderr
-	fmt.Fprintf(w, "guard-exec: %s%s (%s): %s\n", where, label, outcome, firstLine(req.Source))
+	what := firstLine(req.Source)
+	if req.Name != "" {
+		what = req.Name // each refused part below carries its own file:line
+	}
+	fmt.Fprintf(w, "guard-exec: %s (%s): %s\n", label, outcome, what)
 	if res.ParseError != "" {
+		if req.Name != "" && res.Line > 0 {
+			fmt.Fprintf(w, "guard-exec:   at %s:%d\n", req.Name, res.Line)
+		}
 		fmt.Fprintf(w, "guard-exec:   why: %s\n", res.Reason)
 		if res.Instead != "" {
 			fmt.Fprintf(w, "guard-exec:   instead: %s\n", res.Instead)
@@ -30,7 +33,8 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 		annotate(e, req, res.Line, res.Reason, warning)
 		return
 	}
-	var rules []string
+	var rules []policy.Remembered
+	rememberable := true
 	for _, p := range res.Refused() {
 		loc := ""
 		if req.Name != "" && p.Line > 0 {
@@ -52,8 +56,12 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 			fmt.Fprintf(w, "guard-exec:     instead: ask the person to run it, or to allow it (below)\n")
 		}
 		if p.Verdict.Decision == policy.Ask {
-			if r, ok := policy.Remember(p.P); ok && !contains(rules, r) {
-				rules = append(rules, r)
+			rs, ok := policy.Remember(p.P, p.Verdict)
+			rememberable = rememberable && ok
+			for _, r := range rs {
+				if !containsRule(rules, r) {
+					rules = append(rules, r)
+				}
 			}
 		}
 		annotate(e, req, p.Line, p.Decision+": "+p.Text()+": "+p.Reason, warning)
@@ -67,10 +75,10 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 		}
 		return
 	}
-	if len(rules) > 0 && !warning {
+	if len(rules) > 0 && rememberable && !warning {
 		fmt.Fprintf(w, "guard-exec:   a person can allow it by adding to %s:\n", s.configPath)
 		for _, r := range rules {
-			for _, l := range strings.Split(strings.TrimSpace(policy.RuleTOML(r, "")), "\n") {
+			for _, l := range strings.Split(strings.TrimSpace(r.TOML("")), "\n") {
 				fmt.Fprintf(w, "guard-exec:     %s\n", l)
 			}
 		}

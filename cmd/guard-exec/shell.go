@@ -40,11 +40,9 @@ func shellMain(e *env) (int, *execSpec) {
 		shellName = base
 	}
 	stdinTTY := isTerminal(e.stdin) && isTerminal(e.stderr)
-	// bash reads its own argv[0]: "-bash" is a login shell, "sh" posix mode.
-	parseArgv0 := shellName
-	if strings.HasPrefix(filepath.Base(argv0), "-") {
-		parseArgv0 = "-" + shellName
-	}
+	// bash reads its own argv[0] ("-bash" is a login shell, "sh" posix
+	// mode) and names itself by it in messages: use what bash will get.
+	parseArgv0 := execArgv0(argv0, "/bin/"+shellName)
 	inv, err := bashcli.ParseArgv(append([]string{parseArgv0}, e.args[1:]...), stdinTTY)
 	var ue *bashcli.UsageError
 	if errors.As(err, &ue) {
@@ -149,6 +147,15 @@ func isTerminal(v any) bool {
 
 // decide acts on a verdict: exec, ask, or refuse.
 func decide(e *env, s *setup, inv *bashcli.Invocation, req judge.Request, res *judge.Result, ex *execSpec) (int, *execSpec) {
+	code, next := decideExec(e, s, req, res, ex)
+	if next != nil && s.stateDir != "" {
+		// Programs this shell starts can tell they run under a guard.
+		state.MarkGuarded(s.stateDir, os.Getpid())
+	}
+	return code, next
+}
+
+func decideExec(e *env, s *setup, req judge.Request, res *judge.Result, ex *execSpec) (int, *execSpec) {
 	rec := auditRecord(e, s, req.Source, res, "shell")
 	if res.D == policy.Allow {
 		s.log(e, rec)
@@ -239,17 +246,19 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		// Nothing can be remembered about text that could not be read.
 	}
 	q := prompt.Question{Command: req.Source, ConfigPath: s.configPath, Timeout: s.timeout}
-	var rules []string
+	var rules []policy.Remembered
 	rememberable := res.ParseError == ""
 	for _, p := range res.Refused() {
 		q.Parts = append(q.Parts, prompt.Part{Text: p.Text(), Reason: p.Reason})
-		cmd, ok := policy.Remember(p.P)
+		rs, ok := policy.Remember(p.P, p.Verdict)
 		if !ok {
 			rememberable = false
 			continue
 		}
-		if !contains(rules, cmd) {
-			rules = append(rules, cmd)
+		for _, r := range rs {
+			if !containsRule(rules, r) {
+				rules = append(rules, r)
+			}
 		}
 	}
 	if res.ParseError != "" {
@@ -258,8 +267,8 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 	var session, persist []string
 	if rememberable && len(rules) > 0 {
 		for _, r := range rules {
-			session = append(session, policy.RuleTOML(r, ""))
-			persist = append(persist, policy.RuleTOML(r, policy.ApprovalComment(req.Source, time.Now())))
+			session = append(session, r.TOML(""))
+			persist = append(persist, r.TOML(policy.ApprovalComment(req.Source, time.Now())))
 		}
 		q.SessionRule = strings.Join(session, "\n")
 		q.PersistRule = strings.Join(persist, "\n")
@@ -305,6 +314,15 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		return "always", ""
 	}
 	return "no", "a person answered no"
+}
+
+func containsRule(rs []policy.Remembered, r policy.Remembered) bool {
+	for _, x := range rs {
+		if x == r {
+			return true
+		}
+	}
+	return false
 }
 
 func contains(ss []string, s string) bool {
