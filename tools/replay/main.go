@@ -160,7 +160,7 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 		if err != nil {
 			return nil, err
 		}
-		var remembered []*policy.Rule
+		var remembered []policy.Remembered
 		asks, denies, asksLeft := 0, 0, 0
 		for _, c := range s.Commands {
 			if f := strings.Fields(c); len(f) > 0 && sweAgent[f[0]] && strings.HasPrefix(s.Agent, "swe") {
@@ -190,7 +190,7 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 				src2 := src
 				src2.Session = nil
 				for _, r := range remembered {
-					r2, _ := policy.ParseRuleText(policy.RuleTOML(r.Command, ""), "session")
+					r2, _ := policy.ParseRuleText(r.TOML(""), "session")
 					src2.Session = append(src2.Session, r2)
 				}
 				withMem, err := policy.Build(src2)
@@ -200,8 +200,8 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 				if judge.Judge(withMem, req).D != policy.Allow {
 					asksLeft++
 					for _, p := range res.Refused() {
-						if cmd, ok := policy.Remember(p.P); ok {
-							remembered = append(remembered, &policy.Rule{Command: cmd})
+						if rs, ok := policy.Remember(p.P, p.Verdict); ok {
+							remembered = append(remembered, rs...)
 						}
 					}
 				}
