@@ -10,7 +10,9 @@ import (
 // programs' own (GNU coreutils 9, git 2.4x, util-linux), complete where
 // abbreviations are accepted, because an incomplete list would make an
 // ambiguous abbreviation look unambiguous.
-func init() {
+// loadCatalog registers the catalogue on first use: a guard process that
+// never reads an argv spec does not pay for building it.
+func loadCatalog() {
 	register(
 		&Spec{Name: "rm", GNU: true, Notation: ("f,force i I interactive?= one-file-system no-preserve-root preserve-root?= r,R,recursive d,dir v,verbose help version")},
 		&Spec{Name: "rmdir", GNU: true, Notation: ("ignore-fail-on-non-empty p,parents v,verbose help version")},

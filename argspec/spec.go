@@ -168,7 +168,12 @@ func register(specs ...*Spec) {
 }
 
 // Lookup returns the spec of a program by its base name, or nil.
-func Lookup(prog string) *Spec { return registry[prog] }
+func Lookup(prog string) *Spec {
+	catalogOnce.Do(loadCatalog)
+	return registry[prog]
+}
+
+var catalogOnce sync.Once
 
 // sub builds a subcommand table.
 func subs(specs ...*Spec) map[string]*Spec {

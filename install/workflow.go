@@ -4,10 +4,13 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // yamlKey matches a block mapping key line: indent, key, colon, rest.
-var yamlKey = regexp.MustCompile(`^( *)("[^"]*"|'[^']*'|[^\s:#'"\-][^:#]*?)\s*:(?:\s+(.*))?$`)
+var yamlKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^( *)("[^"]*"|'[^']*'|[^\s:#'"\-][^:#]*?)\s*:(?:\s+(.*))?$`)
+})
 
 type wfLine struct {
 	indent   int
@@ -24,7 +27,7 @@ func parseWF(lines []string) []wfLine {
 			continue
 		}
 		out[i].indent = len(t) - len(strings.TrimLeft(t, " "))
-		if m := yamlKey.FindStringSubmatch(t); m != nil {
+		if m := yamlKey().FindStringSubmatch(t); m != nil {
 			out[i].key, out[i].val = strings.Trim(m[2], `"'`), m[3]
 		}
 	}

@@ -103,7 +103,7 @@ func evalTexts(src string) []string {
 // command whose trap fails is skipped). It is a backstop for people at a
 // terminal; README says what it cannot stop.
 func interactive(e *env, s *setup, ex *execSpec) (int, *execSpec) {
-	self, err := os.Executable()
+	self, err := selfPath(e)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: cannot find the guard's own path: %v\n", err)
 		return ExitCannotRun, nil
@@ -114,23 +114,8 @@ func interactive(e *env, s *setup, ex *execSpec) (int, *execSpec) {
 			login = true
 		}
 	}
-	var rc strings.Builder
-	if login {
-		rc.WriteString("[ -r /etc/profile ] && . /etc/profile\nfor __g in ~/.bash_profile ~/.bash_login ~/.profile; do [ -r \"$__g\" ] && { . \"$__g\"; break; }; done; unset __g\n")
-	} else {
-		rc.WriteString("[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc\n[ -r ~/.bashrc ] && . ~/.bashrc\n")
-	}
-	fmt.Fprintf(&rc, `__guard_exec_debug() {
-  [ -n "${COMP_LINE-}" ] && return 0
-  case "$BASH_COMMAND" in __guard_exec_debug*|"return "*) return 0;; esac
-  %s __judge-interactive "$BASH_COMMAND"
-}
-shopt -s extdebug
-set -o functrace
-trap __guard_exec_debug DEBUG
-readonly -f __guard_exec_debug
-`, shellQuote(self))
-	fd, err := memFile("guard-exec-rc", rc.String())
+	rc := interactiveRC(self, login)
+	fd, err := memFile("guard-exec-rc", rc)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: cannot prepare the interactive shell: %v\n", err)
 		return ExitCannotRun, nil
@@ -147,6 +132,76 @@ readonly -f __guard_exec_debug
 	}
 	ex.env = withVar(ex.env, "GUARD_EXEC_INTERACTIVE", "1")
 	return 0, ex
+}
+
+// selfPath is how to run this guard again: the path it was started by
+// (which keeps the name it was started under), else the executable.
+func selfPath(e *env) (string, error) {
+	exe, err := os.Executable()
+	if a := e.args[0]; strings.Contains(a, "/") {
+		if !filepath.IsAbs(a) {
+			a = filepath.Join(e.cwd, a)
+		}
+		if fa, err1 := os.Stat(a); err1 == nil {
+			if fe, err2 := os.Stat(exe); err2 == nil && os.SameFile(fa, fe) {
+				return a, nil
+			}
+		}
+	}
+	return exe, err
+}
+
+// interactiveRC is the startup file of a guarded interactive shell.
+//
+// Its first line installs the guard in its plainest form, so that whatever
+// fails later (the user's own startup files, the finer trap below), no
+// typed command runs unjudged. Commands read from files (this one, the
+// user's startup files, a script a person approved to source) carry a
+// BASH_SOURCE and pass; so do calls of shell functions, whose own commands
+// are judged one by one (functrace), and completion.
+//
+// The finer trap judges each command line once, whole, before its first
+// command runs (bash has put it in the history by then); its later
+// commands reuse the verdict. A command that is not part of the line the
+// history shows (history off, a line starting with a space) is judged on
+// its own.
+func interactiveRC(self string, login bool) string {
+	g := shellQuote(self)
+	pass := `[[ -n ${BASH_SOURCE-} || -n ${COMP_LINE-} ]] || declare -F -- "${BASH_COMMAND%% *}" >/dev/null`
+	var rc strings.Builder
+	fmt.Fprintf(&rc, "trap '%s || %s __judge-interactive \"$BASH_COMMAND\"' DEBUG\nshopt -s extdebug\nset -o functrace\n",
+		strings.ReplaceAll(pass, "'", `'\''`), strings.ReplaceAll(g, "'", `'\''`))
+	if login {
+		rc.WriteString("[ -r /etc/profile ] && . /etc/profile\nfor __g in ~/.bash_profile ~/.bash_login ~/.profile; do [ -r \"$__g\" ] && { . \"$__g\"; break; }; done; unset __g\n")
+	} else {
+		rc.WriteString("[ -r /etc/bash.bashrc ] && . /etc/bash.bashrc\n[ -r ~/.bashrc ] && . ~/.bashrc\n")
+	}
+	// Inside the function, BASH_SOURCE[0] is this file: the command's own
+	// source is one frame up.
+	fmt.Fprintf(&rc, `__guard_exec_debug() {
+  %[2]s && return 0
+  case "$BASH_COMMAND" in __guard_exec_*) return 0;; esac
+  local __l
+  if [ "${__guard_exec_n-}" = "$HISTCMD" ] && [[ "${__guard_exec_text-}" == *"$BASH_COMMAND"* ]]; then
+    return $__guard_exec_ok
+  fi
+  __l=$(HISTTIMEFORMAT= builtin history 1 2>/dev/null)
+  __l=${__l#"${__l%%%%[![:space:][:digit:]]*}"}
+  if [[ -z "$__l" || "$__l" != *"$BASH_COMMAND"* ]]; then
+    %[1]s __judge-interactive "$BASH_COMMAND"
+    return $?
+  fi
+  __guard_exec_n=$HISTCMD __guard_exec_text=$__l
+  %[1]s __judge-interactive "$__l"
+  __guard_exec_ok=$?
+  return $__guard_exec_ok
+}
+shopt -s extdebug
+set -o functrace
+trap __guard_exec_debug DEBUG
+readonly -f __guard_exec_debug
+`, g, strings.Replace(pass, "${BASH_SOURCE-}", "${BASH_SOURCE[1]-}", 1))
+	return rc.String()
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }

@@ -128,9 +128,6 @@ func cmdCheck(e *env, args []string) int {
 	}
 	if *asJSON {
 		out := res
-		for _, p := range out.Commands {
-			p.Matches = nil
-		}
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)

@@ -1,0 +1,291 @@
+package argspec_test
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// fields splits a test argv on spaces; "·" stands for a space inside a word.
+func fields(s string) []word.Word {
+	var out []word.Word
+	for _, f := range strings.Fields(s) {
+		out = append(out, word.FromLit(strings.ReplaceAll(f, "·", " ")))
+	}
+	return out
+}
+
+// canon renders a reading so that spellings of the same command compare
+// equal: options as a sorted set of NAME or NAME=VALUE, operands in order.
+func canon(c *argspec.Cmd) string {
+	var opts []string
+	for _, o := range c.Opts {
+		s := o.Name
+		if o.Value != nil {
+			s += "=" + o.Value.String()
+		}
+		opts = append(opts, s)
+	}
+	sort.Strings(opts)
+	out := fmt.Sprintf("%s sub=%v opts=%v args=%q", c.Prog, c.Sub, opts, word.Strings(c.Args))
+	if c.Raw {
+		out += " RAW"
+	}
+	if c.Open {
+		out += " OPEN"
+	}
+	return out
+}
+
+func norm(s string) *argspec.Cmd { return argspec.Normalize(fields(s), false) }
+
+// Every spelling in a group reads the same.
+func TestNormalizeEquivalent(t *testing.T) {
+	groups := [][]string{
+		{"rm -rf x", "rm -fr x", "rm -r -f x", "rm -f -r x", "rm --recursive --force x", "rm --recur --force x",
+			"rm --force --recursive x", "rm x -rf", "rm -Rf x", "rm -R -f x", "rm --rec --for x", "rm x --recursive -f"},
+		{"rm -rf /home/u", "rm /home/u -rf"}, // rm ~ -rf, after tilde expansion
+		{"cp --target-directory=d a", "cp --target-directory d a", "cp -t d a", "cp -td a", "cp a --target-directory=d", "cp --target=d a"},
+		{"git reset --hard", "git reset --har"},
+		{"git push --force", "git push -f"}, // --forc is ambiguous for git (force-with-lease, force-if-includes)
+		{"git push --force origin main", "git push -f origin main", "git push origin main --force", "git push origin --force main", "git push origin main -f"},
+		{"git branch -D x", "git branch x -D"},
+		{"git clean -f -d", "git clean -fd", "git clean -df", "git clean --force -d", "git clean -d --force"},
+		{"git commit -m msg", "git commit --message=msg", "git commit --message msg", "git commit -mmsg"},
+		{"kubectl delete -n x pod p", "kubectl -n x delete pod p", "kubectl --namespace=x delete pod p", "kubectl delete pod p -n x", "kubectl delete pod p --namespace x"},
+		{"docker rm -f c", "docker rm --force c"},
+		{"tar xzf a.tgz", "tar -xzf a.tgz", "tar -x -z -f a.tgz", "tar --extract --gzip --file=a.tgz", "tar --extract --gzip --file a.tgz", "tar -xz --file=a.tgz", "tar --get --ungzip -f a.tgz"},
+		{"tar -xf a.tar -C dir", "tar xfC a.tar dir", "tar -x -f a.tar --directory=dir", "tar -xf a.tar --directory dir"},
+		{"kill -9 1", "kill -KILL 1", "kill -s KILL 1", "kill -SIGKILL 1", "kill --signal=KILL 1", "kill -s 9 1", "kill -s SIGKILL 1", "kill -kill 1"},
+		{"sed -i.bak s/a/b/ f", "sed --in-place=.bak s/a/b/ f", "sed s/a/b/ f -i.bak"},
+		{"sed -n -e p f", "sed --quiet --expression=p f", "sed -ne p f", "sed --silent --expression p f"},
+		{"chmod -R 755 d", "chmod --recursive 755 d", "chmod 755 d -R", "chmod 755 -R d"},
+		{"chown -R u:g d", "chown --recursive u:g d", "chown u:g -R d"},
+		{"ln -sf a b", "ln -s -f a b", "ln --symbolic --force a b"},
+		{"mv -f a b", "mv --force a b", "mv a b -f"},
+		{"rm --interactive=never x", "rm x --interactive=never"},
+	}
+	for _, g := range groups {
+		want := canon(norm(g[0]))
+		for _, s := range g[1:] {
+			if got := canon(norm(s)); got != want {
+				t.Errorf("%q reads as\n\t%s\nbut %q as\n\t%s", s, got, g[0], want)
+			}
+		}
+	}
+}
+
+// What a reading contains, in detail.
+func TestNormalize(t *testing.T) {
+	tests := []struct {
+		argv string
+		want string
+	}{
+		{"rm -rf x", `rm sub=[] opts=[--force --recursive] args=["x"]`},
+		{"rm -- -rf", `rm sub=[] opts=[] args=["-rf"]`},
+		{"rm -- x -f", `rm sub=[] opts=[] args=["x" "-f"]`},
+		{"rm -", `rm sub=[] opts=[] args=["-"]`},
+		{"rm --interactive=never x", `rm sub=[] opts=[--interactive=never] args=["x"]`},
+		{"rm --no-preserve-root -r /", `rm sub=[] opts=[--no-preserve-root --recursive] args=["/"]`},
+		{"cp --p a b", `cp sub=[] opts=[--p] args=["a" "b"]`}, // ambiguous: --parents, --preserve
+		{"git -C dir -c k=v reset --hard", `git sub=[reset] opts=[--hard -C=dir -c=k=v] args=[]`},
+		{"git -c core.pager=less log -p", `git sub=[log] opts=[-c=core.pager=less -p] args=[]`},
+		{"git --git-dir=/x/.git status", `git sub=[status] opts=[--git-dir=/x/.git] args=[]`},
+		{"git stash drop stash@{0}", `git sub=[stash drop] opts=[] args=["stash@{0}"]`},
+		{"git checkout -- f", `git sub=[checkout] opts=[] args=["f"]`},
+		{"kubectl -n x delete pod p", `kubectl sub=[delete] opts=[--namespace=x] args=["pod" "p"]`},
+		{"kubectl --context=prod delete ns x", `kubectl sub=[delete] opts=[--context=prod] args=["ns" "x"]`},
+		{"docker --context x rm c", `docker sub=[rm] opts=[--context=x] args=["c"]`},
+		{"docker -H tcp://h rmi img", `docker sub=[rmi] opts=[--host=tcp://h] args=["img"]`},
+		{"helm -n x uninstall r", `helm sub=[uninstall] opts=[--namespace=x] args=["r"]`},
+		{"terraform -chdir=infra destroy", `terraform sub=[destroy] opts=[--chdir=infra] args=[]`},
+		{"tar xzf a.tgz", `tar sub=[] opts=[--extract --file=a.tgz --gzip] args=[]`},
+		{"tar -xf a.tar -C dir", `tar sub=[] opts=[--directory=dir --extract --file=a.tar] args=[]`},
+		{"tar -czf out.tgz src", `tar sub=[] opts=[--create --file=out.tgz --gzip] args=["src"]`},
+		{"chmod -R -x f", `chmod sub=[] opts=[--recursive] args=["-x" "f"]`},
+		{"chmod -x f", `chmod sub=[] opts=[] args=["-x" "f"]`},
+		{"chmod u+x,g-w f", `chmod sub=[] opts=[] args=["u+x,g-w" "f"]`},
+		{"kill -9 1", `kill sub=[] opts=[--signal=KILL] args=["1"]`},
+		{"kill -s TERM 1", `kill sub=[] opts=[--signal=TERM] args=["1"]`},
+		{"sed -i.bak s/a/b/ f", `sed sub=[] opts=[--in-place=.bak] args=["s/a/b/" "f"]`},
+		{"sed -i s/a/b/ f", `sed sub=[] opts=[--in-place] args=["s/a/b/" "f"]`},
+		{"find . -name x -type f -delete", `find sub=[] opts=[-delete -name=x -type=f] args=["."]`},
+		{"find -L / -maxdepth 1 -print", `find sub=[] opts=[-L -maxdepth=1 -print] args=["/"]`},
+		{"find . -exec rm {} ;", `find sub=[] opts=[-exec=rm {}] args=["."]`},
+		{"find . ( -name a -o -name b ) -print", `find sub=[] opts=[-name=a -name=b -o -print] args=["."]`},
+		{"find a b -newer c", `find sub=[] opts=[-newer=c] args=["a" "b"]`},
+		{"dd if=/dev/zero of=out bs=1M", `dd sub=[] opts=[bs=1M if=/dev/zero of=out] args=[]`},
+		{"unknownprog -rf x", `unknownprog sub=[] opts=[] args=["-rf" "x"] RAW`},
+		{"git frobnicate --force x", `git sub=[frobnicate] opts=[] args=["--force" "x"] RAW`},
+	}
+	for _, tt := range tests {
+		if got := canon(norm(tt.argv)); got != tt.want {
+			t.Errorf("Normalize(%q)\n got  %s\n want %s", tt.argv, got, tt.want)
+		}
+	}
+}
+
+// Words not known until run time make a reading open where they could be
+// options, never silently operands.
+func TestNormalizeDynamic(t *testing.T) {
+	hole := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "$x"}}}
+	split := hole
+	split.Split = true
+	multi := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "$@"}}, Multi: true}
+	rm := word.FromLit("rm")
+	tests := []struct {
+		name string
+		argv []word.Word
+		open bool
+	}{
+		{"rm $x", []word.Word{rm, hole}, true},
+		{"rm -- $x", []word.Word{rm, word.FromLit("--"), hole}, false},
+		{"rm ./$x", []word.Word{rm, func() word.Word { w := word.FromLit("./"); w.AddWord(hole); return w }()}, false},
+		{"rm $x (split)", []word.Word{rm, word.FromLit("--"), split}, true},
+		{"rm \"$@\"", []word.Word{rm, word.FromLit("--"), multi}, true},
+		{"git $x", []word.Word{word.FromLit("git"), hole}, true},
+	}
+	for _, tt := range tests {
+		c := argspec.Normalize(tt.argv, false)
+		if c.Open != tt.open {
+			t.Errorf("%s: Open = %v, want %v (%s)", tt.name, c.Open, tt.open, canon(c))
+		}
+		if c.Has("--recursive") {
+			t.Errorf("%s: a dynamic word was read as a certain --recursive", tt.name)
+		}
+	}
+}
+
+func TestProgName(t *testing.T) {
+	for in, want := range map[string]string{"rm": "rm", "/bin/rm": "rm", "./bin/rm": "rm", "/usr/local/bin/git": "git", "a/b/": "b"} {
+		if got := argspec.ProgName(in); got != want {
+			t.Errorf("ProgName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// effects renders the paths a command touches: "access[:op] path[ R]".
+func effects(s string) []string {
+	effs, _ := argspec.Effects(norm(s))
+	out := []string{}
+	for _, e := range effs {
+		r := e.Access.String()
+		if e.Op != "" {
+			r += ":" + e.Op
+		}
+		r += " " + e.Path.String()
+		if e.Recursive {
+			r += " R"
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func TestEffects(t *testing.T) {
+	tests := []struct {
+		argv string
+		want []string
+	}{
+		{"rm x y", []string{"write:delete x", "write:delete y"}},
+		{"rm -rf x", []string{"write:delete x R"}},
+		{"rm -- -x", []string{"write:delete -x"}},
+		{"rm --help", []string{}},
+		{"rmdir d", []string{"write:delete d"}},
+		{"mv a b", []string{"write:move a R", "write b R"}},
+		{"mv a b d", []string{"write:move a R", "write:move b R", "write d R"}},
+		{"mv -t d a b", []string{"write:move a R", "write:move b R", "write d R"}},
+		{"cp a b", []string{"read a", "write b"}},
+		{"cp -r a b", []string{"read a R", "write b R"}},
+		{"cp -a a d", []string{"read a R", "write d R"}},
+		{"cp -t d a", []string{"read a", "write d"}},
+		{"ln -s a b", []string{"read a", "write b"}},
+		{"ln a", []string{"write .", "read a"}},
+		{"touch f g", []string{"write:create f", "write:create g"}},
+		{"touch -r ref f", []string{"write:create f", "read ref"}},
+		{"mkdir -p d", []string{"write:create d"}},
+		{"tee f g", []string{"write f", "write g"}},
+		{"tee -a f", []string{"write f"}},
+		{"truncate -s 0 f", []string{"write:create f"}},
+		{"install -m 755 a /usr/local/bin/a", []string{"read a", "write /usr/local/bin/a"}},
+		{"install -d d", []string{"write:create d"}},
+		{"chmod 755 f", []string{"write:chmod f"}},
+		{"chmod -R 755 d", []string{"write:chmod d R"}},
+		{"chmod -x f", []string{"write:chmod f"}},
+		{"chown u:g f", []string{"write:chown f"}},
+		{"chown -R u d", []string{"write:chown d R"}},
+		{"chgrp -R g d", []string{"write:chown d R"}},
+		{"dd if=a of=b", []string{"write b", "read a"}},
+		{"dd of=/dev/sda", []string{"write /dev/sda"}},
+		{"sed -i s/a/b/ f", []string{"write f"}},
+		{"sed -i.bak -e s/a/b/ f g", []string{"write f", "write g"}},
+		{"sed s/a/b/ f", []string{"read f"}},
+		{"sed -f script.sed f", []string{"read script.sed", "read f"}},
+		{"tar -xf a.tar", []string{"write:extract . R", "read a.tar"}},
+		{"tar xzf a.tgz -C d", []string{"write:extract d R", "read a.tgz"}},
+		{"tar -czf out.tgz src", []string{"write out.tgz", "read src R"}},
+		{"tar -C base -czf out.tgz src", []string{"write out.tgz", "read base/src R"}},
+		{"tar -tf a.tar", []string{"read a.tar"}},
+		{"rsync -a src/ dest/", []string{"read src/ R", "write dest/ R"}},
+		{"rsync -a --delete src/ dest/", []string{"read src/ R", "write:delete dest/ R"}},
+		{"git checkout -- f", []string{"write f R"}},
+		{"git checkout main -- f g", []string{"write f R", "write g R"}},
+		{"git checkout main", []string{}},
+		{"git restore f", []string{"write f R"}},
+		{"git clean -f", []string{"write:delete . R"}},
+		{"git clean -fd d", []string{"write:delete d R"}},
+		{"git clean -n", []string{}},
+		{"git clean -fn", []string{}},
+		{"git rm f", []string{"write:delete f"}},
+		{"git rm -r d", []string{"write:delete d R"}},
+		{"git rm --cached f", []string{}},
+		{"git log --output=out", []string{"write out"}},
+		{"git status", []string{}},
+		{"find . -delete", []string{"write:delete . R"}},
+		{"find d -name x", []string{"read d R"}},
+		{"find", []string{"read . R"}},
+		{"find . -fprint out", []string{"read . R", "write out"}},
+		{"curl -o out https://x", []string{"write out"}},
+		{"curl https://x --output=out", []string{"write out"}},
+		{"curl -O https://x/f", []string{"write . R"}},
+		{"curl -d @body.json https://x", []string{"read body.json"}},
+		{"curl https://x", []string{}},
+		{"wget https://x", []string{"write . R"}},
+		{"wget -O out https://x", []string{"write out"}},
+		{"wget -O - https://x", []string{}},
+		{"shred -u f", []string{"write:delete f"}},
+		{"sort -o out in", []string{"write out", "read in"}},
+		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
+		{"unzip -l a.zip", []string{"read a.zip"}},
+		{"cat a b", []string{"read a", "read b"}},
+		{"grep -r pat dir", []string{"read dir R"}},
+		{"grep -e pat f", []string{"read f"}},
+		{"echo rm -rf /", []string{}},
+	}
+	for _, tt := range tests {
+		if got := effects(tt.argv); !slices.Equal(got, tt.want) {
+			t.Errorf("Effects(%q)\n got  %q\n want %q", tt.argv, got, tt.want)
+		}
+	}
+}
+
+// A program the catalogue does not know: its operands may be paths of any
+// access, so path rules can still ask about them.
+func TestEffectsUnknownProgram(t *testing.T) {
+	effs, known := argspec.Effects(norm("frob -v a b"))
+	if known {
+		t.Errorf("frob: known = true, want false")
+	}
+	var got []string
+	for _, e := range effs {
+		got = append(got, e.Access.String()+" "+e.Path.String())
+	}
+	if want := []string{"read/write a", "read/write b"}; !slices.Equal(got, want) {
+		t.Errorf("frob -v a b: effects %q, want %q", got, want)
+	}
+}
