@@ -88,22 +88,33 @@ func (v *vars) share() vars {
 // changed returns the variables that may differ between a and b: those
 // written above the layers they share.
 func changed(a, b vars) []string {
-	inA := map[*varLayer]bool{}
-	for l := a.top; l != nil; l = l.parent {
-		inA[l] = true
-	}
-	var common *varLayer
-	for l := b.top; l != nil; l = l.parent {
-		if inA[l] {
-			common = l
-			break
+	// The deepest common layer, as in a lowest common ancestor: climb the
+	// deeper chain to the other's depth, then both together.
+	la, lb := a.top, b.top
+	depth := func(l *varLayer) int {
+		if l == nil {
+			return -1
 		}
+		return l.depth
 	}
-	seen := map[string]bool{}
+	for depth(la) > depth(lb) {
+		la = la.parent
+	}
+	for depth(lb) > depth(la) {
+		lb = lb.parent
+	}
+	for la != lb {
+		la, lb = la.parent, lb.parent
+	}
+	common := la
 	var out []string
+	var seen map[string]bool
 	for _, v := range []vars{a, b} {
 		for l := v.top; l != nil && l != common; l = l.parent {
 			for k := range l.m {
+				if seen == nil {
+					seen = map[string]bool{}
+				}
 				if !seen[k] {
 					seen[k] = true
 					out = append(out, k)
