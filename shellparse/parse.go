@@ -34,7 +34,7 @@ func Parse(src string, opts Options) (*Result, error) {
 		opts.Cwd = "/"
 	}
 	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}}
-	f, perr := w.parse(src, true)
+	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
 		return nil, perr
 	}
@@ -54,7 +54,7 @@ func Parse(src string, opts Options) (*Result, error) {
 }
 
 // parse parses one unit of text: the top level, or code found in a string.
-func (w *walker) parse(src string, top bool) (*syntax.File, *ParseError) {
+func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *ParseError) {
 	w.bytes += len(src)
 	if w.bytes > MaxBytes {
 		return nil, &ParseError{Reason: fmt.Sprintf("the command is larger than %d bytes, the most the guard reads part by part", MaxBytes), TooLarge: true}
@@ -63,7 +63,7 @@ func (w *walker) parse(src string, top bool) (*syntax.File, *ParseError) {
 		return nil, &ParseError{Pos: posAt(src, i), Differential: true,
 			Reason: `the text has a carriage return before a newline (\r\n): bash keeps the \r as part of the text while the parser drops it, so the two would read different commands`}
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	p := syntax.NewParser(syntax.Variant(lang))
 	f, err := p.Parse(strings.NewReader(src), w.opts.Name)
 	for tries := 0; err != nil && tries < 8; tries++ {
 		// bash ends a here-document at the end of the input when its
@@ -77,7 +77,7 @@ func (w *walker) parse(src string, top bool) (*syntax.File, *ParseError) {
 			src += "\n"
 		}
 		src += delim + "\n"
-		f, err = syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), w.opts.Name)
+		f, err = syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), w.opts.Name)
 	}
 	if err != nil {
 		pe := &ParseError{Reason: "bash syntax error: " + err.Error()}
@@ -230,6 +230,38 @@ func (w *walker) step() bool {
 
 // code walks code found in a string (eval, bash -c, trap, …) in scope sc.
 func (w *walker) code(sc *scope, src string, layer Layer) {
+	w.codeIn(sc, src, layer, syntax.LangBash)
+}
+
+// codeFor walks code a shell of another kind will run. A name like sh may
+// be bash or dash, which read some text differently ($'…' is a quote to
+// one, a dollar and a string to the other): the code is read in every
+// dialect the program may be, and every command either reading finds is
+// judged.
+func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
+	var langs []syntax.LangVariant
+	switch prog {
+	case "bash", "rbash":
+		langs = []syntax.LangVariant{syntax.LangBash}
+	case "dash", "ash", "posh":
+		langs = []syntax.LangVariant{syntax.LangPOSIX}
+	case "ksh", "ksh93", "mksh":
+		langs = []syntax.LangVariant{syntax.LangMirBSDKorn, syntax.LangBash}
+	case "zsh":
+		langs = []syntax.LangVariant{syntax.LangZsh, syntax.LangBash}
+	default: // sh, yash: POSIX shells, or bash in disguise
+		langs = []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
+	}
+	for i, lang := range langs {
+		s := sc
+		if i < len(langs)-1 {
+			s = sc.clone()
+		}
+		w.codeIn(s, src, layer, lang)
+	}
+}
+
+func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVariant) {
 	if len(w.via) >= MaxDepth {
 		w.emit(&Cmd{Opaque: fmt.Sprintf("code nested more than %d levels deep", MaxDepth), CodeArg: -1})
 		return
@@ -240,7 +272,7 @@ func (w *walker) code(sc *scope, src string, layer Layer) {
 		w.via = w.via[:len(w.via)-1]
 		w.nested--
 	}()
-	f, perr := w.parse(src, false)
+	f, perr := w.parse(src, lang)
 	if perr != nil {
 		if perr.TooLarge {
 			if w.fatal == nil {

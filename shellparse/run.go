@@ -842,7 +842,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		w.emit(cmd)
 		child := w.childScope(sc, params, false)
 		child.errexit = contains(inv.SetOn, "errexit")
-		w.code(child, inv.Command, layer)
+		w.codeFor(child, prog, inv.Command, layer)
 	case bashcli.ModeFile:
 		cmd.Opaque = "runs the script " + inv.File
 		for i, a := range args {
@@ -857,7 +857,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 			w.emit(cmd)
 			child := w.childScope(sc, params, false)
 			layer.Kind = "input of " + prog + " (" + cmd.Stdin.Desc + ")"
-			w.code(child, cmd.Stdin.Text, layer)
+			w.codeFor(child, prog, cmd.Stdin.Text, layer)
 			return
 		}
 		desc := "its standard input"

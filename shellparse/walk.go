@@ -121,6 +121,13 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 		}
 		*sc = *out
 	case *syntax.FuncDecl:
+		if _, ok := c.Body.Cmd.(*syntax.BinaryCmd); ok {
+			// bash ends a function at its compound command: in
+			// "f() { …; } && cmd" the cmd runs now, while the parser
+			// puts it in the function's body.
+			w.differential(c.Pos(), "a function definition followed by &&, || or | (bash runs what follows now; the parser makes it part of the function)")
+			return
+		}
 		name := c.Name.Value
 		if name == "" && len(c.Names) > 0 {
 			name = c.Names[0].Value
@@ -139,7 +146,29 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.TimeClause:
 		w.stmt(sc, c.Stmt, in)
 	case *syntax.CoprocClause:
-		w.stmt(sc.clone(), c.Stmt, nil)
+		st := c.Stmt
+		if c.Name != nil {
+			// bash takes NAME only before a compound command: in
+			// "coproc NAME args" NAME is the command, which the parser
+			// reads as the name.
+			switch cmd := st.Cmd.(type) {
+			case nil:
+				cp := *st
+				cp.Cmd = &syntax.CallExpr{Args: []*syntax.Word{c.Name}}
+				st = &cp
+			case *syntax.CallExpr:
+				cp, call := *st, *cmd
+				call.Args = append([]*syntax.Word{c.Name}, cmd.Args...)
+				cp.Cmd = &call
+				st = &cp
+			}
+		}
+		if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Assigns) > 0 && len(call.Args) > 0 &&
+			call.Args[0].Pos().After(call.Assigns[len(call.Assigns)-1].Pos()) == false {
+			w.differential(call.Pos(), "assignment words after the command name of a coproc (the parser moves them before it)")
+			return
+		}
+		w.stmt(sc.clone(), st, nil)
 	default:
 		w.emit(&Cmd{Opaque: "a shell construct the guard does not know", CodeArg: -1})
 	}

@@ -1,0 +1,691 @@
+package shellparse_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/shellparse"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// The world every table case runs in: a fixed HOME, TMPDIR and working
+// directory, no file-system globbing, nothing else from the environment.
+const (
+	home = "/home/u"
+	proj = "/home/u/proj"
+)
+
+func getenv(k string) string {
+	switch k {
+	case "HOME":
+		return home
+	case "TMPDIR":
+		return "/tmp"
+	}
+	return ""
+}
+
+// errPanic marks a panic inside Parse, reported as a test failure rather
+// than stopping every other case.
+var errPanic = errors.New("Parse panicked")
+
+func parse(src string) (res *shellparse.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, fmt.Errorf("%w: %v", errPanic, r)
+		}
+	}()
+	return shellparse.Parse(src, shellparse.Options{Cwd: proj, Getenv: getenv})
+}
+
+// render writes one command compactly:
+//
+//	argv words, space separated; a word with blanks (or empty) is
+//	'quoted'; a word not known statically is ⟨bracketed⟩ (word.String).
+//	A command with no argv shows its assignments as NAME=value.
+//	" via=K1>K2" lists the Via layer kinds, outermost first.
+//	" OPAQUE" when Opaque is set, " special=S" when Special is.
+//	" cwd=D1,D2" (and "?" when unknown) when the directory is not proj.
+func render(c *shellparse.Cmd) string {
+	var parts []string
+	for i, s := range word.Strings(c.Argv) {
+		if !c.Argv[i].IsStatic() {
+			s = "⟨" + s + "⟩"
+		} else if s == "" || strings.ContainsAny(s, " \t\n") {
+			s = "'" + s + "'"
+		}
+		parts = append(parts, s)
+	}
+	if len(c.Argv) == 0 {
+		for _, a := range c.Assigns {
+			v := a.Value.String()
+			if !a.Value.IsStatic() {
+				v = "⟨" + v + "⟩"
+			} else if strings.ContainsAny(v, " \t\n") {
+				v = "'" + v + "'"
+			}
+			parts = append(parts, a.Name+"="+v)
+		}
+	}
+	out := strings.Join(parts, " ")
+	if len(c.Via) > 0 {
+		var kinds []string
+		for _, l := range c.Via {
+			kinds = append(kinds, l.Kind)
+		}
+		out += " via=" + strings.Join(kinds, ">")
+	}
+	if c.Opaque != "" {
+		out += " OPAQUE"
+	}
+	if c.Special != "" {
+		out += " special=" + c.Special
+	}
+	if c.Cwd.Unknown || len(c.Cwd.Dirs) != 1 || c.Cwd.Dirs[0] != proj {
+		d := strings.Join(c.Cwd.Dirs, ",")
+		if c.Cwd.Unknown {
+			d += "?"
+		}
+		out += " cwd=" + d
+	}
+	return strings.TrimSpace(out)
+}
+
+func renderAll(res *shellparse.Result) []string {
+	out := []string{}
+	for _, c := range res.Cmds {
+		out = append(out, render(c))
+	}
+	return out
+}
+
+type tcase struct {
+	src  string
+	want []string
+}
+
+func runTable(t *testing.T, cases []tcase) {
+	t.Helper()
+	for _, tc := range cases {
+		res, err := parse(tc.src)
+		if err != nil {
+			t.Errorf("Parse(%q): unexpected error %v", tc.src, err)
+			continue
+		}
+		if res == nil {
+			t.Errorf("Parse(%q): nil result without error", tc.src)
+			continue
+		}
+		got := renderAll(res)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("Parse(%q)\n got  %s\n want %s", tc.src, fmtList(got), fmtList(tc.want))
+		}
+	}
+}
+
+func fmtList(ss []string) string {
+	if len(ss) == 0 {
+		return "[]"
+	}
+	return "[\n\t" + strings.Join(ss, "\n\t") + "\n      ]"
+}
+
+func TestStructure(t *testing.T) {
+	runTable(t, []tcase{
+		{"a && b || c; d | e & f", []string{"a", "b", "c", "d", "e", "f"}},
+		{"a |& b", []string{"a", "b"}},
+		{"(a; b)", []string{"a", "b"}},
+		{"{ a; b; }", []string{"a", "b"}},
+		{"if a; then b; elif c; then d; else e; fi", []string{"a", "b", "c", "d", "e"}},
+		{"while a; do b; done", []string{"a", "b"}},
+		{"until a; do b; done", []string{"a", "b"}},
+		{"for i in x y; do echo $i; done", []string{"echo ⟨$i⟩"}},
+		{"for ((i=0; i<3; i++)); do b; done", []string{"b"}},
+		{"select x in a b; do echo $x; done", []string{"echo ⟨$x⟩"}},
+		{"case x in a) b;; *) c;; esac", []string{"b", "c"}},
+		{"coproc a b", []string{"a b"}},
+		{"coproc NAME { a; }", []string{"a"}},
+		{"time a b", []string{"a b"}},
+		{"time -p a", []string{"a"}},
+		{"! a b", []string{"a b"}},
+		{"a &\nb", []string{"a", "b"}},
+		{"", []string{}},
+		{"# only a comment", []string{}},
+	})
+}
+
+func TestFunctions(t *testing.T) {
+	runTable(t, []tcase{
+		// Judged where called; an uncalled function's body is not reported.
+		{"f() { rm x; }; f", []string{"rm x via=function f"}},
+		{"f() { rm x; }", []string{}},
+		{"function f { rm x; }; echo hi", []string{"echo hi"}},
+		{"function f { rm \"$1\"; }; f a", []string{"rm a via=function f"}},
+		{"f() { g; }; g() { rm x; }; f", []string{"rm x via=function f>function g"}},
+		{"f() { rm x; }; f; f", []string{"rm x via=function f", "rm x via=function f"}},
+		// A wrapper runs a program, not the function of that name.
+		{"ls() { rm x; }; command ls", []string{"command ls", "ls via=wrapper command"}},
+		{"f() { echo $1; }; f hi", []string{"echo hi via=function f"}},
+	})
+}
+
+func TestSubstitutions(t *testing.T) {
+	runTable(t, []tcase{
+		{"echo $(a) `b`", []string{"a via=$(…)", "b via=$(…)", "echo ⟨$(…)⟩ ⟨$(…)⟩"}},
+		{"cat <(a) >(b)", []string{"a via=<(…)", "b via=>(…)", "cat ⟨<(…)⟩ ⟨>(…)⟩"}},
+		{"echo \"$(a \"$(b)\")\"", []string{"b via=$(…)>$(…)", "a ⟨$(…)⟩ via=$(…)", "echo ⟨$(…)⟩"}},
+		// Assignments.
+		{"X=$(a) b", []string{"a via=$(…)", "b"}},
+		{"X=$(a)", []string{"a via=$(…)", "X=⟨$(…)⟩"}},
+		{"a[$(i)]=1", []string{"i via=$(…)", "OPAQUE", "a=1"}}, // the subscript is arithmetic on unknown text
+		// Redirection targets.
+		{"echo hi > $(a)", []string{"a via=$(…)", "echo hi"}},
+		{"cat < \"$(a)\"", []string{"a via=$(…)", "cat"}},
+		// ${…} operands.
+		{"echo ${x:-$(a)}", []string{"a via=$(…)", "echo ⟨${x…}⟩"}},
+		{"echo \"${x:=$(a)}\"", []string{"a via=$(…)", "echo ⟨${x…}⟩"}},
+		{"echo ${x/$(a)/$(b)}", []string{"a via=$(…)", "b via=$(…)", "echo ⟨${x…}⟩"}},
+		// Arithmetic.
+		{"echo $((1 + $(a)))", []string{"a via=$(…)", "OPAQUE", "echo ⟨$((…))⟩"}},
+		{"(( $(a) ))", []string{"a via=$(…)", "OPAQUE"}},
+		// [[ ]].
+		{"[[ $(a) == x ]]", []string{"a via=$(…)"}},
+		{"[[ -n $(a) && -f $(b) ]]", []string{"a via=$(…)", "b via=$(…)"}},
+		// case words and patterns.
+		{"case $(w) in a) b;; esac", []string{"w via=$(…)", "b"}},
+		{"case x in $(p)) b;; esac", []string{"p via=$(…)", "b"}},
+		// for lists.
+		{"for i in $(a); do b; done", []string{"a via=$(…)", "b"}},
+		// Unquoted heredoc bodies run substitutions; quoted ones do not.
+		{"cat <<EOF\n$(a)\n`b`\nEOF", []string{"a via=$(…)", "b via=$(…)", "cat"}},
+		{"cat <<'EOF'\n$(a)\nEOF", []string{"cat"}},
+		{"cat <<\"EOF\"\n$(a)\nEOF", []string{"cat"}},
+		{"cat <<\\EOF\n$(a)\nEOF", []string{"cat"}},
+		{"cat <<-EOF\n\t$(a)\n\tEOF", []string{"a via=$(…)", "cat"}},
+		// Declaration builtins.
+		{"declare x=$(a)", []string{"a via=$(…)", "declare x=$(…)"}},
+		{"f() { local y=$(b); }; f", []string{"b via=function f>$(…)", "local y=$(…) via=function f"}},
+		{"export z=$(c)", []string{"c via=$(…)", "export z=$(…)"}},
+		{"readonly r=$(c)", []string{"c via=$(…)", "readonly r=$(…)"}},
+		// coproc, time and ! around substitutions.
+		{"coproc a $(b)", []string{"b via=$(…)", "a ⟨$(…)⟩"}},
+		{"time a $(b)", []string{"b via=$(…)", "a ⟨$(…)⟩"}},
+		{"! a $(b)", []string{"b via=$(…)", "a ⟨$(…)⟩"}},
+	})
+}
+
+func TestWords(t *testing.T) {
+	runTable(t, []tcase{
+		// Quote removal, ANSI-C quotes, locale quotes, backslashes.
+		{"r''m x", []string{"rm x"}},
+		{"\"r\"m x", []string{"rm x"}},
+		{`$'\x72m' x`, []string{"rm x"}},
+		{`$'\162m' x`, []string{"rm x"}},
+		{`$'\u0072m' x`, []string{"rm x"}},
+		{`$"rm" x`, []string{"rm x"}},
+		{`\rm x`, []string{"rm x"}},
+		{`r\m x`, []string{"rm x"}},
+		{"r\\\nm x", []string{"rm x"}},
+		{`echo "a\"b" 'c'\''d' "\$x" "\a"`, []string{`echo a"b c'd $x \a`}},
+		{`echo $'ab\0cd'`, []string{"echo ab"}},
+		{`echo $'a\tb'`, []string{"echo 'a\tb'"}},
+		// Brace expansion.
+		{"{rm,-rf,x}", []string{"rm -rf x"}},
+		{"{qux,}", []string{"qux"}},
+		{"echo a{b,c}d", []string{"echo abd acd"}},
+		{"echo {1..3}", []string{"echo 1 2 3"}},
+		{"echo '{a,b}' \"{a,b}\"", []string{"echo {a,b} {a,b}"}},
+		// Tilde.
+		{"echo ~ ~/x", []string{"echo /home/u /home/u/x"}},
+		{"echo ~root/x", []string{"echo ⟨~root/x⟩"}},
+		{"echo \"~\" '~' \\~", []string{"echo ~ ~ ~"}},
+		{"echo a~b", []string{"echo a~b"}},
+		{"X=~/a:~/b; echo $X", []string{"X=/home/u/a:/home/u/b", "echo /home/u/a:/home/u/b"}},
+		// HOME and TMPDIR from the environment; other names are unknown.
+		{"echo $HOME/x \"$TMPDIR\" ${HOME}", []string{"echo /home/u/x /tmp /home/u"}},
+		{"echo $UNSET", []string{"echo ⟨$UNSET⟩"}},
+		{"echo $PWD", []string{"echo /home/u/proj"}},
+		// Literal assignments followed to their use.
+		{"X=rm; $X -rf x", []string{"X=rm", "rm -rf x"}},
+		{"X=rm\n$X x", []string{"X=rm", "rm x"}},
+		{"X=rm Y=-rf; $X $Y x", []string{"X=rm Y=-rf", "rm -rf x"}},
+		// Field splitting of a known value, unquoted; kept whole when quoted.
+		{`X="rm -rf /"; $X`, []string{"X='rm -rf /'", "rm -rf /"}},
+		{`X="rm -rf /"; "$X"`, []string{"X='rm -rf /'", "'rm -rf /'"}},
+		{`X='a  b'; echo $X "$X"`, []string{"X='a  b'", "echo a b 'a  b'"}},
+		{`IFS=:; X=a:b; echo $X`, []string{"IFS=:", "X=a:b", "echo a b"}},
+		{`X=; echo $X "$X"`, []string{"X=", "echo ''"}},
+		// Positional parameters set by the text.
+		{`set -- a b; echo "$@" $# "$1"`, []string{"set -- a b", "echo a b 2 a"}},
+		// A glob is a pattern, not static text (file-system expansion is off).
+		{"echo *.go", []string{"echo ⟨*.go⟩"}},
+		{"echo '*.go'", []string{"echo *.go"}},
+	})
+}
+
+func TestCwd(t *testing.T) {
+	runTable(t, []tcase{
+		{"cd a && x", []string{"cd a", "x cwd=/home/u/proj/a"}},
+		// cd may fail: with no && or set -e the next command runs in either.
+		{"cd a; x", []string{"cd a", "x cwd=/home/u/proj/a,/home/u/proj"}},
+		{"cd a\nx", []string{"cd a", "x cwd=/home/u/proj/a,/home/u/proj"}},
+		{"set -e; cd a; x", []string{"set -e", "cd a", "x cwd=/home/u/proj/a"}},
+		{"cd a || exit 1; x", []string{"cd a", "exit 1", "x cwd=/home/u/proj/a"}},
+		{"cd \"$d\" && x", []string{"cd ⟨$d⟩", "x cwd=?"}},
+		{"cd /tmp && x", []string{"cd /tmp", "x cwd=/tmp"}},
+		{"cd .. && x", []string{"cd ..", "x cwd=/home/u"}},
+		{"cd && x", []string{"cd", "x cwd=/home/u"}},
+		{"cd ~/w && x", []string{"cd /home/u/w", "x cwd=/home/u/w"}},
+		{"cd a && cd b && x", []string{"cd a", "cd b cwd=/home/u/proj/a", "x cwd=/home/u/proj/a/b"}},
+		{"pushd a && x", []string{"pushd a", "x cwd=/home/u/proj/a"}},
+		// A subshell's cd stays in the subshell.
+		{"(cd a && x); y", []string{"cd a", "x cwd=/home/u/proj/a", "y"}},
+		{"(cd a; x)", []string{"cd a", "x cwd=/home/u/proj/a,/home/u/proj"}},
+		{"echo $(cd / && rm -rf usr)", []string{"cd / via=$(…)", "rm -rf usr via=$(…) cwd=/", "echo ⟨$(…)⟩"}},
+		{"if true; then cd /etc && x; fi", []string{"true", "cd /etc", "x cwd=/etc"}},
+		{"true && { cd /etc && x; }", []string{"true", "cd /etc", "x cwd=/etc"}},
+		{"cd / && (x)", []string{"cd /", "x cwd=/"}},
+		// Wrappers that change the directory.
+		{"env -C /etc x", []string{"env -C /etc x", "x via=wrapper env cwd=/etc"}},
+		{"env --chdir=/etc x", []string{"env --chdir=/etc x", "x via=wrapper env cwd=/etc"}},
+		{"sudo -D /etc x", []string{"sudo -D /etc x", "x via=wrapper sudo cwd=/etc"}},
+	})
+}
+
+func TestCodeInStrings(t *testing.T) {
+	runTable(t, []tcase{
+		{"eval 'rm x'", []string{"eval 'rm x'", "rm x via=eval"}},
+		{"eval rm '$HOME'", []string{"eval rm $HOME", "rm /home/u via=eval"}},
+		{"eval \"$y\"", []string{"eval ⟨$y⟩ OPAQUE"}},
+		// Shells' -c in any flag position, with $0 and $1… after the string.
+		{"bash -c 'rm $1' sh x", []string{"bash -c 'rm $1' sh x", "rm x via=shell bash"}},
+		{"bash -c 'echo $0' name", []string{"bash -c 'echo $0' name", "echo name via=shell bash"}},
+		{"sh -c 'echo $0 $1 $2' a b c", []string{"sh -c 'echo $0 $1 $2' a b c", "echo a b c via=shell sh"}},
+		{"bash -lc 'rm x'", []string{"bash -lc 'rm x'", "rm x via=shell bash"}},
+		{"bash -e -c 'rm x'", []string{"bash -e -c 'rm x'", "rm x via=shell bash"}},
+		{"bash -ce 'rm x'", []string{"bash -ce 'rm x'", "rm x via=shell bash"}},
+		{"bash -o pipefail -c 'rm x'", []string{"bash -o pipefail -c 'rm x'", "rm x via=shell bash"}},
+		{"bash --norc -c 'rm x'", []string{"bash --norc -c 'rm x'", "rm x via=shell bash"}},
+		// After --, bash takes -c as the name of a script file.
+		{"bash -x -- -c 'rm x'", []string{"bash -x -- -c 'rm x' OPAQUE"}},
+		{"dash -c 'rm x'", []string{"dash -c 'rm x'", "rm x via=shell dash"}},
+		{"/bin/sh -c 'rm x'", []string{"/bin/sh -c 'rm x'", "rm x via=shell sh"}},
+		{"sh -c 'sh -c \"rm x\"'", []string{"sh -c 'sh -c \"rm x\"'", "sh -c 'rm x' via=shell sh", "rm x via=shell sh>shell sh"}},
+		{"trap 'rm x' EXIT", []string{"trap 'rm x' EXIT", "rm x via=trap"}},
+		{"trap -- 'rm x' INT TERM", []string{"trap -- 'rm x' INT TERM", "rm x via=trap"}},
+		{"trap - EXIT", []string{"trap - EXIT"}},
+		{"trap -p", []string{"trap -p"}},
+		{"alias ll='rm x'", []string{"alias 'll=rm x'", "rm x via=alias ll"}},
+	})
+}
+
+func TestWrappers(t *testing.T) {
+	runTable(t, []tcase{
+		{"env -i FOO=1 rm x", []string{"env -i FOO=1 rm x", "rm x via=wrapper env"}},
+		{"env -u X rm x", []string{"env -u X rm x", "rm x via=wrapper env"}},
+		{"env -S 'rm -rf x'", []string{"env -S 'rm -rf x'", "rm -rf x via=wrapper env"}},
+		{"env VAR=val rm x", []string{"env VAR=val rm x", "rm x via=wrapper env"}},
+		{"env", []string{"env"}},
+		{"sudo -u user rm x", []string{"sudo -u user rm x", "rm x via=wrapper sudo"}},
+		{"sudo -- rm x", []string{"sudo -- rm x", "rm x via=wrapper sudo"}},
+		{"sudo -E -H rm x", []string{"sudo -E -H rm x", "rm x via=wrapper sudo"}},
+		{"doas rm x", []string{"doas rm x", "rm x via=wrapper doas"}},
+		{"doas -u bob rm x", []string{"doas -u bob rm x", "rm x via=wrapper doas"}},
+		{"nice -n 5 rm x", []string{"nice -n 5 rm x", "rm x via=wrapper nice"}},
+		{"nice -5 rm x", []string{"nice -5 rm x", "rm x via=wrapper nice"}},
+		{"nohup rm x", []string{"nohup rm x", "rm x via=wrapper nohup"}},
+		{"timeout -k 5 -s KILL 10 rm x", []string{"timeout -k 5 -s KILL 10 rm x", "rm x via=wrapper timeout"}},
+		{"timeout --signal=KILL 1m rm x", []string{"timeout --signal=KILL 1m rm x", "rm x via=wrapper timeout"}},
+		{"stdbuf -oL rm x", []string{"stdbuf -oL rm x", "rm x via=wrapper stdbuf"}},
+		{"stdbuf -o L rm x", []string{"stdbuf -o L rm x", "rm x via=wrapper stdbuf"}},
+		{"setsid -f rm x", []string{"setsid -f rm x", "rm x via=wrapper setsid"}},
+		{"ionice -c 3 rm x", []string{"ionice -c 3 rm x", "rm x via=wrapper ionice"}},
+		{"ionice -c3 -n7 rm x", []string{"ionice -c3 -n7 rm x", "rm x via=wrapper ionice"}},
+		{"chrt -f 10 rm x", []string{"chrt -f 10 rm x", "rm x via=wrapper chrt"}},
+		{"chrt -p 10 123", []string{"chrt -p 10 123"}},
+		{"taskset -c 1 rm x", []string{"taskset -c 1 rm x", "rm x via=wrapper taskset"}},
+		{"taskset 0x1 rm x", []string{"taskset 0x1 rm x", "rm x via=wrapper taskset"}},
+		{"taskset -p 0x1 123", []string{"taskset -p 0x1 123"}},
+		{"flock /tmp/l rm x", []string{"flock /tmp/l rm x", "rm x via=wrapper flock"}},
+		{"flock -n -w 5 /tmp/l rm x", []string{"flock -n -w 5 /tmp/l rm x", "rm x via=wrapper flock"}},
+		{"flock /tmp/l -c 'rm x'", []string{"flock /tmp/l -c 'rm x'", "rm x via=wrapper flock"}},
+		{"watch rm x", []string{"watch rm x", "rm x via=wrapper watch"}},
+		{"watch -n 1 'rm x; ls'", []string{"watch -n 1 'rm x; ls'", "rm x via=wrapper watch", "ls via=wrapper watch"}},
+		{"watch -x rm x", []string{"watch -x rm x", "rm x via=wrapper watch"}},
+		{"command rm x", []string{"command rm x", "rm x via=wrapper command"}},
+		{"command -p rm x", []string{"command -p rm x", "rm x via=wrapper command"}},
+		{"command -v rm", []string{"command -v rm"}},
+		{"command -V rm", []string{"command -V rm"}},
+		{"builtin echo hi", []string{"builtin echo hi", "echo hi via=wrapper builtin"}},
+		{"exec -a foo rm x", []string{"exec -a foo rm x", "rm x via=wrapper exec"}},
+		{"exec rm x", []string{"exec rm x", "rm x via=wrapper exec"}},
+		{"exec >/dev/null", []string{"exec"}},
+		{"xargs rm", []string{"xargs rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
+		{"xargs", []string{"xargs", "echo ⟨{input}⟩ via=wrapper xargs"}},
+		{"xargs -0 rm -f", []string{"xargs -0 rm -f", "rm -f ⟨{input}⟩ via=wrapper xargs"}},
+		{"xargs -n 1 rm", []string{"xargs -n 1 rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
+		{"xargs -- rm", []string{"xargs -- rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
+		{"xargs -I {} rm {}", []string{"xargs -I {} rm {}", "rm ⟨{}⟩ via=wrapper xargs"}},
+		{"xargs -I{} rm {}", []string{"xargs -I{} rm {}", "rm ⟨{}⟩ via=wrapper xargs"}},
+		{"xargs -I % mv % %.bak", []string{"xargs -I % mv % %.bak", "mv ⟨%⟩ ⟨%.bak⟩ via=wrapper xargs"}},
+		{"find . -exec rm {} \\;", []string{"find . -exec rm {} ;", "rm ⟨./{}⟩ via=find -exec"}},
+		{"find . -exec rm {} +", []string{"find . -exec rm {} +", "rm ⟨./{}⟩ via=find -exec"}},
+		{"find / -exec rm -rf {} +", []string{"find / -exec rm -rf {} +", "rm -rf ⟨/{}⟩ via=find -exec"}},
+		{"find . -execdir rm {} \\;", []string{"find . -execdir rm {} ;", "rm ⟨./{}⟩ via=find -execdir cwd=?"}},
+		{"find . -ok rm {} \\;", []string{"find . -ok rm {} ;", "rm ⟨./{}⟩ via=find -ok"}},
+		{"find . -okdir rm {} \\;", []string{"find . -okdir rm {} ;", "rm ⟨./{}⟩ via=find -okdir cwd=?"}},
+		{"find . -name '*.o' -exec rm {} \\; -exec touch x \\;", []string{"find . -name *.o -exec rm {} ; -exec touch x ;", "rm ⟨./{}⟩ via=find -exec", "touch x via=find -exec"}},
+		{"busybox rm x", []string{"busybox rm x", "rm x via=wrapper busybox"}},
+		{"su -c 'rm x' bob", []string{"su -c 'rm x' bob", "rm x via=wrapper su"}},
+		{"su - bob -c 'rm x'", []string{"su - bob -c 'rm x'", "rm x via=wrapper su"}},
+		{"runuser -u bob -- rm x", []string{"runuser -u bob -- rm x", "rm x via=wrapper runuser"}},
+		{"runuser -l bob -c 'rm x'", []string{"runuser -l bob -c 'rm x'", "rm x via=wrapper runuser"}},
+		{"script -c 'rm x' /dev/null", []string{"script -c 'rm x' /dev/null", "rm x via=wrapper script"}},
+		{"script -qc 'rm x'", []string{"script -qc 'rm x'", "rm x via=wrapper script"}},
+		{"unbuffer rm x", []string{"unbuffer rm x", "rm x via=wrapper unbuffer"}},
+		{"parallel rm ::: a b", []string{"parallel rm ::: a b", "rm ⟨$GUARD_INPUT⟩ via=wrapper parallel"}},
+		{"strace -f -o /tmp/t rm x", []string{"strace -f -o /tmp/t rm x", "rm x via=wrapper strace"}},
+		{"ltrace rm x", []string{"ltrace rm x", "rm x via=wrapper ltrace"}},
+		{"ssh host rm x", []string{"ssh host rm x", "rm x via=wrapper ssh cwd=?"}},
+		// Layers nest, each reported.
+		{"sudo env A=1 timeout 5 nice rm x", []string{
+			"sudo env A=1 timeout 5 nice rm x",
+			"env A=1 timeout 5 nice rm x via=wrapper sudo",
+			"timeout 5 nice rm x via=wrapper sudo>wrapper env",
+			"nice rm x via=wrapper sudo>wrapper env>wrapper timeout",
+			"rm x via=wrapper sudo>wrapper env>wrapper timeout>wrapper nice",
+		}},
+		{"bash -c \"sudo sh -c 'eval rm x'\"", []string{
+			"bash -c 'sudo sh -c 'eval rm x''",
+			"sudo sh -c 'eval rm x' via=shell bash",
+			"sh -c 'eval rm x' via=shell bash>wrapper sudo",
+			"eval rm x via=shell bash>wrapper sudo>shell sh",
+			"rm x via=shell bash>wrapper sudo>shell sh>eval",
+		}},
+		// Unknown options of a known wrapper: never a guess.
+		{"timeout --frobnicate 5 rm x", []string{"timeout --frobnicate 5 rm x OPAQUE"}},
+		{"sudo $OPTS rm x", []string{"sudo ⟨$OPTS⟩ rm x OPAQUE"}},
+	})
+}
+
+// A shell's -c string is literal code even when the words after it ($0,
+// $1, …) are known only at run time: it is read, with unknown parameters.
+func TestShellWithDynamicParams(t *testing.T) {
+	runTable(t, []tcase{
+		{"sh -c 'rm \"$1\"' _ \"$f\"", []string{"sh -c 'rm \"$1\"' _ ⟨$f⟩", "rm ⟨$1⟩ via=shell sh"}},
+		{"xargs sh -c 'rm -rf /'", []string{"xargs sh -c 'rm -rf /'", "sh -c 'rm -rf /' ⟨{input}⟩ via=wrapper xargs", "rm -rf / via=wrapper xargs>shell sh"}},
+		{"find . -exec sh -c 'rm -rf /' {} \\;", []string{"find . -exec sh -c 'rm -rf /' {} ;", "sh -c 'rm -rf /' ⟨./{}⟩ via=find -exec", "rm -rf / via=find -exec>shell sh"}},
+	})
+}
+
+func TestStateFollowing(t *testing.T) {
+	runTable(t, []tcase{
+		// A loop body sees what later iterations assign.
+		{"X=ls; for i in 1 2; do $X; X=rm; done", []string{"X=ls", "⟨$X⟩", "X=rm"}},
+		// Either branch may have run.
+		{"X=ls; if c; then X=rm; fi; $X x", []string{"X=ls", "c", "X=rm", "⟨$X⟩ x"}},
+		// A function sees the variables of the moment it is called.
+		{"X=rm; f() { $X x; }; X=ls; f", []string{"X=rm", "X=ls", "ls x via=function f"}},
+		{"unset X; X=${X:-rm}; $X x", []string{"unset X", "X=rm", "rm x"}},
+		{"export X=rm; $X x", []string{"export X=rm", "rm x"}},
+		// A pipeline element runs in a subshell.
+		{"X=rm | true; $X x", []string{"X=rm", "true", "⟨$X⟩ x"}},
+		{"echo rm x | bash", []string{"echo rm x", "bash", "rm x via=input of bash (literal text from echo)"}},
+		{"(echo rm x) | sh", []string{"echo rm x", "sh OPAQUE"}},
+		{"sh -c 'echo $0 $#'", []string{"sh -c 'echo $0 $#'", "echo sh 0 via=shell sh"}},
+		{"bash <<EOF\nrm $HOME\nEOF", []string{"bash", "rm /home/u via=input of bash (a heredoc)"}},
+		{"exec bash -c 'rm x'", []string{"exec bash -c 'rm x'", "bash -c 'rm x' via=wrapper exec", "rm x via=wrapper exec>shell bash"}},
+		{"command eval 'rm x'", []string{"command eval 'rm x'", "eval 'rm x' via=wrapper command", "rm x via=wrapper command>eval"}},
+		{"exec 3< <(rm x)", []string{"rm x via=<(…)", "exec"}},
+	})
+}
+
+func TestNestingDepth(t *testing.T) {
+	// eval eval … rm x: each eval runs the rest as code, one level deeper.
+	res, err := parse(strings.Repeat("eval ", 40) + "rm x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := res.Cmds[len(res.Cmds)-1]
+	if got := word.Strings(last.Argv); !slices.Equal(got, []string{"rm", "x"}) || len(last.Via) != 40 {
+		t.Errorf("40 evals: last part %q with %d layers, want rm x with 40", got, len(last.Via))
+	}
+	// Past the documented depth the code is not read: the part is opaque.
+	res, err = parse(strings.Repeat("eval ", shellparse.MaxDepth+5) + "rm x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opaque := false
+	for _, c := range res.Cmds {
+		if c.Opaque != "" {
+			opaque = true
+		}
+		if slices.Equal(word.Strings(c.Argv), []string{"rm", "x"}) && c.Opaque == "" {
+			t.Errorf("a command beyond MaxDepth was reported as readable: %s", render(c))
+		}
+	}
+	if !opaque {
+		t.Errorf("%d nested evals: no opaque part", shellparse.MaxDepth+5)
+	}
+}
+
+func TestStdinToShell(t *testing.T) {
+	runTable(t, []tcase{
+		{"sh <<< 'rm x'", []string{"sh", "rm x via=input of sh (a here-string)"}},
+		{"bash <<EOF\nrm x\nEOF", []string{"bash", "rm x via=input of bash (a heredoc)"}},
+		{"bash <<'EOF'\nrm $x\nEOF", []string{"bash", "rm ⟨$x⟩ via=input of bash (a heredoc)"}},
+		{"echo 'rm x' | sh", []string{"echo 'rm x'", "sh", "rm x via=input of sh (literal text from echo)"}},
+		{"printf 'rm x\\n' | bash -s", []string{"printf 'rm x\\n'", "bash -s", "rm x via=input of bash (literal text from printf)"}},
+		{"cat <<EOF | sh\nrm x\nEOF", []string{"cat", "sh", "rm x via=input of sh (a heredoc)"}},
+	})
+}
+
+func TestOpaque(t *testing.T) {
+	runTable(t, []tcase{
+		{"bash script.sh", []string{"bash script.sh OPAQUE"}},
+		{"sh -e ./x.sh a", []string{"sh -e ./x.sh a OPAQUE"}},
+		{"source x.sh", []string{"source x.sh OPAQUE"}},
+		{". ./x.sh", []string{". ./x.sh OPAQUE"}},
+		{"sh < script.sh", []string{"sh OPAQUE"}},
+		{"curl https://x | sh", []string{"curl https://x", "sh OPAQUE"}},
+		{"curl -fsSL https://x | bash -s -- -y", []string{"curl -fsSL https://x", "bash -s -- -y OPAQUE"}},
+		{"base64 -d x | sh", []string{"base64 -d x", "sh OPAQUE"}},
+		{"bash <(curl https://x)", []string{"curl https://x via=<(…)", "bash ⟨<(…)⟩ OPAQUE"}},
+		{"python -c 'print(1)'", []string{"python -c print(1)", "python -c print(1) OPAQUE"}},
+		{"python3 tool.py", []string{"python3 tool.py", "python3 tool.py OPAQUE"}},
+		{"perl -e 'print 1'", []string{"perl -e 'print 1'", "perl -e 'print 1' OPAQUE"}},
+		{"node -e 'x()'", []string{"node -e x()", "node -e x() OPAQUE"}},
+		{"ruby -e 'x'", []string{"ruby -e x", "ruby -e x OPAQUE"}},
+		{"php -r 'x();'", []string{"php -r x();", "php -r x(); OPAQUE"}},
+		{"lua -e 'x()'", []string{"lua -e x()", "lua -e x() OPAQUE"}},
+		{"osascript -e 'x'", []string{"osascript -e x", "osascript -e x OPAQUE"}},
+		{"python -m pytest -q", []string{"python -m pytest -q", "pytest -q via=python -m"}},
+		{"python --version", []string{"python --version"}},
+	})
+}
+
+func TestDataAsCode(t *testing.T) {
+	runTable(t, []tcase{
+		{"echo $((x))", []string{"OPAQUE", "echo ⟨$((…))⟩"}},
+		{"x=5; echo $((x))", []string{"x=5", "echo ⟨$((…))⟩"}},
+		{"echo $((x+1))", []string{"OPAQUE", "echo ⟨$((…))⟩"}},
+		{"a[x]=1", []string{"OPAQUE", "a=1"}},
+		{"[[ $x -eq 0 ]]", []string{"OPAQUE"}},
+		{"[[ $x == 0 ]]", []string{}},
+		{"echo \"${x@P}\"", []string{"OPAQUE", "echo ⟨${x…}⟩"}},
+		{"echo ${!x}", []string{"OPAQUE", "echo ⟨${x…}⟩"}},
+		{"PS4='$(rm x)'", []string{"rm x via=prompt expansion of PS4>$(…)", "echo ⟨$(…)⟩ via=prompt expansion of PS4", "PS4='$(rm x)'"}},
+		{"PS4=$y", []string{"OPAQUE", "PS4=⟨$y⟩"}},
+		{"BASH_ENV=/tmp/x", []string{"BASH_ENV=/tmp/x OPAQUE", "BASH_ENV=/tmp/x"}},
+		{"PROMPT_COMMAND='rm x'", []string{"rm x via=PROMPT_COMMAND (the prompt command)", "PROMPT_COMMAND='rm x'"}},
+		{"printf -v 'a[$(rm x)]' 1", []string{"printf -v 'a[$(rm x)]' 1", "OPAQUE"}},
+		{"read 'a[$(rm x)]'", []string{"read 'a[$(rm x)]'", "OPAQUE"}},
+		{"declare 'a[$(rm x)]=1'", []string{"OPAQUE", "declare 'a[$(rm x)]=1'"}},
+		{"[[ -v 'a[$(rm x)]' ]]", []string{"OPAQUE"}},
+		{"test -v 'a[$(rm x)]'", []string{"test -v 'a[$(rm x)]'", "OPAQUE"}},
+		{"read -r line", []string{"read -r line"}},
+		{"printf -v out '%s' x", []string{"printf -v out %s x"}},
+	})
+}
+
+// Text bash reads differently from the parser (D1–D5 of bash-pitfalls.md)
+// is refused with a *ParseError marked Differential, and no partial result.
+func TestDifferentials(t *testing.T) {
+	for _, src := range []string{
+		// D1: single quotes inside a double-quoted ${…} are literal in bash.
+		`echo "${x:-'$(rm x)'}"`,
+		`echo "${x-'$(rm x)'}"`,
+		`echo "${x:='$(rm x)'}"`,
+		`echo "${x+'$(rm x)'}"`,
+		`echo "${x:-$'$(rm x)'}"`,
+		`echo "${x:-${y:-'$(rm x)'}}"`,
+		"echo \"${x:-'`rm x`'}\"",
+		"cat <<EOF\n${x:-'$(rm x)'}\nEOF",
+		// D2: quotes are not special in arithmetic.
+		`echo $(( '$(rm x)' ))`,
+		`echo "${x:'$(rm x)'}"`,
+		`echo "${a['$(rm x)']}"`,
+		`let 'a[$(rm x)]=1'`,
+		`a['$(rm x)']=1`,
+		// D3: process substitution inside ${…}.
+		`echo ${x:-<(rm x)}`,
+		`echo ${x:=>(rm x)}`,
+		`echo ${x/a/<(rm x)}`,
+		// D4: a heredoc delimiter split by backslash-newline.
+		"cat <<EOF\nEO\\\nF\nrm x\nEOF",
+		"cat <<-EOF\n\tEO\\\nF\nrm x\nEOF",
+		// D5: any \r\n.
+		"echo a\r\nrm x",
+		"echo 'a\r\nb'",
+		// Inside code found in a string the part is opaque instead (see
+		// TestDifferentialInString); at the top level the whole text is refused.
+	} {
+		res, err := parse(src)
+		var pe *shellparse.ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("Parse(%q) = %v, %v; want a *ParseError", src, res, err)
+			continue
+		}
+		if !pe.Differential {
+			t.Errorf("Parse(%q): ParseError %q not marked Differential", src, pe.Reason)
+		}
+		if res != nil {
+			t.Errorf("Parse(%q): partial result returned with the error", src)
+		}
+	}
+}
+
+func TestDifferentialInString(t *testing.T) {
+	res, err := parse(`bash -c 'echo "${x:-'\''$(rm x)'\''}"'`)
+	if err != nil {
+		t.Fatalf("unexpected error: %v", err)
+	}
+	opaque := false
+	for _, c := range res.Cmds {
+		opaque = opaque || c.Opaque != ""
+	}
+	if !opaque {
+		t.Errorf("a differential inside bash -c is not reported as opaque: %s", fmtList(renderAll(res)))
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, src := range []string{
+		"echo (",
+		"echo \"unterminated",
+		"if; then",
+		"good\n)",
+		"echo hi; fi",
+		"for x in; do",
+		"a && ",
+		"case x in",
+		"$(",
+		"echo ${",
+	} {
+		res, err := parse(src)
+		var pe *shellparse.ParseError
+		if !errors.As(err, &pe) {
+			t.Errorf("Parse(%q) = %v, %v; want a *ParseError", src, res, err)
+			continue
+		}
+		if pe.Differential || pe.TooLarge {
+			t.Errorf("Parse(%q): syntax error marked differential/too large: %+v", src, pe)
+		}
+		if pe.Pos.Line < 1 {
+			t.Errorf("Parse(%q): ParseError without a position: %+v", src, pe)
+		}
+		if res != nil {
+			t.Errorf("Parse(%q): partial result returned with the error", src)
+		}
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	src := strings.Repeat("echo aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n", shellparse.MaxBytes/70)
+	res, err := parse(src)
+	var pe *shellparse.ParseError
+	if !errors.As(err, &pe) || !pe.TooLarge || res != nil {
+		t.Errorf("a %d-byte text: got %v, %v; want a TooLarge *ParseError and no result", len(src), res != nil, err)
+	}
+}
+
+// Each case's program is reported exactly once with a static name, for a
+// quick check that the table above is not vacuous.
+func TestRenderSanity(t *testing.T) {
+	res, err := parse("a b")
+	if err != nil || len(res.Cmds) != 1 || render(res.Cmds[0]) != "a b" {
+		t.Fatalf("render sanity: %v %v", err, fmt.Sprint(renderAll(res)))
+	}
+}
+
+// Globs are expanded against the file system through Options.Glob, with
+// relative patterns made absolute in the working directory; quoted
+// patterns and set -f are not expanded.
+func TestGlob(t *testing.T) {
+	var asked []string
+	glob := func(p string) []string {
+		asked = append(asked, p)
+		switch p {
+		case "/*":
+			return []string{"/bin", "/etc"}
+		case proj + "/*.o":
+			return []string{proj + "/a.o"}
+		}
+		return nil
+	}
+	opts := shellparse.Options{Cwd: proj, Getenv: getenv, Glob: glob}
+	tests := []struct {
+		src     string
+		word    int // index of the glob word in the last command
+		matches []string
+		asked   []string
+	}{
+		{"rm -rf /*", 2, []string{"/bin", "/etc"}, []string{"/*"}},
+		{"rm *.o", 1, []string{proj + "/a.o"}, []string{proj + "/*.o"}},
+		{"cd /tmp && rm *.o", 1, nil, []string{"/tmp/*.o"}},
+		{"rm '*.o'", 1, nil, nil},
+		{"set -f; rm *.o", 1, nil, nil},
+	}
+	for _, tt := range tests {
+		asked = nil
+		res, err := shellparse.Parse(tt.src, opts)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tt.src, err)
+			continue
+		}
+		last := res.Cmds[len(res.Cmds)-1]
+		if tt.word >= len(last.Argv) {
+			t.Errorf("Parse(%q): last command %s has no word %d", tt.src, render(last), tt.word)
+			continue
+		}
+		if got := last.Argv[tt.word].Matches; !slices.Equal(got, tt.matches) {
+			t.Errorf("Parse(%q): word %d matches %q, want %q", tt.src, tt.word, got, tt.matches)
+		}
+		if !slices.Equal(asked, tt.asked) {
+			t.Errorf("Parse(%q): asked Glob for %q, want %q", tt.src, asked, tt.asked)
+		}
+	}
+}
