@@ -75,9 +75,16 @@ type Result struct {
 	Line       int      `json:"line,omitempty"`
 	Commands   []*Part  `json:"commands"`
 	Notices    []string `json:"notices,omitempty"`
+	// Omitted counts allowed parts left out of Commands (only without
+	// Request.Explain).
+	Omitted int `json:"omitted,omitempty"`
 
 	D policy.Decision `json:"-"`
 }
+
+// maxAllowedParts is how many allowed parts a Result lists without
+// Request.Explain.
+const maxAllowedParts = 64
 
 // Judge decides a text.
 func Judge(pol *policy.Policy, req Request) (res *Result) {
@@ -127,13 +134,22 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		return res
 	}
 	var strictest *Part
+	allowed := 0
 	for _, c := range parsed.Cmds {
 		p := policy.NewPart(c, pol.Env)
 		v := pol.Judge(p, req.Explain)
-		jp := describe(p, v, req.Explain || v.Decision != policy.Allow)
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
+		if v.Decision == policy.Allow && !req.Explain {
+			// A hurried caller (the shell) needs the refused parts; of the
+			// allowed ones a sample is enough for the audit log.
+			if allowed++; allowed > maxAllowedParts {
+				res.Omitted++
+				continue
+			}
+		}
+		jp := describe(p, v, req.Explain || v.Decision != policy.Allow)
 		res.Commands = append(res.Commands, jp)
 		if strictest == nil || v.Decision > strictest.Verdict.Decision ||
 			v.Decision == strictest.Verdict.Decision && strictest.Verdict.Rule == nil && v.Rule != nil {

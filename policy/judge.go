@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -16,6 +17,8 @@ type Policy struct {
 	absolute []*Rule
 	builtin  *builtins
 	idx      index
+	candMu   sync.Mutex
+	cands    map[candKey]ruleSet
 	// Settings from the config files.
 	Settings Settings
 	Files    []string // config files in force, lowest layer first
@@ -50,51 +53,69 @@ func newIndex(rules []*Rule) index {
 	return ix
 }
 
-// each calls fn for every rule that may match p: absolute ones when abs
-// is set, the others when not.
-func (pol *Policy) each(p *Part, abs bool, fn func(*Rule)) {
-	pick := func(rules, absolute []*Rule) []*Rule {
-		if abs {
-			return absolute
-		}
-		return rules
-	}
+// ruleSet is the rules that may match parts naming one program, split
+// by kind: about the argv, or about a path.
+type ruleSet struct{ cmd, path []*Rule }
+
+// candidates returns every rule that may match p: the absolute ones when
+// abs is set, the others when not. The sets are made once per program and
+// shared: a long script names the same few programs many times.
+func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 	prog, dynamic := "", false
 	if len(p.Argv) > 0 {
 		if s, ok := p.Argv[0].Static(); ok {
 			prog = argspec.ProgName(s)
 		} else {
-			dynamic = true
+			dynamic = true // any rule could match a program named at run time
 		}
 	}
-	if dynamic {
-		// Any rule could match a program named at run time.
+	key := candKey{prog, dynamic, abs}
+	pol.candMu.Lock()
+	defer pol.candMu.Unlock()
+	if c, ok := pol.cands[key]; ok {
+		return c
+	}
+	var all []*Rule
+	switch {
+	case dynamic:
 		br, ba := pol.builtin.all()
-		for _, r := range pick(br, ba) {
-			fn(r)
+		if abs {
+			all = append(append(all, ba...), pol.absolute...)
+		} else {
+			all = append(append(all, br...), pol.rules...)
 		}
-		for _, r := range pick(pol.rules, pol.absolute) {
-			fn(r)
+	case abs:
+		if prog != "" {
+			_, ba := pol.builtin.forProg(prog)
+			all = append(all, ba...)
 		}
-		return
+		all = append(all, pol.builtin.absAny...)
+	default:
+		all = append(append(all, pol.idx.byProg[prog]...), pol.idx.any...)
+		if prog != "" {
+			br, _ := pol.builtin.forProg(prog)
+			all = append(all, br...)
+		}
+		all = append(all, pol.builtin.any...)
 	}
-	if !abs {
-		for _, r := range pol.idx.byProg[prog] {
-			fn(r)
-		}
-		for _, r := range pol.idx.any {
-			fn(r)
-		}
-	}
-	if prog != "" {
-		br, ba := pol.builtin.forProg(prog)
-		for _, r := range pick(br, ba) {
-			fn(r)
+	var set ruleSet
+	for _, r := range all {
+		if r.isPath() {
+			set.path = append(set.path, r)
+		} else {
+			set.cmd = append(set.cmd, r)
 		}
 	}
-	for _, r := range pick(pol.builtin.any, pol.builtin.absAny) {
-		fn(r)
+	if pol.cands == nil {
+		pol.cands = map[candKey]ruleSet{}
 	}
+	pol.cands[key] = set
+	return set
+}
+
+type candKey struct {
+	prog         string
+	dynamic, abs bool
 }
 
 // Match is one rule that matched a part, for explanations.
@@ -136,8 +157,16 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	floorReason, floorInstead := "", ""
 	var floorRule *Rule
 	floorMaybe := false
-	var abs []*Rule
-	pol.each(p, true, func(r *Rule) { abs = append(abs, r) })
+	writes := false
+	for _, e := range p.Effects {
+		writes = writes || e.Access&argspec.Write != 0
+	}
+	absSet := pol.candidates(p, true)
+	abs := absSet.cmd
+	if writes {
+		// Absolute path rules are all about writes.
+		abs = append(append([]*Rule(nil), absSet.cmd...), absSet.path...)
+	}
 	for _, r := range abs {
 		if !r.ready() {
 			continue
@@ -170,7 +199,8 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		}
 	}
 	// 2. The command aspect.
-	cv := pol.aspect(p, v, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
+	set := pol.candidates(p, false)
+	cv := pol.aspect(p, set.cmd, v, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
 		if r.isPath() {
 			return word.No, false
 		}
@@ -196,7 +226,7 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 			}
 			eff := e
 			eff.Access = acc
-			ev := pol.aspect(p, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
+			ev := pol.aspect(p, set.path, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
 				if !r.isPath() {
 					return word.No, false
 				}
@@ -239,25 +269,25 @@ type aspectResult struct {
 
 // aspect finds the winning rule of one aspect, with Maybe matches raising
 // the result to ask when they would have won.
-func (pol *Policy) aspect(p *Part, v *Verdict, explain bool, labelOf func() string, match func(*Rule) (word.Tri, bool)) aspectResult {
+func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labelOf func() string, match func(*Rule) (word.Tri, bool)) aspectResult {
 	var yes, maybe []*Rule
-	pol.each(p, false, func(r *Rule) {
+	for _, r := range rules {
 		t, applies := match(r)
 		if !applies || t == word.No {
-			return
+			continue
 		}
 		if !r.ready() {
 			if r.Decision != Allow {
 				maybe = append(maybe, r) // a broken rule never allows
 			}
-			return
+			continue
 		}
 		if t == word.Yes {
 			yes = append(yes, r)
 		} else {
 			maybe = append(maybe, r)
 		}
-	})
+	}
 	res := aspectResult{decision: Allow}
 	var win *Rule
 	for _, r := range yes {

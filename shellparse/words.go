@@ -253,15 +253,32 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 			v = v[:i] + rest
 			continue
 		default:
-			r, size := utf8.DecodeRuneInString(v[i:])
-			b.cur.AddLit(string(r))
-			i += size
+			// A run of ordinary characters is added at once.
+			j := i + 1
+			for j < len(v) && !special(v[j], glob, ctx.assign) {
+				j++
+			}
+			b.cur.AddLit(v[i:j])
+			i = j
 			b.has = true
 			continue
 		}
 		i++
 		b.has = true
 	}
+}
+
+// special reports whether a byte of literal text needs lit's attention.
+func special(c byte, glob, assign bool) bool {
+	switch c {
+	case '\\':
+		return true
+	case '*', '?', '[':
+		return glob
+	case ':':
+		return assign
+	}
+	return false
 }
 
 // classClose finds the ']' closing a bracket expression that opens at i.
@@ -498,20 +515,30 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 			b.has = true
 			continue
 		}
-		for _, r := range s.Text {
+		text := s.Text
+		for len(text) > 0 {
+			i := strings.IndexFunc(text, func(r rune) bool { return r == '*' || r == '?' || strings.ContainsRune(ifs, r) })
+			if i < 0 {
+				b.cur.AddLit(text)
+				b.has = true
+				break
+			}
+			if i > 0 {
+				b.cur.AddLit(text[:i])
+				b.has = true
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
 			switch {
-			case strings.ContainsRune(ifs, r):
-				b.end()
-			case r == '*':
+			case r == '*' && !strings.ContainsRune(ifs, r):
 				b.cur.Add(word.Seg{Kind: word.Star})
 				b.has = true
-			case r == '?':
+			case r == '?' && !strings.ContainsRune(ifs, r):
 				b.cur.Add(word.Seg{Kind: word.Quest})
 				b.has = true
 			default:
-				b.cur.AddLit(string(r))
-				b.has = true
+				b.end()
 			}
+			text = text[i+size:]
 		}
 	}
 	if v.Multi {
