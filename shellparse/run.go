@@ -680,6 +680,10 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				n, val, hasVal := strings.Cut(t, "=")
 				if nameref && hasVal {
 					w.varNameArg(sc, word.FromLit(val), variant+" -n")
+					if isName(n) {
+						sc.setUnknown(n)
+						continue
+					}
 				}
 				base, _, _ := strings.Cut(n, "[")
 				if strings.HasPrefix(base, "GUARD_EXEC_") {
@@ -719,8 +723,12 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			v := w.assign(sc, a, assoc)
 			if nameref {
 				// A name reference's value is a variable name, whose
-				// subscript bash evaluates.
+				// subscript bash evaluates; expanding it yields that
+				// variable's value, which is not followed here.
 				w.varNameArg(sc, v.Value, variant+" -n "+name)
+				sc.setUnknown(name)
+				argv = append(argv, word.FromLit(name+"="+v.Value.String()))
+				continue
 			}
 			assigns = append(assigns, v)
 			argv = append(argv, word.FromLit(name+"="+v.Value.String()))

@@ -161,6 +161,9 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				call.Args = append([]*syntax.Word{c.Name}, cmd.Args...)
 				cp.Cmd = &call
 				st = &cp
+			case *syntax.BinaryCmd:
+				w.differential(c.Pos(), "coproc followed by a list or pipeline (the parser takes the command for the coprocess's name)")
+				return
 			}
 		}
 		if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Assigns) > 0 && len(call.Args) > 0 &&
