@@ -187,6 +187,14 @@ func (p *Pattern) Match(w Word) Tri {
 	if sp := w.Prefix(); !strings.HasPrefix(sp, p.prefix) && !strings.HasPrefix(p.prefix, sp) {
 		return No
 	}
+	if p.path && strings.HasSuffix(p.src, "/**") && p.src[:len(p.src)-3] == p.prefix && !w.HasHole() &&
+		strings.HasPrefix(w.Prefix(), p.prefix+"/") && !strings.Contains(w.String(), "/.") {
+		// Everything under a directory, and a word whose unknown parts are
+		// globs (which never cross '/') below it: certainly a match. A
+		// "/." anywhere (.., or a glob .* that may match ..) takes the
+		// long way.
+		return Yes
+	}
 	if len(w.Segs) == 1 && w.Segs[0].Kind == Hole || w.Multi && len(w.Segs) == 0 {
 		// Any text at all: only a pattern that matches everything matches
 		// it certainly.
@@ -674,9 +682,16 @@ func intersects(a, b *nfa, alpha []rune) bool {
 				queue = append(queue, pair{na, nb})
 			}
 		}
+		if len(seen) > maxStates {
+			return true // too costly to rule out: it may intersect
+		}
 	}
 	return false
 }
+
+// maxStates bounds the work of comparing two patterns; past it the answer
+// is the cautious one.
+const maxStates = 4000
 
 // subset reports whether every string accepted by a is accepted by b.
 func subset(a, b *nfa, alpha []rune) bool {
@@ -702,7 +717,7 @@ func subset(a, b *nfa, alpha []rune) bool {
 				queue = append(queue, pair{na, nb})
 			}
 		}
-		if len(seen) > 20000 {
+		if len(seen) > maxStates {
 			return false // too costly to prove: not certain
 		}
 	}
