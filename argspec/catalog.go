@@ -77,34 +77,43 @@ func loadCatalog() {
 func gitSpec() *Spec {
 	g := &Spec{Name: "git", Abbrev: true, Notation: ("C= c= config-env= exec-path?= html-path man-path info-path p,paginate P,no-pager no-replace-objects no-lazy-fetch no-optional-locks no-advice bare git-dir= work-tree= namespace= super-prefix= literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs list-cmds= attr-source= v,version h,help")}
 	g.Subs = subs(
-		&Spec{Name: "push", Abbrev: true, Notation: ("all branches mirror tags follow-tags no-follow-tags atomic no-atomic n,dry-run porcelain d,delete prune f,force force-with-lease?= no-force-with-lease force-if-includes no-force-if-includes repo= u,set-upstream thin no-thin q,quiet v,verbose progress recurse-submodules= verify no-verify o,push-option= signed?= no-signed 4,ipv4 6,ipv6 receive-pack,exec=")},
-		&Spec{Name: "reset", Abbrev: true, Notation: ("soft mixed hard merge keep q,quiet N intent-to-add recurse-submodules?= no-recurse-submodules pathspec-from-file= pathspec-file-nul no-refresh refresh p,patch")},
-		&Spec{Name: "clean", Abbrev: true, Notation: ("d f,force i,interactive n,dry-run q,quiet e,exclude= x X")},
-		&Spec{Name: "checkout", Abbrev: true, Notation: ("q,quiet progress no-progress f,force ours theirs b= B= t,track?= no-track guess no-guess l d,detach orphan= ignore-skip-worktree-bits m,merge conflict= p,patch ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules pathspec-from-file= pathspec-file-nul overlay no-overlay")},
-		&Spec{Name: "switch", Abbrev: true, Notation: ("c,create= C,force-create= d,detach guess no-guess f,force,discard-changes m,merge conflict= q,quiet progress no-progress t,track?= no-track orphan= ignore-other-worktrees recurse-submodules no-recurse-submodules")},
-		&Spec{Name: "restore", Abbrev: true, Notation: ("s,source= p,patch W,worktree S,staged q,quiet progress no-progress ours theirs m,merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul")},
-		&Spec{Name: "branch", Abbrev: true, Notation: ("d,delete D f,force m,move M c,copy C a,all r,remotes l,list v,verbose q,quiet show-current contains?= no-contains?= merged?= no-merged?= sort= format= u,set-upstream-to= unset-upstream t,track?= no-track edit-description points-at= color?= no-color column?= no-column i,ignore-case omit-empty create-reflog abbrev= no-abbrev recurse-submodules")},
+		&Spec{Name: "push", GNU: true, Notation: ("all branches mirror tags follow-tags no-follow-tags atomic no-atomic n,dry-run porcelain d,delete prune f,force force-with-lease?= no-force-with-lease force-if-includes no-force-if-includes repo= u,set-upstream thin no-thin q,quiet v,verbose progress recurse-submodules= verify no-verify o,push-option= signed?= no-signed 4,ipv4 6,ipv6 receive-pack,exec=")},
+		&Spec{Name: "reset", GNU: true, Notation: ("soft mixed hard merge keep q,quiet N intent-to-add recurse-submodules?= no-recurse-submodules pathspec-from-file= pathspec-file-nul no-refresh refresh p,patch")},
+		&Spec{Name: "clean", GNU: true, Notation: ("d f,force i,interactive n,dry-run q,quiet e,exclude= x X")},
+		&Spec{Name: "checkout", GNU: true, Notation: ("q,quiet progress no-progress f,force ours theirs b= B= t,track?= no-track guess no-guess l d,detach orphan= ignore-skip-worktree-bits m,merge conflict= p,patch ignore-other-worktrees overwrite-ignore no-overwrite-ignore recurse-submodules no-recurse-submodules pathspec-from-file= pathspec-file-nul overlay no-overlay")},
+		&Spec{Name: "switch", GNU: true, Notation: ("c,create= C,force-create= d,detach guess no-guess f,force,discard-changes m,merge conflict= q,quiet progress no-progress t,track?= no-track orphan= ignore-other-worktrees recurse-submodules no-recurse-submodules")},
+		&Spec{Name: "restore", GNU: true, Notation: ("s,source= p,patch W,worktree S,staged q,quiet progress no-progress ours theirs m,merge conflict= ignore-unmerged ignore-skip-worktree-bits recurse-submodules no-recurse-submodules overlay no-overlay pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "branch", GNU: true, Notation: ("d,delete D f,force m,move M c,copy C a,all r,remotes l,list v,verbose q,quiet show-current contains?= no-contains?= merged?= no-merged?= sort= format= u,set-upstream-to= unset-upstream t,track?= no-track edit-description points-at= color?= no-color column?= no-column i,ignore-case omit-empty create-reflog abbrev= no-abbrev recurse-submodules")},
+		&Spec{Name: "tag", GNU: true, Notation: ("a,annotate s,sign u,local-user= f,force d,delete v,verify n?= l,list sort= color?= i,ignore-case omit-empty column?= no-column contains?= no-contains?= merged?= no-merged?= points-at= m,message= F,file= e,edit no-edit cleanup= create-reflog format= trailer=")},
 		&Spec{Name: "stash", Subs: subs(
-			&Spec{Name: "push,save", Abbrev: true, Notation: ("p,patch S,staged k,keep-index no-keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul")},
-			&Spec{Name: "pop", Abbrev: true, Notation: ("index q,quiet")},
-			&Spec{Name: "apply", Abbrev: true, Notation: ("index q,quiet")},
-			&Spec{Name: "drop", Abbrev: true, Notation: ("q,quiet")},
+			&Spec{Name: "push,save", GNU: true, Notation: ("p,patch S,staged k,keep-index no-keep-index u,include-untracked a,all q,quiet m,message= pathspec-from-file= pathspec-file-nul")},
+			&Spec{Name: "pop", GNU: true, Notation: ("index q,quiet")},
+			&Spec{Name: "apply", GNU: true, Notation: ("index q,quiet")},
+			&Spec{Name: "drop", GNU: true, Notation: ("q,quiet")},
 			&Spec{Name: "clear"},
 			&Spec{Name: "list"},
-			&Spec{Name: "show", Abbrev: true, Notation: ("u,include-untracked only-untracked p,patch stat")},
+			&Spec{Name: "show", GNU: true, Notation: ("u,include-untracked only-untracked p,patch stat")},
 			&Spec{Name: "branch"},
 			&Spec{Name: "create"},
 			&Spec{Name: "store", Notation: ("m,message= q,quiet")},
-		), Abbrev: true, Notation: ("p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message=")},
-		&Spec{Name: "rm", Abbrev: true, Notation: ("f,force n,dry-run r cached ignore-unmatch sparse q,quiet pathspec-from-file= pathspec-file-nul")},
-		&Spec{Name: "commit", Abbrev: true, Notation: ("a,all p,patch C,reuse-message= c,reedit-message= fixup= squash= reset-author short branch porcelain long z,null F,file= author= date= m,message= t,template= s,signoff no-signoff n,no-verify verify allow-empty allow-empty-message cleanup= e,edit no-edit amend no-post-rewrite i,include o,only pathspec-from-file= pathspec-file-nul u,untracked-files?= v,verbose q,quiet dry-run status no-status S,gpg-sign?= no-gpg-sign trailer=")},
-		&Spec{Name: "config", Abbrev: true, Notation: ("global system local worktree f,file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l,list fixed-value t,type= bool int bool-or-int path expiry-date no-type z,null name-only includes no-includes show-origin show-scope default= e,edit")},
+		), GNU: true, Notation: ("p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message=")},
+		&Spec{Name: "rm", GNU: true, Notation: ("f,force n,dry-run r cached ignore-unmatch sparse q,quiet pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "commit", GNU: true, Notation: ("a,all p,patch C,reuse-message= c,reedit-message= fixup= squash= reset-author short branch porcelain long z,null F,file= author= date= m,message= t,template= s,signoff no-signoff n,no-verify verify allow-empty allow-empty-message cleanup= e,edit no-edit amend no-post-rewrite i,include o,only pathspec-from-file= pathspec-file-nul u,untracked-files?= v,verbose q,quiet dry-run status no-status S,gpg-sign?= no-gpg-sign trailer=")},
+		&Spec{Name: "config", GNU: true, Notation: ("global system local worktree f,file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l,list fixed-value t,type= bool int bool-or-int path expiry-date no-type z,null name-only includes no-includes show-origin show-scope default= e,edit")},
 		&Spec{Name: "log", Notation: ("output=")},
 		&Spec{Name: "diff", Notation: ("output=")},
 		&Spec{Name: "show", Notation: ("output=")},
 		&Spec{Name: "status"},
-		&Spec{Name: "add", Abbrev: true, Notation: ("n,dry-run v,verbose i,interactive p,patch e,edit f,force sparse u,update A,all no-all no-ignore-removal ignore-removal N,intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "add", GNU: true, Notation: ("n,dry-run v,verbose i,interactive p,patch e,edit f,force sparse u,update A,all no-all no-ignore-removal ignore-removal N,intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")},
 	)
+	// git's parse-options reads options after operands too (git branch
+	// foo -D), until "--".
+	for _, sub := range g.Subs {
+		sub.GNU = true
+		for _, s2 := range sub.Subs {
+			s2.GNU = true
+		}
+	}
 	return g
 }
 
@@ -138,8 +147,8 @@ func helmSpec() *Spec {
 }
 
 func terraformSpec() *Spec {
-	t := &Spec{Name: "terraform", Notation: ("chdir= help version")}
-	t.Subs = subs(&Spec{Name: "destroy,apply,import,taint,untaint,state,workspace,force-unlock,refresh"}, &Spec{Name: "plan,init,validate,fmt,show,output,providers,graph,version,console,get,login,logout,test,metadata,modules"})
+	t := &Spec{Name: "terraform", SingleDash: true, Notation: ("chdir= help version")}
+	t.Subs = subs(&Spec{Name: "destroy,apply,import,taint,untaint,state,workspace,force-unlock,refresh", SingleDash: true, Notation: "auto-approve input= lock= lock-timeout= no-color parallelism= refresh= replace= target= var= var-file= state= state-out= backup= compact-warnings json destroy refresh-only out="}, &Spec{Name: "plan,init,validate,fmt,show,output,providers,graph,version,console,get,login,logout,test,metadata,modules", SingleDash: true})
 	return t
 }
 
@@ -153,7 +162,7 @@ func readChmod(s *Spec, args []wordT, pattern bool) *Cmd {
 		}
 		opts = append(opts, w)
 	}
-	c := &Cmd{Spec: s}
+	c := &Cmd{Spec: s, DashDash: -1}
 	s.read(c, opts, pattern)
 	c.Args = append(modes, c.Args...)
 	return c
@@ -163,7 +172,7 @@ func onlyOpts(s, letters string) bool { return strings.Trim(s, letters) == "" }
 
 // readKill reads kill, whose -SIGNAL and -s SIGNAL name the same thing.
 func readKill(s *Spec, args []wordT, pattern bool) *Cmd {
-	c := &Cmd{Spec: s}
+	c := &Cmd{Spec: s, DashDash: -1}
 	var rest []wordT
 	for i, w := range args {
 		t, ok := w.Static()
@@ -202,7 +211,7 @@ func signalName(s string) string {
 
 // readDD reads dd's key=value operands as options named "if", "of", ….
 func readDD(s *Spec, args []wordT, pattern bool) *Cmd {
-	c := &Cmd{Spec: s}
+	c := &Cmd{Spec: s, DashDash: -1}
 	for _, w := range args {
 		k, v, ok := w.Cut("=")
 		if !ok {
@@ -222,8 +231,9 @@ const unzipOpts = "d= x l t z Z c p f u v n o j C D X K M q qq a aa b B L V s I=
 // readUnzip reads unzip, whose -d takes a directory and -x starts a list of
 // excluded names.
 func readUnzip(s *Spec, args []wordT, pattern bool) *Cmd {
-	sp := &Spec{Name: "unzip", Notation: unzipOpts}
-	c := &Cmd{}
+	// unzip reads -d DIR and -x after the archive too.
+	sp := &Spec{Name: "unzip", GNU: true, Notation: unzipOpts}
+	c := &Cmd{DashDash: -1}
 	sp.read(c, args, pattern)
 	c.Spec = s
 	return c

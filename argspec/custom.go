@@ -62,7 +62,7 @@ func FindExecs(args []word.Word) (out []FindExec, unterminated bool) {
 }
 
 func readFind(s *Spec, args []wordT, pattern bool) *Cmd {
-	c := &Cmd{Spec: s}
+	c := &Cmd{Spec: s, DashDash: -1}
 	i := 0
 	// Leading options (-H -L -P -D debugopts -Olevel) come before the
 	// starting points.
@@ -150,7 +150,7 @@ func readTar(s *Spec, args []wordT, pattern bool) *Cmd {
 			args = append(expanded, rest...)
 		}
 	}
-	c := &Cmd{Spec: s}
+	c := &Cmd{Spec: s, DashDash: -1}
 	s.read(c, args, pattern)
 	return c
 }

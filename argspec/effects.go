@@ -331,13 +331,17 @@ func gitEffects(c *Cmd) []Effect {
 	}
 	switch sub {
 	case "checkout", "restore":
-		// git checkout BRANCH -- PATHS and git checkout -- PATHS discard
-		// changes in those paths; git checkout BRANCH alone switches.
+		// git checkout [BRANCH] -- PATHS and git checkout BRANCH PATHS
+		// discard changes in those paths; git checkout BRANCH switches.
 		if sub == "checkout" && !c.HasAny("--patch") {
-			if len(paths) <= 1 {
+			switch {
+			case c.DashDash >= 0:
+				paths = paths[c.DashDash:]
+			case len(paths) <= 1:
 				return nil
+			default:
+				paths = paths[1:]
 			}
-			paths = paths[1:]
 		}
 		for _, p := range paths {
 			effs = append(effs, Effect{Path: p, Access: Write, Recursive: true})

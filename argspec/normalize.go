@@ -32,6 +32,9 @@ type Cmd struct {
 	Open bool
 	// Spec is the spec that read the last part of the argv, nil when Raw.
 	Spec *Spec
+	// DashDash is the index in Args of the first operand after "--", or
+	// -1 (git checkout -- FILE: the operands are paths, not a branch).
+	DashDash int
 }
 
 // Has reports whether the command certainly has the option with canonical
@@ -77,10 +80,15 @@ func (c *Cmd) String() string {
 		}
 		parts = append(parts, s)
 	}
-	if len(c.Args) > 0 && !c.Raw && len(c.Opts) > 0 {
-		parts = append(parts, "--")
+	args := word.Strings(c.Args)
+	switch {
+	case c.Raw:
+	case c.DashDash >= 0 && c.DashDash <= len(args):
+		args = append(append(append([]string(nil), args[:c.DashDash]...), "--"), args[c.DashDash:]...)
+	case len(args) > 0 && strings.HasPrefix(args[0], "-"):
+		args = append([]string{"--"}, args...)
 	}
-	parts = append(parts, word.Strings(c.Args)...)
+	parts = append(parts, args...)
 	if c.Open {
 		parts = append(parts, "…")
 	}
@@ -100,13 +108,13 @@ func ProgName(argv0 string) string {
 // they start with a literal '-'.
 func Normalize(argv []word.Word, pattern bool) *Cmd {
 	if len(argv) == 0 {
-		return &Cmd{Raw: true}
+		return &Cmd{Raw: true, DashDash: -1}
 	}
 	name, _ := argv[0].Static()
 	prog := ProgName(name)
 	s := Lookup(prog)
 	if s == nil {
-		c := &Cmd{Prog: prog, Raw: true, Args: argv[1:]}
+		c := &Cmd{Prog: prog, Raw: true, Args: argv[1:], DashDash: -1}
 		for _, w := range argv[1:] {
 			if isOpen(w, pattern) {
 				c.Open = true
@@ -147,7 +155,7 @@ func (s *Spec) Normalize(args []word.Word, pattern bool) *Cmd {
 		}
 		return c
 	}
-	c := &Cmd{Prog: s.Name, Spec: s}
+	c := &Cmd{Prog: s.Name, Spec: s, DashDash: -1}
 	s.read(c, args, pattern)
 	return c
 }
@@ -200,7 +208,13 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 		}
 		if t == "--" {
 			endOpts = true
+			if c.DashDash < 0 {
+				c.DashDash = len(c.Args)
+			}
 			continue
+		}
+		if s.SingleDash && !strings.HasPrefix(t, "--") && len(t) > 2 {
+			t = "-" + t
 		}
 		if strings.HasPrefix(t, "--") {
 			name, val, hasVal := strings.Cut(t[2:], "=")

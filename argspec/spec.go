@@ -40,6 +40,9 @@ type Spec struct {
 	// Persistent is set (cobra-style CLIs: kubectl, docker, helm).
 	Subs       map[string]*Spec
 	Persistent bool
+	// SingleDash: long options take one dash (-chdir=dir), as with Go's
+	// flag package (terraform).
+	SingleDash bool
 	// NumericOpt accepts -N (a number) as the option of that canonical name,
 	// as in head -5 or kill -9.
 	NumericOpt string

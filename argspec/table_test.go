@@ -289,3 +289,26 @@ func TestEffectsUnknownProgram(t *testing.T) {
 		t.Errorf("frob -v a b: effects %q, want %q", got, want)
 	}
 }
+
+// The normalised form is shown to people (check --json, explain): an
+// operand that looks like an option must not read as one, and a "--" that
+// means something to the program (git checkout main -- f: f is a path)
+// stays where it was, and is not invented where it would change meaning
+// (git checkout --force -- main would make main a path).
+func TestNormalizedString(t *testing.T) {
+	for in, want := range map[string]string{
+		"rm -rf x":                "rm --recursive --force x",
+		"rm x -fr":                "rm --force --recursive x",
+		"rm -- -rf":               "rm -- -rf",
+		"rm -f -- -x":             "rm --force -- -x",
+		"rm x":                    "rm x",
+		"rm -f x -- -y":           "rm --force x -- -y",
+		"git checkout main -- f":  "git checkout main -- f",
+		"git checkout -f main":    "git checkout --force main",
+		"git checkout -f -- main": "git checkout --force -- main",
+	} {
+		if got := norm(in).String(); got != want {
+			t.Errorf("Normalize(%q).String() = %q, want %q", in, got, want)
+		}
+	}
+}
