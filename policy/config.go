@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -67,6 +68,17 @@ type File struct {
 	Rules    []*Rule
 }
 
+// parseErrorLine is the line a person should look at. The TOML lexer
+// reports an error found at a line's end ("[[rule]" then newline) on the
+// next line, past the newline it choked on; the error's byte offset is
+// where it starts.
+func parseErrorLine(pe toml.ParseError, text []byte) int {
+	if st := pe.Position.Start; st > 0 && st <= len(text) {
+		return 1 + bytes.Count(text[:st], []byte("\n"))
+	}
+	return pe.Position.Line
+}
+
 var ruleHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`) })
 
 // ParseFile parses config text. Rules are returned uncompiled; Build
@@ -77,7 +89,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	if err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return nil, &ConfigError{File: path, Line: pe.Position.Line, Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
+			return nil, &ConfigError{File: path, Line: parseErrorLine(pe, text), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
 		}
 		return nil, &ConfigError{File: path, Line: typeErrorLine(err, string(text)), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 	}
@@ -157,8 +169,10 @@ func keyLine(lines []string, headers []int, key toml.Key) int {
 
 func findKey(lines []string, from, to int, key string) int {
 	re := regexp.MustCompile(`^\s*"?` + regexp.QuoteMeta(key) + `"?\s*=`)
+	// An unknown table ([extra], [[rules]], [rule.x]) is named by its header.
+	hdr := regexp.MustCompile(`^\s*\[\[?\s*([A-Za-z0-9_.-]+\.)?"?` + regexp.QuoteMeta(key) + `"?\s*\]`)
 	for i := from; i < to && i < len(lines); i++ {
-		if re.MatchString(lines[i]) {
+		if re.MatchString(lines[i]) || hdr.MatchString(lines[i]) {
 			return i + 1
 		}
 	}

@@ -145,6 +145,7 @@ type Aspect struct {
 	Decision Decision
 	Effect   *Effect // nil for the command itself
 	Absolute bool    // decided by the absolute denylist: nothing can allow it
+	Rule     *Rule   // the rule that asked, nil when no rule matched
 }
 
 // Judge decides one part. With explain, the verdict records every rule
@@ -216,7 +217,7 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	best := cv
 	best.aspect = "command"
 	if cv.decision > Allow {
-		v.Asking = append(v.Asking, Aspect{Decision: cv.decision})
+		v.Asking = append(v.Asking, Aspect{Decision: cv.decision, Rule: cv.rule})
 	}
 	// 3. Each path the part touches.
 	for _, e := range p.Effects {

@@ -118,10 +118,8 @@ func (p *Part) resolve(w word.Word) []word.Word {
 		return []word.Word{cleanWord(w)}
 	}
 	if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
-		out := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "$PWD"}}}
-		out.AddLit("/")
-		out.AddWord(w)
-		return []word.Word{cleanWord(out)}
+		// Relative to a directory not known here: it could be anywhere.
+		return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Text: "$PWD/" + w.String()}}}}
 	}
 	var out []word.Word
 	for _, d := range p.Cwd.Dirs {

@@ -73,7 +73,7 @@ func Remember(p *Part, v *Verdict) (rules []Remembered, ok bool) {
 			rules = append(rules, Remembered{Path: path, Access: a.Effect.Access.String()})
 			continue
 		}
-		cmd, ok := rememberCommand(p)
+		cmd, ok := rememberCommand(p, a.Rule != nil)
 		if !ok {
 			return nil, false
 		}
@@ -82,7 +82,12 @@ func Remember(p *Part, v *Verdict) (rules []Remembered, ok bool) {
 	return rules, len(rules) > 0
 }
 
-func rememberCommand(p *Part) (command string, ok bool) {
+// rememberCommand generalises the command a person approved. When a
+// specific rule asked (rm -r, git reset --hard), only the exact command is
+// remembered: a generalisation would be less specific than that rule, so it
+// would not even apply, and approving one recursive delete is not approving
+// them all.
+func rememberCommand(p *Part, specific bool) (command string, ok bool) {
 	if len(p.Argv) == 0 || p.Special != "" {
 		return "", false
 	}
@@ -91,7 +96,7 @@ func rememberCommand(p *Part) (command string, ok bool) {
 		return "", false
 	}
 	prog := argspec.ProgName(words[0])
-	if p.Opaque != "" || exactOnly[prog] || pythonLike(prog) {
+	if p.Opaque != "" || exactOnly[prog] || pythonLike(prog) || specific {
 		if p.Opaque != "" && p.CodeArg < 1 {
 			return "", false
 		}

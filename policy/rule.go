@@ -246,7 +246,10 @@ func compileCommand(command string, flags []string, base, home string) (*cmdPatt
 			spec += 10 * len(cp.subs)
 			for _, o := range cp.norm.Opts {
 				op := optPattern{name: o.Name}
-				spec += 10
+				// An option says more about what a command does than an
+				// operand: "git push --force" outranks "git push origin
+				// main" for git push --force origin main.
+				spec += optionSpec
 				if o.Value != nil {
 					op.value, err = word.CompileSegs(o.Value.Segs)
 					if err != nil {
@@ -291,7 +294,7 @@ func compileCommand(command string, flags []string, base, home string) (*cmdPatt
 		cp.flags = append(cp.flags, canon)
 	}
 	if len(flags) > 0 {
-		spec += 10
+		spec += optionSpec
 	}
 	return cp, spec, nil
 }
@@ -304,6 +307,9 @@ func isStar(w word.Word) bool {
 	}
 	return len(w.Segs) > 0
 }
+
+// optionSpec is what an option (or a flags clause) adds to specificity.
+const optionSpec = 25
 
 // wordSpec scores one word of a rule: literal 10, partly literal 5, a bare
 // wildcard 1.
@@ -460,9 +466,16 @@ func (cp *cmdPattern) match(p *Part) word.Tri {
 func (cp *cmdPattern) matchFlags(p *Part) word.Tri {
 	f := word.No
 	if p.Norm != nil && !p.Norm.Raw {
-		for _, name := range cp.flags {
+		for i, name := range cp.flags {
 			if p.Norm.Has(name) {
 				return word.Yes
+			}
+			// A rule about any program names flags as the program it
+			// meets spells them (-f is rm's --force).
+			if p.Norm.Spec != nil {
+				if canon := p.Norm.Spec.Opt(cp.rawFlags[i]); canon != "" && p.Norm.Has(canon) {
+					return word.Yes
+				}
 			}
 		}
 		if p.Norm.Open {

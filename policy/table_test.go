@@ -1,0 +1,688 @@
+package policy_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/guard-exec/guard-exec/judge"
+	"github.com/guard-exec/guard-exec/policy"
+)
+
+const (
+	home = "/home/u"
+	proj = "/home/u/proj"
+)
+
+func newEnv() *policy.Env {
+	return &policy.Env{Home: home, Project: proj, Temp: []string{"/tmp"}}
+}
+
+func getenv(k string) string {
+	switch k {
+	case "HOME":
+		return home
+	case "TMPDIR":
+		return "/tmp"
+	}
+	return ""
+}
+
+// build compiles a policy from user config text (and optionally project
+// config text), with every rule's examples checked.
+func build(t *testing.T, user, project string, trusted bool) *policy.Policy {
+	t.Helper()
+	src := policy.Sources{Env: newEnv(), CheckExamples: true, ProjectTrusted: trusted}
+	if user != "" {
+		f, err := policy.ParseFile("user.toml", []byte(user), policy.User)
+		if err != nil {
+			t.Fatalf("ParseFile(user): %v\n%s", err, user)
+		}
+		src.User = f
+	}
+	if project != "" {
+		f, err := policy.ParseFile(proj+"/.guard-exec.toml", []byte(project), policy.Project)
+		if err != nil {
+			t.Fatalf("ParseFile(project): %v\n%s", err, project)
+		}
+		src.Project = f
+	}
+	pol, err := policy.Build(src)
+	if err != nil {
+		t.Fatalf("Build: %v\n%s", err, user)
+	}
+	return pol
+}
+
+func decide(pol *policy.Policy, cmd string) *judge.Result {
+	return judge.Judge(pol, judge.Request{Source: cmd, Cwd: proj, Getenv: getenv,
+		Glob: func(string) []string { return nil }})
+}
+
+type want struct {
+	cmd      string
+	decision string
+}
+
+func check(t *testing.T, pol *policy.Policy, label string, cases []want) {
+	t.Helper()
+	for _, c := range cases {
+		r := decide(pol, c.cmd)
+		if r.Decision != c.decision {
+			t.Errorf("%s: %q → %s (%s), want %s", label, c.cmd, r.Decision, r.Reason, c.decision)
+		}
+	}
+}
+
+// rule renders one [[rule]] block.
+func rule(decision, command string, extra ...string) string {
+	s := fmt.Sprintf("[[rule]]\ndecision = %q\n", decision)
+	if command != "" {
+		s += fmt.Sprintf("command = %q\n", command)
+	}
+	for _, e := range extra {
+		s += e + "\n"
+	}
+	return s
+}
+
+// permutations calls fn with every order of rules.
+func permutations(rules []string, fn func([]string)) {
+	var rec func(int)
+	rec = func(k int) {
+		if k == len(rules) {
+			fn(rules)
+			return
+		}
+		for i := k; i < len(rules); i++ {
+			rules[k], rules[i] = rules[i], rules[k]
+			rec(k + 1)
+			rules[k], rules[i] = rules[i], rules[k]
+		}
+	}
+	rec(0)
+}
+
+func TestPrecedence(t *testing.T) {
+	tests := []struct {
+		name  string
+		rules []string
+		cases []want
+	}{
+		{"most specific wins", []string{
+			rule("allow", "git push"),
+			rule("deny", "git push --force"),
+		}, []want{
+			{"git push", "allow"},
+			{"git push origin main", "allow"},
+			{"git push -f", "deny"},
+			{"git push --force origin main", "deny"},
+			{"git push origin main --force", "deny"}, // git reads options after operands
+			{"git push origin main -f", "deny"},
+			{"git push --force-with-lease", "allow"},
+		}},
+		{"equal specificity: strictest wins", []string{
+			rule("allow", "npm run build"),
+			rule("ask", "npm run build"),
+			rule("allow", "make lint"),
+			rule("deny", "make lint"),
+		}, []want{
+			{"npm run build", "ask"},
+			{"make lint", "deny"},
+		}},
+		{"configured beats built-in at equal specificity", []string{
+			rule("allow", "git reset --hard"),
+			rule("allow", "kill -9"),
+			rule("allow", "rm", `flags = ["-r"]`),
+		}, []want{
+			{"git reset --hard", "allow"},
+			{"git reset --hard HEAD~1", "allow"},
+			{"kill -9 1234", "allow"},
+			{"kill -KILL 1234", "allow"},
+			{"kill -s KILL 1234", "allow"},
+			{"rm -r build", "allow"},
+			{"rm -rf build", "allow"},
+			{"rm -rf /", "deny"},
+		}},
+		{"a narrow allow inside a broad deny", []string{
+			rule("deny", "docker"),
+			rule("allow", "docker ps"),
+		}, []want{
+			{"docker ps", "allow"},
+			{"docker ps -a", "allow"},
+			{"docker run x", "deny"},
+			{"docker --context prod ps", "allow"},
+		}},
+		{"path rules: the more specific pattern wins", []string{
+			rule("deny", "", `path = "src/**"`, `access = "write"`),
+			rule("allow", "", `path = "src/gen/**"`, `access = "write"`),
+		}, []want{
+			{"touch src/gen/x.go", "allow"},
+			{"touch src/x.go", "deny"},
+			{"cat src/x.go", "allow"},
+			{"echo > src/x.go", "deny"},
+			{"echo > src/gen/x.go", "allow"},
+		}},
+		{"a subcommand rule beats a program rule", []string{
+			rule("ask", "terraform"),
+			rule("allow", "terraform plan"),
+			rule("deny", "terraform apply -auto-approve"),
+		}, []want{
+			{"terraform plan", "allow"},
+			{"terraform init", "ask"},
+			{"terraform apply", "ask"},
+		}},
+	}
+	for _, tt := range tests {
+		first := map[string]string{}
+		permutations(tt.rules, func(order []string) {
+			pol := build(t, strings.Join(order, "\n"), "", false)
+			for _, c := range tt.cases {
+				got := decide(pol, c.cmd).Decision
+				if prev, ok := first[c.cmd]; ok && prev != got {
+					t.Errorf("%s: %q decided %s in one order of the rules and %s in another", tt.name, c.cmd, prev, got)
+				}
+				first[c.cmd] = got
+			}
+		})
+		check(t, build(t, strings.Join(tt.rules, "\n"), "", false), tt.name, tt.cases)
+	}
+}
+
+func TestFlagsAnywhere(t *testing.T) {
+	pol := build(t, rule("allow", "curl")+rule("ask", "curl", `flags = ["-k", "--insecure"]`), "", false)
+	check(t, pol, "curl -k", []want{
+		{"curl https://x", "allow"},
+		{"curl -k https://x", "ask"},
+		{"curl https://x -k", "ask"},
+		{"curl -sk https://x", "ask"},
+		{"curl --insecure https://x", "ask"},
+		{"curl --insec https://x", "ask"},
+		{"curl -s https://x", "allow"},
+	})
+	// flags without a command: any program that has the option, however spelt.
+	pol = build(t, rule("deny", "", `flags = ["--no-verify"]`), "", false)
+	check(t, pol, "--no-verify anywhere", []want{
+		{"git commit --no-verify -m x", "deny"},
+		{"git commit -n -m x", "deny"},
+		{"git commit -m x --no-verify", "deny"},
+		{"git push --no-verify", "deny"},
+		{"git commit -m x", "ask"},
+	})
+	pol = build(t, rule("deny", "", `flags = ["-f"]`), "", false)
+	check(t, pol, "-f anywhere", []want{
+		{"rm -f x", "deny"},
+		{"rm x", "allow"},
+		{"frob -f", "deny"},
+	})
+	pol = build(t, rule("deny", "git clean", `flags = ["-x"]`), "", false)
+	check(t, pol, "git clean -x", []want{
+		{"git clean -fdx", "deny"},
+		{"git clean -n -x", "deny"},
+		{"git clean -n", "allow"},
+	})
+}
+
+// Path rules apply to every program that touches the path, however it is
+// reached.
+func TestPathRulesEveryProgram(t *testing.T) {
+	pol := build(t, rule("deny", "", `path = ".env"`, `access = "read"`)+
+		rule("deny", "", `path = "/etc/**"`, `access = "write"`)+
+		rule("deny", "", `path = "~/.ssh/**"`), "", false)
+	check(t, pol, "path rules", []want{
+		{"cat .env", "deny"},
+		{"cat ./.env", "deny"},
+		{"cat /home/u/proj/.env", "deny"},
+		{"cd sub && cat ../.env", "deny"},
+		{"cp .env /tmp/x", "deny"},
+		{"grep -r key .env", "deny"},
+		{"grep key .env", "deny"},
+		{"head -1 .env", "deny"},
+		{"less .env", "deny"},
+		{"cat < .env", "deny"},
+		{"sed -n p .env", "deny"},
+		{"tar -czf /tmp/x.tgz .env", "deny"},
+		{"cat .env.example", "allow"},
+		{"echo x > /etc/hosts", "deny"},
+		{"echo x >> /etc/hosts", "deny"},
+		{"echo x > /etc/../etc/hosts", "deny"},
+		{"echo x > //etc/hosts", "deny"},
+		{"cd /etc && touch x", "deny"},
+		{"tee /etc/x < /dev/null", "deny"},
+		{"cp a /etc/", "deny"},
+		{"sed -i s/a/b/ /etc/hosts", "deny"},
+		{"cat /etc/hosts", "allow"},
+		{"cat ~/.ssh/id_rsa", "deny"},
+		{"ls ~/.ssh/", "deny"},
+		{"cp x /home/u/.ssh/authorized_keys", "deny"},
+		{"sudo tee /etc/x < /dev/null", "deny"},
+		{"bash -c 'cat .env'", "deny"},
+	})
+}
+
+// The absolute denylist cannot be overridden by any allow rule, in any layer.
+func TestAbsoluteCannotBeOverridden(t *testing.T) {
+	allowAll := strings.Join([]string{
+		rule("allow", "*"),
+		rule("allow", "rm -rf /"),
+		rule("allow", "rm", `flags = ["-r", "-f"]`),
+		rule("allow", "", `path = "/**"`),
+		rule("allow", "", `path = "/**"`, `access = "write"`),
+		rule("allow", "", `path = "/dev/**"`, `access = "write"`),
+		rule("allow", "mkfs.ext4"),
+		rule("allow", "dd of=/dev/sda"),
+		rule("allow", "chmod -R 777 /"),
+		rule("allow", ":"),
+		rule("allow", "guard-exec trust"),
+		rule("allow", "ls"),
+	}, "\n")
+	catastrophic := []string{
+		"rm -rf /", "rm -rf ~", "rm -rf /etc", "mkfs.ext4 /dev/sda1", "dd if=/dev/zero of=/dev/sda",
+		"echo x > /dev/sda", "chmod -R 777 /", ":(){ :|:& };:", "guard-exec trust", "GUARD_EXEC_MODE=audit ls",
+	}
+	layers := []struct {
+		name    string
+		user    string
+		project string
+	}{
+		{"user", allowAll, ""},
+		{"trusted project", "", allowAll},
+	}
+	for _, l := range layers {
+		pol := build(t, l.user, l.project, true)
+		for _, c := range catastrophic {
+			if r := decide(pol, c); r.Decision != "deny" {
+				t.Errorf("%s layer allows everything: %q → %s, want deny", l.name, c, r.Decision)
+			}
+		}
+	}
+	// Session approvals too.
+	var session []*policy.Rule
+	for i, c := range []string{"*", "rm -rf /", "mkfs.ext4", "dd of=/dev/sda"} {
+		r, err := policy.ParseRuleText(policy.RuleTOML(c, ""), fmt.Sprintf("session:%d", i))
+		if err != nil {
+			t.Fatal(err)
+		}
+		session = append(session, r)
+	}
+	pol, err := policy.Build(policy.Sources{Env: newEnv(), Session: session})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range catastrophic {
+		if r := decide(pol, c); r.Decision != "deny" {
+			t.Errorf("session approvals: %q → %s, want deny", c, r.Decision)
+		}
+	}
+}
+
+// A word known only at run time never satisfies an allow rule, but can
+// make a deny or ask rule apply: the answer is then not allow.
+func TestDynamicWords(t *testing.T) {
+	pol := build(t, rule("allow", "deploy prod")+rule("allow", "git push origin main"), "", false)
+	check(t, pol, "dynamic vs allow", []want{
+		{"deploy prod", "allow"},
+		{"deploy $ENV", "ask"},
+		{"deploy \"$ENV\"", "ask"},
+		{"deploy $(cat env)", "ask"},
+		{"git push origin main", "allow"},
+		{"git push origin $BR", "ask"},
+		{"git push $REMOTE main", "ask"},
+	})
+	pol = build(t, rule("deny", "deploy prod")+rule("allow", "deploy staging"), "", false)
+	check(t, pol, "dynamic vs deny", []want{
+		{"deploy prod", "deny"},
+		{"deploy staging", "allow"},
+		{"deploy $ENV", "ask"},
+		{"deploy prod$SUFFIX", "ask"},
+		{"X=prod; deploy $X", "deny"},
+	})
+	// With the defaults: a dynamic operand of a read-only program is fine,
+	// a dynamic path written or a dynamic program name is not.
+	pol = build(t, "", "", false)
+	check(t, pol, "dynamic defaults", []want{
+		{"cat \"$F\"", "allow"},
+		{"echo $X", "allow"},
+		{"rm \"$F\"", "ask"},
+		{"rm -rf \"$D\"", "ask"},
+		{"$CMD", "ask"},
+		{"\"$CMD\" x", "ask"},
+		{"echo hi > \"$OUT\"", "ask"},
+	})
+}
+
+func TestExamplesCheckedAtLoad(t *testing.T) {
+	ok := rule("deny", "git push --force",
+		`match = ["git push --force", "git push -f origin main", "sudo git push --force"]`,
+		`not_match = ["git push", "git push --force-with-lease", "echo git push --force"]`)
+	build(t, ok, "", false) // must load
+
+	tests := []struct {
+		text string
+		line int
+		msg  string
+	}{
+		{"shell = \"/bin/bash\"\n\n" + rule("deny", "git push --force", `match = ["git pull"]`), 3, "git pull"},
+		{rule("deny", "rm") + "\n" + rule("deny", "git push", `not_match = ["git push origin"]`), 5, "git push origin"},
+		{rule("deny", "rm", `match = ["rm \"unclosed"]`), 1, "cannot be read"},
+	}
+	for _, tt := range tests {
+		f, err := policy.ParseFile("cfg.toml", []byte(tt.text), policy.User)
+		if err != nil {
+			t.Errorf("ParseFile: %v", err)
+			continue
+		}
+		_, err = policy.Build(policy.Sources{Env: newEnv(), User: f, CheckExamples: true})
+		var ce *policy.ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("examples of\n%s\nBuild error = %v, want a *ConfigError", tt.text, err)
+			continue
+		}
+		if ce.File != "cfg.toml" || ce.Line != tt.line || !strings.Contains(ce.Error(), tt.msg) {
+			t.Errorf("examples of\n%s\ngot %s:%d %q, want cfg.toml:%d mentioning %q", tt.text, ce.File, ce.Line, ce.Msg, tt.line, tt.msg)
+		}
+		if !strings.HasPrefix(ce.Error(), fmt.Sprintf("cfg.toml:%d:", tt.line)) {
+			t.Errorf("error %q does not start with file:line", ce.Error())
+		}
+	}
+}
+
+func TestConfigErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		lines []int // acceptable lines (the key's, or its rule's header)
+	}{
+		{"unknown top-level key", "shell = \"/bin/bash\"\nbogus = 1\n", []int{2}},
+		{"unknown rule key", "\n[[rule]]\ndecision = \"allow\"\ncommand = \"ls\"\ncolour = \"red\"\n", []int{5}},
+		{"unknown key in the second rule", rule("deny", "x") + rule("deny", "y", `why = "z"`, `comand = "q"`), []int{8}},
+		{"misspelt table [[rules]]", "shell = \"/bin/bash\"\n\n[[rules]]\ndecision = \"deny\"\ncommand = \"x\"\n", []int{3, 4, 5}},
+		{"unknown table", "[extra]\na = 1\n", []int{1, 2}},
+		{"unknown sub-table of a rule", rule("deny", "x") + "[rule.extra]\na = 1\n", []int{4, 5}},
+		{"bad decision", "\n" + rule("allow", "ls") + "\n" + rule("maybe", "ls"), []int{6, 7}},
+		{"missing decision", "[[rule]]\ncommand = \"ls\"\n", []int{1}},
+		{"wrong type", "[[rule]]\ndecision = \"deny\"\ncommand = 5\n", []int{3}},
+		{"flags not a list", "[[rule]]\ndecision = \"deny\"\nflags = \"-f\"\n", []int{3}},
+		{"bad TOML", "shell = \"/bin/bash\"\n[[rule]\ndecision = \"deny\"\n", []int{2}},
+		{"value missing at line end", "[[rule]]\ncommand =\ndecision = \"deny\"\n", []int{2}},
+		{"unterminated string", "[[rule]]\ndecision = \"deny\ncommand = \"x\"\n", []int{2}},
+		{"duplicate key", "[[rule]]\ndecision = \"deny\"\ncommand = \"x\"\ncommand = \"y\"\n", []int{4}},
+		{"bad mode", "mode = \"loud\"\n", []int{1}},
+		{"unknown preset", "\npresets = [\"go\", \"nope\"]\n", []int{2}},
+		{"bad prompt_timeout", "prompt_timeout = \"soon\"\n", []int{1}},
+		{"relative shell", "shell = \"bash\"\n", []int{1}},
+	}
+	for _, tt := range tests {
+		_, err := policy.ParseFile("cfg.toml", []byte(tt.text), policy.User)
+		var ce *policy.ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: ParseFile error = %v, want a *ConfigError", tt.name, err)
+			continue
+		}
+		if !contains(tt.lines, ce.Line) || ce.File != "cfg.toml" {
+			t.Errorf("%s: error at %s:%d (%s), want line %v", tt.name, ce.File, ce.Line, ce.Msg, tt.lines)
+		}
+	}
+}
+
+// Values that parse as TOML but cannot be compiled are refused by Build,
+// naming the rule's line.
+func TestConfigErrorsAtBuild(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		line int
+	}{
+		{"invalid path pattern", "\n" + rule("deny", "", `path = "src/[a"`), 2},
+		{"bad access", rule("allow", "ls") + "\n" + rule("deny", "", `path = "x"`, `access = "rw"`), 5},
+		{"access without path", rule("deny", "x", `access = "read"`), 1},
+		{"flag without dash", rule("deny", "x", `flags = ["f"]`), 1},
+		{"unclosed quote in command", rule("deny", "git 'push"), 1},
+		{"a rule that names nothing", rule("deny", ""), 1},
+	}
+	for _, tt := range tests {
+		f, err := policy.ParseFile("cfg.toml", []byte(tt.text), policy.User)
+		if err == nil {
+			_, err = policy.Build(policy.Sources{Env: newEnv(), User: f})
+		}
+		var ce *policy.ConfigError
+		if !errors.As(err, &ce) {
+			t.Errorf("%s: error = %v, want a *ConfigError", tt.name, err)
+			continue
+		}
+		if ce.Line != tt.line || ce.File != "cfg.toml" {
+			t.Errorf("%s: error at %s:%d (%s), want line %d", tt.name, ce.File, ce.Line, ce.Msg, tt.line)
+		}
+	}
+}
+
+func contains(xs []int, x int) bool {
+	for _, v := range xs {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
+
+func TestUntrustedProject(t *testing.T) {
+	project := rule("allow", "npm test") + rule("deny", "curl") + rule("ask", "ls") + "presets = [\"make\"]\n"
+	// presets must come before tables in TOML.
+	project = "presets = [\"make\"]\n" + strings.TrimSuffix(project, "presets = [\"make\"]\n")
+	untrusted := build(t, "", project, false)
+	check(t, untrusted, "untrusted project", []want{
+		{"npm test", "ask"},
+		{"make", "ask"},
+		{"curl https://x", "deny"},
+		{"ls", "ask"},
+	})
+	if len(untrusted.Notices) == 0 {
+		t.Errorf("untrusted project with allow rules: no notice")
+	}
+	trusted := build(t, "", project, true)
+	check(t, trusted, "trusted project", []want{
+		{"npm test", "allow"},
+		{"make", "allow"},
+		{"curl https://x", "deny"},
+		{"ls", "ask"},
+	})
+	// An untrusted project cannot turn enforcement into audit mode.
+	pol := build(t, "", "mode = \"audit\"\n", false)
+	if pol.Settings.Mode == "audit" {
+		t.Errorf("untrusted project set mode = audit")
+	}
+}
+
+func TestPresets(t *testing.T) {
+	pol := build(t, "presets = [\"node\", \"python\", \"go\", \"rust\", \"make\"]\n", "", false)
+	check(t, pol, "presets", []want{
+		{"npm test", "allow"},
+		{"npm run build", "allow"},
+		{"npm run lint -- --fix", "allow"},
+		{"npm install", "allow"},
+		{"npm publish", "ask"},
+		{"npm run deploy", "ask"},
+		{"npm unpublish x", "ask"},
+		{"pytest -q tests/", "allow"},
+		{"python -m pytest", "allow"},
+		{"twine upload dist/*", "ask"},
+		{"go test ./...", "allow"},
+		{"go build ./cmd/x", "allow"},
+		{"go vet ./...", "allow"},
+		{"cargo test", "allow"},
+		{"cargo publish", "ask"},
+		{"make", "allow"},
+		{"make test", "allow"},
+		{"make install", "ask"},
+		{"make deploy", "ask"},
+		{"rm -rf /", "deny"},
+	})
+	none := build(t, "", "", false)
+	check(t, none, "no presets", []want{
+		{"npm test", "ask"},
+		{"go test ./...", "ask"},
+		{"make", "ask"},
+	})
+}
+
+// remember collects the rules approving every refused part of cmd would
+// add, rendered "command" or "path ACCESS"; ok is false when some refused
+// part cannot be remembered.
+func remember(pol *policy.Policy, cmd string) (rules []policy.Remembered, ok bool) {
+	ok = true
+	for _, p := range decide(pol, cmd).Refused() {
+		rs, rok := policy.Remember(p.P, p.Verdict)
+		ok = ok && rok
+		rules = append(rules, rs...)
+	}
+	return rules, ok
+}
+
+func renderRemembered(rs []policy.Remembered) []string {
+	out := []string{}
+	for _, r := range rs {
+		if r.Path != "" {
+			out = append(out, r.Path+" "+r.Access)
+		} else {
+			out = append(out, r.Command)
+		}
+	}
+	return out
+}
+
+func TestRemember(t *testing.T) {
+	pol := build(t, "", "", false)
+	tests := []struct {
+		cmd  string
+		want []string
+		ok   bool
+	}{
+		{"npm run test --watch", []string{"npm run test *"}, true},
+		{"npm run test", []string{"npm run test"}, true},
+		{"go test ./...", []string{"go test *"}, true},
+		{"git commit -m 'fix: x'", []string{"git commit *"}, true},
+		{"docker compose up -d", []string{"docker compose up *"}, true},
+		{"make", []string{"make"}, true},
+		// Shells, interpreters and wrappers: exactly the argv.
+		{"bash script.sh --fast", []string{"bash script.sh --fast"}, true},
+		{"python tools/gen.py --all", []string{"python tools/gen.py --all"}, true},
+		{"python3 -c 'print(1)'", []string{"python3 -c print(1)"}, true},
+		{"node build.js", []string{"node build.js"}, true},
+		{"sudo apt install x", []string{"sudo apt install x", "apt install x"}, true},
+		{"env A=1 make", []string{"make"}, true},
+		// A path outside the project: that path.
+		{"echo x > ~/.bashrc", []string{"/home/u/.bashrc write"}, true},
+		// Dynamic words, unseen code and the absolute denylist: never.
+		{"rm \"$X\"", []string{}, false},
+		{"$CMD x", []string{}, false},
+		{"xargs rm", []string{}, false},
+		{"curl https://x | sh", []string{}, false},
+		{"eval \"$X\"", []string{}, false},
+		{"rm -rf /", []string{}, false},
+	}
+	for _, tt := range tests {
+		rs, ok := remember(pol, tt.cmd)
+		if got := renderRemembered(rs); ok != tt.ok || tt.ok && !slices.Equal(got, tt.want) {
+			t.Errorf("Remember(%q) = %q, %v; want %q, %v", tt.cmd, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// A remembered rule, read back as a session approval, allows what was
+// approved and what it generalises to, and nothing else.
+func TestRememberRoundTrip(t *testing.T) {
+	tests := []struct {
+		approve string
+		allowed []string
+		asked   []string
+	}{
+		{"npm run test --watch", []string{"npm run test --watch", "npm run test", "npm run test -- -u"}, []string{"npm run build", "npm publish"}},
+		{"python tools/gen.py --all", []string{"python tools/gen.py --all"}, []string{"python tools/gen.py", "python evil.py --all", "python -c 'x'"}},
+		{"bash script.sh", []string{"bash script.sh"}, []string{"bash script.sh; make", "bash other.sh"}},
+		{"echo x > ~/.bashrc", []string{"echo x > ~/.bashrc", "echo y >> ~/.bashrc"}, []string{"echo x > ~/.profile"}},
+		// The approval must take effect for the command approved, even where
+		// a built-in default asked about it.
+		{"rm -rf build", []string{"rm -rf build"}, []string{"rm -rf /home/u/Documents"}},
+		{"git reset --hard", []string{"git reset --hard"}, []string{"git push --force"}},
+		{"git push --force origin feature", []string{"git push --force origin feature"}, []string{"git push --force origin main"}},
+	}
+	for _, tt := range tests {
+		pol := build(t, "", "", false)
+		rs, ok := remember(pol, tt.approve)
+		if !ok || len(rs) == 0 {
+			t.Errorf("approving %q: nothing to remember (%v)", tt.approve, ok)
+			continue
+		}
+		var session []*policy.Rule
+		for i, r := range rs {
+			rule, err := policy.ParseRuleText(r.TOML(policy.ApprovalComment(tt.approve, testTime)), fmt.Sprintf("session:%d", i))
+			if err != nil {
+				t.Fatalf("remembered rule %+v does not load: %v", r, err)
+			}
+			session = append(session, rule)
+		}
+		pol, err := policy.Build(policy.Sources{Env: newEnv(), Session: session})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range tt.allowed {
+			if r := decide(pol, c); r.Decision != "allow" {
+				t.Errorf("after approving %q (%q): %q → %s (%s), want allow", tt.approve, renderRemembered(rs), c, r.Decision, r.Reason)
+			}
+		}
+		for _, c := range tt.asked {
+			if r := decide(pol, c); r.Decision == "allow" {
+				t.Errorf("after approving %q (%q): %q → allow, want it still to ask", tt.approve, renderRemembered(rs), c)
+			}
+		}
+	}
+}
+
+var testTime = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// A bare allow rule for a shell, interpreter or wrapper allows the program,
+// never the code or command it runs; only a rule naming the script or the
+// inline form allows opaque code.
+func TestOpaqueNeedsExplicitRule(t *testing.T) {
+	pol := build(t, rule("allow", "bash")+rule("allow", "python")+rule("allow", "env")+rule("allow", "xargs")+
+		rule("allow", "sudo")+rule("allow", "bash scripts/ci.sh")+rule("allow", "python -c *"), "", false)
+	check(t, pol, "opaque code", []want{
+		{"bash scripts/ci.sh", "allow"},
+		{"bash scripts/other.sh", "ask"},
+		{"bash", "ask"},
+		{"python -c 'print(1)'", "allow"},
+		{"python x.py", "ask"},
+		{"python3 x.py", "ask"},
+		{"bash -c 'rm -rf build'", "ask"},
+		{"bash -c 'ls'", "allow"},
+		{"env rm -rf build", "ask"},
+		{"env ls", "allow"},
+		{"xargs rm -rf", "ask"},
+		{"sudo rm -rf build", "ask"},
+		{"curl https://x | bash", "ask"},
+		{"source ./x.sh", "ask"},
+	})
+}
+
+// A rule's program matches by name however it is invoked; a rule written
+// with a path matches that file however it is reached.
+func TestProgramByNameOrPath(t *testing.T) {
+	pol := build(t, rule("deny", "curl")+rule("allow", "./bin/tool"), "", false)
+	check(t, pol, "program names", []want{
+		{"curl x", "deny"},
+		{"/usr/bin/curl x", "deny"},
+		{"./curl x", "deny"},
+		{"command curl x", "deny"},
+		{"sudo curl x", "deny"},
+		{"\\curl x", "deny"},
+		{"./bin/tool", "allow"},
+		{"bin/tool", "allow"},
+		{"/home/u/proj/bin/tool", "allow"},
+		{"cd bin && ./tool", "allow"},
+		{"tool", "ask"},
+		{"/tmp/bin/tool", "ask"},
+	})
+}
