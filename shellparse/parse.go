@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -13,19 +14,20 @@ import (
 
 // walker walks a program in execution order.
 type walker struct {
-	opts     Options
-	res      *Result
-	via      []Layer
-	pos      Pos
-	nested   int // > 0 inside code found in a string: positions stay the carrier's
-	steps    int
-	bytes    int
-	calls    []string // functions being walked, innermost last
-	inPipe   bool     // walking an element of a pipeline or a background job
-	fatal    *ParseError
-	curScope *scope
-	checking bool // walking only to find differentials (uncalled functions)
-	called   map[*syntax.Stmt]bool
+	opts       Options
+	res        *Result
+	via        []Layer
+	pos        Pos
+	nested     int // > 0 inside code found in a string: positions stay the carrier's
+	steps      int
+	bytes      int
+	calls      []string // functions being walked, innermost last
+	inPipe     bool     // walking an element of a pipeline or a background job
+	fatal      *ParseError
+	curScope   *scope
+	checking   bool // walking only to find differentials (uncalled functions)
+	arithDepth int
+	called     map[*syntax.Stmt]bool
 }
 
 // Parse reads src and returns every command that would run.
@@ -65,18 +67,20 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 	}
 	p := syntax.NewParser(syntax.Variant(lang))
 	f, err := p.Parse(strings.NewReader(src), w.opts.Name)
-	for tries := 0; err != nil && tries < 8; tries++ {
-		// bash ends a here-document at the end of the input when its
-		// delimiter never comes (with a warning); the parser refuses.
-		// Supplying the delimiter reads the text as bash does.
-		delim, ok := unclosedHeredoc(err)
-		if !ok {
+	for tries := 0; err != nil && tries < 16; tries++ {
+		if delim, ok := unclosedHeredoc(err); ok {
+			// bash ends a here-document at the end of the input when its
+			// delimiter never comes (with a warning); the parser refuses.
+			// Supplying the delimiter reads the text as bash does.
+			if !strings.HasSuffix(src, "\n") {
+				src += "\n"
+			}
+			src += delim + "\n"
+		} else if fixed, ok := subshellNotArith(src, err); ok {
+			src = fixed
+		} else {
 			break
 		}
-		if !strings.HasSuffix(src, "\n") {
-			src += "\n"
-		}
-		src += delim + "\n"
 		f, err = syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), w.opts.Name)
 	}
 	if err != nil {
@@ -97,6 +101,75 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		return nil, d
 	}
 	return f, nil
+}
+
+// subshellNotArith handles "$((cmd) | x)" and "((cmd) > f)": bash reads
+// "((" as arithmetic, and when that fails, as two opening parentheses of
+// nested subshells. The parser only tries arithmetic. When the parse error
+// lies inside the last "((" before it, that "((" is split and the text
+// parsed again.
+func subshellNotArith(src string, err error) (string, bool) {
+	var se syntax.ParseError
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	off := offsetOf(src, int(se.Pos.Line()), int(se.Pos.Col()))
+	if off < 0 {
+		return "", false
+	}
+	// The error may point at the "((" or "$((" itself.
+	i := strings.LastIndex(src[:min(off+3, len(src))], "((")
+	if i < 0 || arithCloses(src[i+2:]) {
+		// bash too reads arithmetic there: a real syntax error.
+		return "", false
+	}
+	return src[:i+1] + " " + src[i+1:], true
+}
+
+// arithCloses reports whether bash reads the text after "((" as
+// arithmetic: the parenthesis that closes the second "(" (counting nested
+// ones, skipping quoted text) is followed at once by a ")". "$((a); (b))"
+// and "$((1) + (2))" are command substitutions; "$((1 +))" is arithmetic,
+// with a syntax error.
+func arithCloses(rest string) bool {
+	depth := 0
+	for i := 0; i < len(rest); i++ {
+		switch rest[i] {
+		case '\\':
+			i++
+		case '\'', '"':
+			j := strings.IndexByte(rest[i+1:], rest[i])
+			if j < 0 {
+				return true
+			}
+			i += j + 1
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			return i+1 < len(rest) && rest[i+1] == ')'
+		}
+	}
+	return true // unclosed: bash reports it as it is
+}
+
+// offsetOf converts a 1-based line and column to a byte offset.
+func offsetOf(src string, line, col int) int {
+	off := 0
+	for l := 1; l < line; l++ {
+		j := strings.IndexByte(src[off:], '\n')
+		if j < 0 {
+			return -1
+		}
+		off += j + 1
+	}
+	if off+col-1 > len(src) || col < 1 {
+		return -1
+	}
+	return off + col - 1
 }
 
 // unclosedHeredoc returns the delimiter of a here-document the parser
@@ -252,12 +325,18 @@ func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
 	default: // sh, yash: POSIX shells, or bash in disguise
 		langs = []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
 	}
+	start := len(w.res.Cmds)
 	for i, lang := range langs {
 		s := sc
 		if i < len(langs)-1 {
 			s = sc.clone()
 		}
+		mark := len(w.res.Cmds)
 		w.codeIn(s, src, layer, lang)
+		if i > 0 && reflect.DeepEqual(w.res.Cmds[start:mark], w.res.Cmds[mark:]) {
+			// Both readings agree (the usual case): report it once.
+			w.res.Cmds = w.res.Cmds[:mark]
+		}
 	}
 }
 

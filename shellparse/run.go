@@ -170,6 +170,11 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	if !w.step() || len(argv) == 0 {
 		return
 	}
+	// A wrapper's command may run in another directory (env -C, find
+	// -execdir): report it in the scope it runs in.
+	outer := w.curScope
+	w.curScope = sc
+	defer func() { w.curScope = outer }()
 	cmd := &Cmd{Argv: argv, Assigns: assigns, Redirs: redirs, Stdin: in, CodeArg: -1}
 	name, static := argv[0].Static()
 	if !static {
@@ -770,7 +775,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 	isc := sc
 	if in.cwd != nil || in.cwdUnk {
 		isc = sc.clone()
-		if t, ok := in.cwd.Static(); in.cwd != nil && ok {
+		if t, ok := staticPtr(in.cwd); ok {
 			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)})
 			isc.cdFallback = nil
 		} else {
@@ -796,6 +801,13 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 	w.run(isc, in.argv, append(append([]Assign(nil), cmd.Assigns...), in.assigns...), nil, cmd.Stdin, noFuncs, bg)
 }
 
+func staticPtr(w *word.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	return w.Static()
+}
+
 // childScope is the state a new shell process starts with: the same
 // directory, none of this shell's functions or unexported variables.
 func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *scope {
@@ -818,11 +830,24 @@ func isShell(prog string) bool { return shells[prog] || foreignShells[prog] }
 // shell handles a nested shell: its -c string, its script, or its input.
 func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 	cmd.Wrapper = true
-	args, ok := staticArgs(cmd.Argv[1:])
-	if !ok {
-		cmd.Opaque = prog + " with arguments not known here"
-		w.emit(cmd)
-		return
+	// Words not known here may still be only the positional parameters
+	// after a literal -c string (xargs sh -c 'code', find -exec sh -c
+	// 'code' {} +): stand-ins tell where they land.
+	const stand = "\x00guard-exec-unknown\x00"
+	args := make([]string, 0, len(cmd.Argv))
+	dynamic := false
+	for _, a := range cmd.Argv[1:] {
+		if a.Multi || a.Split && a.HasHole() {
+			// May be several words: everything after it shifts.
+			args = append(args, stand, stand)
+			dynamic = true
+			continue
+		}
+		s, ok := a.Static()
+		if !ok {
+			s, dynamic = stand, true
+		}
+		args = append(args, s)
 	}
 	if foreignShells[prog] {
 		cmd.Opaque = "code for " + prog + ", which the guard does not read"
@@ -838,6 +863,11 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 	}
 	inv, err := bashcli.ParseArgv(append([]string{prog}, args...), false)
+	if dynamic && (err != nil || inv.Mode != bashcli.ModeCommand || strings.Contains(inv.Command, stand) || optionsHave(inv, stand)) {
+		cmd.Opaque = prog + " with arguments not known here"
+		w.emit(cmd)
+		return
+	}
 	if err != nil {
 		cmd.Wrapper = false
 		w.emit(cmd) // bash refuses its arguments and runs nothing
@@ -845,10 +875,11 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 	}
 	layer := Layer{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
 	params := append([]string{inv.Name}, inv.Args...)
+	paramsUnknown := dynamic
 	switch inv.Mode {
 	case bashcli.ModeCommand:
 		w.emit(cmd)
-		child := w.childScope(sc, params, false)
+		child := w.childScope(sc, params, paramsUnknown)
 		child.errexit = contains(inv.SetOn, "errexit")
 		w.codeFor(child, prog, inv.Command, layer)
 	case bashcli.ModeFile:
@@ -880,6 +911,18 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		cmd.Wrapper = false
 		w.emit(cmd)
 	}
+}
+
+// optionsHave reports whether a stand-in landed among a shell's options.
+func optionsHave(inv *bashcli.Invocation, stand string) bool {
+	for _, l := range [][]string{inv.SetOn, inv.SetOff, inv.ShoptOn, inv.ShoptOff, {inv.RCFile}} {
+		for _, s := range l {
+			if strings.Contains(s, stand) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func contains(ss []string, s string) bool {

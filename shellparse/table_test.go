@@ -163,7 +163,10 @@ func TestStructure(t *testing.T) {
 		{"if a; then b; elif c; then d; else e; fi", []string{"a", "b", "c", "d", "e"}},
 		{"while a; do b; done", []string{"a", "b"}},
 		{"until a; do b; done", []string{"a", "b"}},
-		{"for i in x y; do echo $i; done", []string{"echo ⟨$i⟩"}},
+		// A short literal list is walked once per value, as bash runs it.
+		{"for i in x y; do echo $i; done", []string{"echo x", "echo y"}},
+		{"for i in $L; do echo $i; done", []string{"echo ⟨$i⟩"}},
+		{"for i; do echo $i; done", []string{"echo ⟨$i⟩"}},
 		{"for ((i=0; i<3; i++)); do b; done", []string{"b"}},
 		{"select x in a b; do echo $x; done", []string{"echo ⟨$x⟩"}},
 		{"case x in a) b;; *) c;; esac", []string{"b", "c"}},
@@ -411,7 +414,11 @@ func TestWrappers(t *testing.T) {
 		{"script -c 'rm x' /dev/null", []string{"script -c 'rm x' /dev/null", "rm x via=wrapper script"}},
 		{"script -qc 'rm x'", []string{"script -qc 'rm x'", "rm x via=wrapper script"}},
 		{"unbuffer rm x", []string{"unbuffer rm x", "rm x via=wrapper unbuffer"}},
-		{"parallel rm ::: a b", []string{"parallel rm ::: a b", "rm ⟨$GUARD_INPUT⟩ via=wrapper parallel"}},
+		{"parallel rm ::: a b", []string{"parallel rm ::: a b", "rm a via=wrapper parallel", "rm b via=wrapper parallel"}},
+		{"parallel 'cp {} {.}.bak' ::: x.txt", []string{"parallel 'cp {} {.}.bak' ::: x.txt", "cp x.txt x.bak via=wrapper parallel"}},
+		{"parallel 'echo {2} {1}' ::: a ::: b", []string{"parallel 'echo {2} {1}' ::: a ::: b", "echo b a via=wrapper parallel"}},
+		{"parallel rm :::: list", []string{"parallel rm :::: list", "rm ⟨$GUARD_INPUT⟩ via=wrapper parallel"}},
+		{"parallel rm ::: $X", []string{"parallel rm ::: ⟨$X⟩", "rm ⟨$GUARD_INPUT⟩ via=wrapper parallel"}},
 		{"strace -f -o /tmp/t rm x", []string{"strace -f -o /tmp/t rm x", "rm x via=wrapper strace"}},
 		{"ltrace rm x", []string{"ltrace rm x", "rm x via=wrapper ltrace"}},
 		{"ssh host rm x", []string{"ssh host rm x", "rm x via=wrapper ssh cwd=?"}},
@@ -449,11 +456,15 @@ func TestShellWithDynamicParams(t *testing.T) {
 func TestStateFollowing(t *testing.T) {
 	runTable(t, []tcase{
 		// A loop body sees what later iterations assign.
-		{"X=ls; for i in 1 2; do $X; X=rm; done", []string{"X=ls", "⟨$X⟩", "X=rm"}},
+		{"X=ls; for i in 1 2; do $X; X=rm; done", []string{"X=ls", "ls", "X=rm", "rm", "X=rm"}},
+		{"X=ls; for i in $L; do $X; X=rm; done", []string{"X=ls", "⟨$X⟩", "X=rm"}},
+		{"X=ls; while c; do $X; X=rm; done", []string{"X=ls", "c", "⟨$X⟩", "X=rm"}},
 		// Either branch may have run.
 		{"X=ls; if c; then X=rm; fi; $X x", []string{"X=ls", "c", "X=rm", "⟨$X⟩ x"}},
 		// A function sees the variables of the moment it is called.
 		{"X=rm; f() { $X x; }; X=ls; f", []string{"X=rm", "X=ls", "ls x via=function f"}},
+		// bash calls this one itself, for any command it cannot find.
+		{"command_not_found_handle() { m9; }; ls", []string{"m9 via=function command_not_found_handle", "ls"}},
 		{"unset X; X=${X:-rm}; $X x", []string{"unset X", "X=rm", "rm x"}},
 		{"export X=rm; $X x", []string{"export X=rm", "rm x"}},
 		// A pipeline element runs in a subshell.
@@ -629,6 +640,11 @@ func TestParseErrors(t *testing.T) {
 		"case x in",
 		"$(",
 		"echo ${",
+		// bash too reads these as arithmetic, with a syntax error.
+		"a=$((1 +)); b",
+		"((1 +))",
+		// Read again as subshells, as bash does, where they still fail.
+		"echo $((1) + (2))",
 	} {
 		res, err := parse(src)
 		var pe *shellparse.ParseError
@@ -646,6 +662,32 @@ func TestParseErrors(t *testing.T) {
 			t.Errorf("Parse(%q): partial result returned with the error", src)
 		}
 	}
+}
+
+// bash reads "((" as two parentheses when the second one does not close
+// right before a ")" (CI scripts write TAGS="$((echo HEAD && git tag) |
+// xargs)"): the commands are read as bash reads them.
+func TestRereadAsSubshells(t *testing.T) {
+	for src, want := range map[string][]string{
+		"echo $((echo a); (b c))": {"echo a via=$(…)", "b c via=$(…)", "echo ⟨$(…)⟩"},
+		"((ls); touch w)":         {"ls", "touch w"},
+		"echo $((a) )":            {"a via=$(…)", "echo ⟨$(…)⟩"},
+		"x=$((a | b) )":           {"a via=$(…)", "b via=$(…)", "x=⟨$(…)⟩"},
+	} {
+		res, err := parse(src)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", src, err)
+			continue
+		}
+		if got := renderAll(res); !slices.Equal(got, want) {
+			t.Errorf("Parse(%q)\n got  %s\n want %s", src, fmtList(got), fmtList(want))
+		}
+	}
+	runTable(t, []tcase{
+		{"echo $((1+2))", []string{"echo ⟨$((…))⟩"}},
+		{"(( (1) + (2) ))", []string{}},
+		{"((x=1)); echo $(echo)", []string{"echo via=$(…)", "echo ⟨$(…)⟩"}},
+	})
 }
 
 func TestTooLarge(t *testing.T) {

@@ -73,18 +73,36 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
-			items := l.Items
-			numeric := true
+			var items []word.Word
+			for _, it := range l.Items {
+				items = append(items, w.fields(sc, it)...)
+			}
+			// select runs its body any number of times, with the name set
+			// to an item or to "" for an answer that is not a number.
+			known := !c.Select && l.InPos.IsValid() && len(items) > 0 && len(items) <= 16
+			numeric := l.InPos.IsValid()
 			for _, it := range items {
-				for _, f := range w.fields(sc, it) {
-					s, ok := f.Static()
-					if !ok || !isInteger(s) {
-						numeric = false
+				s, ok := it.Static()
+				known = known && ok
+				numeric = numeric && ok && isInteger(s)
+			}
+			if known {
+				// A short literal list: walk the body once per value, as
+				// bash does, each iteration in the state the last left.
+				var out *scope
+				for _, it := range items {
+					sc.set(l.Name.Value, it)
+					w.stmts(sc, c.Do)
+					settle(sc)
+					sc.dead = false
+					if out == nil {
+						out = sc.clone()
+					} else {
+						out = merge(out, sc)
 					}
 				}
-			}
-			if !l.InPos.IsValid() {
-				numeric = false // for x; do: iterates over "$@"
+				*sc = *out
+				break
 			}
 			w.loop(sc, c, func(ls *scope) {
 				if numeric {
@@ -128,11 +146,27 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			w.differential(c.Pos(), "a function definition followed by &&, || or | (bash runs what follows now; the parser makes it part of the function)")
 			return
 		}
-		name := c.Name.Value
-		if name == "" && len(c.Names) > 0 {
-			name = c.Names[0].Value
+		var names []string
+		if c.Name != nil && c.Name.Value != "" {
+			names = append(names, c.Name.Value)
 		}
-		sc.defineFunc(name, c.Body)
+		for _, n := range c.Names {
+			if n != nil && n.Value != "" {
+				names = append(names, n.Value)
+			}
+		}
+		if len(names) == 0 {
+			w.differential(c.Pos(), "a function definition without a name (bash rejects it)")
+			return
+		}
+		for _, name := range names {
+			sc.defineFunc(name, c.Body)
+			if name == "command_not_found_handle" {
+				// bash calls it for any later command it cannot find,
+				// which cannot be known here: judge it as called now.
+				w.callFunc(sc.clone(), name, c.Body, []word.Word{word.FromLit(name), word.Unknown("$1")}, false)
+			}
+		}
 	case *syntax.ArithmCmd:
 		w.arith(sc, c.X)
 	case *syntax.TestClause:
@@ -849,6 +883,14 @@ func (w *walker) arithName(sc *scope, name string) {
 	if sc.numeric(w, name) {
 		return
 	}
+	// A value naming another variable is evaluated in turn; bash stops at
+	// a recursion limit, so does the guard.
+	if w.arithDepth++; w.arithDepth > 32 {
+		w.arithDepth--
+		w.dataAsCode("arithmetic on $" + name + " refers to variables in a loop")
+		return
+	}
+	defer func() { w.arithDepth-- }()
 	v, known := sc.get(w, name)
 	if s, ok := v.Static(); known && ok {
 		if isInteger(s) || s == "" {

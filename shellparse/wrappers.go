@@ -1,6 +1,8 @@
 package shellparse
 
 import (
+	"path"
+	"strconv"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -475,12 +477,88 @@ func parallelWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
 	}
 	code := joinWords(tmpl)
 	if s, ok := code.Static(); ok {
+		if jobs, ok := parallelJobs(s, args[i:]); ok {
+			code = word.FromLit(jobs)
+			return &inner{code: &code}, ""
+		}
 		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
 			s = strings.ReplaceAll(s, ph, "\"$GUARD_INPUT\"")
 		}
 		code = word.FromLit(s + " \"$GUARD_INPUT\"")
 	}
 	return &inner{code: &code}, ""
+}
+
+// parallelJobs spells out the jobs of "parallel TEMPLATE ::: a b ::: c"
+// when every input is a literal: one line of shell per combination of the
+// sources (a superset of the pairs --link would make), the placeholders
+// replaced by the quoted inputs, or the inputs appended when there is none.
+// A source that is a file (::::), a linked source (:::+), or too many jobs
+// leave the inputs unknown.
+func parallelJobs(tmpl string, rest []word.Word) (string, bool) {
+	var groups [][]string
+	for _, w := range rest {
+		t, ok := w.Static()
+		if !ok {
+			return "", false
+		}
+		switch t {
+		case ":::":
+			groups = append(groups, nil)
+			continue
+		case "::::", ":::+", "::::+":
+			return "", false
+		}
+		if len(groups) == 0 {
+			return "", false
+		}
+		groups[len(groups)-1] = append(groups[len(groups)-1], t)
+	}
+	jobs := [][]string{nil}
+	for _, g := range groups {
+		if len(g) == 0 {
+			return "", false
+		}
+		var next [][]string
+		for _, j := range jobs {
+			for _, v := range g {
+				next = append(next, append(append([]string(nil), j...), v))
+			}
+		}
+		if len(next) > 16 {
+			return "", false
+		}
+		jobs = next
+	}
+	if len(groups) == 0 {
+		return "", false
+	}
+	var b strings.Builder
+	for n, j := range jobs {
+		all := make([]string, len(j))
+		var pairs []string
+		for k, v := range j {
+			all[k] = shellQuote(v)
+			pairs = append(pairs, "{"+strconv.Itoa(k+1)+"}", shellQuote(v))
+		}
+		in := strings.Join(j, " ")
+		dir, base := path.Split(in)
+		pairs = append(pairs,
+			"{//}", shellQuote(strings.TrimSuffix(dir, "/")),
+			"{/.}", shellQuote(strings.TrimSuffix(base, path.Ext(base))),
+			"{/}", shellQuote(base),
+			"{.}", shellQuote(strings.TrimSuffix(in, path.Ext(in))),
+			"{#}", strconv.Itoa(n+1),
+			"{%}", "1",
+			"{}", strings.Join(all, " "))
+		// One pass: an input that contains "{}" is not replaced again.
+		line := strings.NewReplacer(pairs...).Replace(tmpl)
+		if line == tmpl {
+			line += " " + strings.Join(all, " ")
+		}
+		b.WriteString(line + "\n")
+	}
+	return b.String(), true
 }
 
 // sshWrapper: ssh [options] HOST [COMMAND...]: the command words are
