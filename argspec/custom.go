@@ -23,6 +23,18 @@ type FindExec struct {
 	Action string      // "-exec", "-execdir", "-ok", "-okdir"
 	Argv   []word.Word // the command, with {} as written
 	Plus   bool        // terminated by "+" rather than ";"
+	// Unfiltered: nothing before the action filters what it gets, so it
+	// certainly runs on the starting points themselves (find / -exec rm
+	// -rf {} + removes / first of all).
+	Unfiltered bool
+}
+
+// findNoFilter are find's words that select nothing out: options that
+// change the walk, not which files the actions see.
+var findNoFilter = map[string]int{
+	"-depth": 0, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-noleaf": 0, "-maxdepth": 1,
+	"-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-daystart": 0, "-warn": 0, "-nowarn": 0,
+	"-regextype": 1, "-true": 0, "-print": 0, "-print0": 0, "-ls": 0,
 }
 
 // FindExecs returns the commands a find runs. It reads the argv again
@@ -32,7 +44,7 @@ func FindExecs(args []word.Word) (out []FindExec, unterminated bool) {
 		t, _ := args[i].Static()
 		switch t {
 		case "-exec", "-execdir", "-ok", "-okdir":
-			fe := FindExec{Action: t}
+			fe := FindExec{Action: t, Unfiltered: findUnfiltered(args[:i])}
 			j := i + 1
 			for ; j < len(args); j++ {
 				u, ok := args[j].Static()
@@ -59,6 +71,35 @@ func FindExecs(args []word.Word) (out []FindExec, unterminated bool) {
 		}
 	}
 	return out, unterminated
+}
+
+// findUnfiltered reports whether the expression words before an action
+// let every file through, starting points included.
+func findUnfiltered(before []word.Word) bool {
+	i := 0
+	for ; i < len(before); i++ { // leading options, then starting points
+		t, ok := before[i].Static()
+		if !ok {
+			return false
+		}
+		switch {
+		case t == "-H" || t == "-L" || t == "-P" || strings.HasPrefix(t, "-O"):
+		case t == "-D":
+			i++
+		case strings.HasPrefix(t, "-") || t == "(" || t == "!" || t == ",":
+			goto expr
+		}
+	}
+expr:
+	for ; i < len(before); i++ {
+		t, ok := before[i].Static()
+		n, known := findNoFilter[t]
+		if !ok || !known {
+			return false
+		}
+		i += n
+	}
+	return true
 }
 
 func readFind(s *Spec, args []wordT, pattern bool) *Cmd {

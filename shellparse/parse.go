@@ -27,6 +27,7 @@ type walker struct {
 	curScope   *scope
 	checking   bool // walking only to find differentials (uncalled functions)
 	arithDepth int
+	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
 }
 

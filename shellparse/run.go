@@ -461,6 +461,9 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 }
 
 func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
+	if len(argv) > 1 {
+		w.aliases = true
+	}
 	for _, a := range argv[1:] {
 		t, ok := a.Static()
 		if !ok {
@@ -798,7 +801,124 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 	// Commands run by a wrapper are programs: shell functions and
 	// builtins are not visible to them (except command/builtin/exec).
 	noFuncs := prog != "time"
-	w.run(isc, in.argv, append(append([]Assign(nil), cmd.Assigns...), in.assigns...), nil, cmd.Stdin, noFuncs, bg)
+	assigns := append(append([]Assign(nil), cmd.Assigns...), in.assigns...)
+	if prog == "xargs" {
+		// xargs's commands read /dev/null; what it reads is their
+		// arguments. Literal input gives the exact commands.
+		if runs, ok := xargsRuns(cmd, in.argv); ok {
+			for _, argv := range runs {
+				w.run(isc, argv, assigns, nil, nil, noFuncs, bg)
+			}
+			return
+		}
+		w.run(isc, in.argv, assigns, nil, nil, noFuncs, bg)
+		return
+	}
+	w.run(isc, in.argv, assigns, nil, cmd.Stdin, noFuncs, bg)
+}
+
+// xargsRuns spells out the commands xargs builds from literal input: the
+// items appended (in one command: splitting them by -n or -L changes
+// nothing a rule looks at), or with -I one command per line. Input read
+// from elsewhere (-a), split otherwise (-0, -d), or too long stays
+// unknown.
+func xargsRuns(cmd *Cmd, tmpl []word.Word) ([][]word.Word, bool) {
+	if cmd.Stdin == nil || !cmd.Stdin.Known || len(tmpl) == 0 {
+		return nil, false
+	}
+	c := argspec.Normalize(cmd.Argv, false)
+	if c.Open || c.HasAny("--arg-file", "--null", "--delimiter", "-E", "--eof") {
+		return nil, false
+	}
+	text := cmd.Stdin.Text
+	repl := ""
+	for _, v := range append(c.Values("-I"), c.Values("--replace")...) {
+		repl, _ = v.Static()
+		if repl == "" {
+			repl = "{}"
+		}
+	}
+	if c.Has("--replace") && repl == "" {
+		repl = "{}"
+	}
+	if repl == "" {
+		last := tmpl[len(tmpl)-1]
+		if len(last.Segs) != 1 || last.Segs[0].Kind != word.Hole || last.Segs[0].Text != "{input}" {
+			return nil, false
+		}
+		items, ok := xargsSplit(text)
+		if !ok || len(items) > 64 {
+			return nil, false
+		}
+		argv := append([]word.Word(nil), tmpl[:len(tmpl)-1]...)
+		for _, it := range items {
+			argv = append(argv, word.FromLit(it))
+		}
+		return [][]word.Word{argv}, true
+	}
+	// -I: each line, leading blanks removed, replaces the placeholder.
+	var runs [][]word.Word
+	for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+		line = strings.TrimLeft(line, " \t")
+		if line == "" {
+			continue
+		}
+		if len(runs) >= 16 {
+			return nil, false
+		}
+		argv := make([]word.Word, len(tmpl))
+		for i, a := range tmpl {
+			var nw word.Word
+			for _, sg := range a.Segs {
+				if sg.Kind == word.Hole && sg.Text == repl {
+					nw.AddLit(line)
+					continue
+				}
+				nw.Add(sg)
+			}
+			argv[i] = nw
+		}
+		runs = append(runs, argv)
+	}
+	return runs, len(runs) > 0
+}
+
+// xargsSplit splits input the way xargs does without -0 or -d: on blanks
+// and newlines, with '…', "…" and backslash quoting.
+func xargsSplit(text string) ([]string, bool) {
+	var out []string
+	var cur strings.Builder
+	in := false
+	for i := 0; i < len(text); i++ {
+		ch := text[i]
+		switch {
+		case ch == '\\' && i+1 < len(text):
+			i++
+			cur.WriteByte(text[i])
+			in = true
+		case ch == '\'' || ch == '"':
+			j := strings.IndexByte(text[i+1:], ch)
+			if j < 0 {
+				return nil, false // xargs: unmatched quote, runs nothing
+			}
+			cur.WriteString(text[i+1 : i+1+j])
+			i += j + 1
+			in = true
+		case ch == ' ' || ch == '\t' || ch == '\n':
+			if in {
+				out = append(out, cur.String())
+				cur.Reset()
+				in = false
+			}
+		default:
+			cur.WriteByte(ch)
+			in = true
+		}
+	}
+	if in {
+		out = append(out, cur.String())
+	}
+	return out, true
 }
 
 func staticPtr(w *word.Word) (string, bool) {
@@ -1265,13 +1385,31 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				continue
 			}
 			isc := sc
-			if fe.Action == "-execdir" || fe.Action == "-okdir" {
+			dir := fe.Action == "-execdir" || fe.Action == "-okdir"
+			if dir {
 				isc = sc.clone()
 				isc.cwd = Cwd{Unknown: true}
 			}
 			cmd.Wrapper = true
 			w.via = append(w.via, Layer{Kind: "find " + fe.Action, Argv: layer.Argv})
 			w.run(isc, argv, nil, nil, nil, true, false)
+			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
+				// The first file the action gets is each starting point.
+				for _, r := range roots {
+					rt, ok := r.Static()
+					if !ok {
+						continue
+					}
+					first := make([]word.Word, 0, len(fe.Argv))
+					for _, a := range fe.Argv {
+						if t, ok := a.Static(); ok && strings.Contains(t, "{}") {
+							a = word.FromLit(strings.ReplaceAll(t, "{}", rt))
+						}
+						first = append(first, a)
+					}
+					w.run(isc, first, nil, nil, nil, true, false)
+				}
+			}
 			w.via = w.via[:len(w.via)-1]
 		}
 	case "git":

@@ -399,11 +399,20 @@ func TestWrappers(t *testing.T) {
 		{"xargs -I {} rm {}", []string{"xargs -I {} rm {}", "rm ⟨{}⟩ via=wrapper xargs"}},
 		{"xargs -I{} rm {}", []string{"xargs -I{} rm {}", "rm ⟨{}⟩ via=wrapper xargs"}},
 		{"xargs -I % mv % %.bak", []string{"xargs -I % mv % %.bak", "mv ⟨%⟩ ⟨%.bak⟩ via=wrapper xargs"}},
-		{"find . -exec rm {} \\;", []string{"find . -exec rm {} ;", "rm ⟨./{}⟩ via=find -exec"}},
-		{"find . -exec rm {} +", []string{"find . -exec rm {} +", "rm ⟨./{}⟩ via=find -exec"}},
-		{"find / -exec rm -rf {} +", []string{"find / -exec rm -rf {} +", "rm -rf ⟨/{}⟩ via=find -exec"}},
+		// Literal input gives the exact commands; other input stays unknown.
+		{"echo / | xargs rm -rf", []string{"echo /", "xargs rm -rf", "rm -rf / via=wrapper xargs"}},
+		{"printf 'a\\nb\\n' | xargs -I{} mv {} {}.bak", []string{"printf a\\nb\\n", "xargs -I{} mv {} {}.bak", "mv a a.bak via=wrapper xargs", "mv b b.bak via=wrapper xargs"}},
+		{"xargs -a f rm <<< x", []string{"xargs -a f rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
+		{"echo a | xargs -0 rm", []string{"echo a", "xargs -0 rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
+		// With nothing filtering, the first file is the starting point.
+		{"find . -exec rm {} \\;", []string{"find . -exec rm {} ;", "rm ⟨./{}⟩ via=find -exec", "rm . via=find -exec"}},
+		{"find . -type f -exec rm {} \\;", []string{"find . -type f -exec rm {} ;", "rm ⟨./{}⟩ via=find -exec"}},
+		{"find / -mindepth 1 -exec rm {} +", []string{"find / -mindepth 1 -exec rm {} +", "rm ⟨/{}⟩ via=find -exec"}},
+		{"find . -exec rm {} +", []string{"find . -exec rm {} +", "rm ⟨./{}⟩ via=find -exec", "rm . via=find -exec"}},
+		{"find / -exec rm -rf {} +", []string{"find / -exec rm -rf {} +", "rm -rf ⟨/{}⟩ via=find -exec", "rm -rf / via=find -exec"}},
+		{"find -L ~ -depth -exec rm -rf {} +", []string{"find -L /home/u -depth -exec rm -rf {} +", "rm -rf ⟨/home/u/{}⟩ via=find -exec", "rm -rf /home/u via=find -exec"}},
 		{"find . -execdir rm {} \\;", []string{"find . -execdir rm {} ;", "rm ⟨./{}⟩ via=find -execdir cwd=?"}},
-		{"find . -ok rm {} \\;", []string{"find . -ok rm {} ;", "rm ⟨./{}⟩ via=find -ok"}},
+		{"find . -ok rm {} \\;", []string{"find . -ok rm {} ;", "rm ⟨./{}⟩ via=find -ok", "rm . via=find -ok"}},
 		{"find . -okdir rm {} \\;", []string{"find . -okdir rm {} ;", "rm ⟨./{}⟩ via=find -okdir cwd=?"}},
 		{"find . -name '*.o' -exec rm {} \\; -exec touch x \\;", []string{"find . -name *.o -exec rm {} ; -exec touch x ;", "rm ⟨./{}⟩ via=find -exec", "touch x via=find -exec"}},
 		{"busybox rm x", []string{"busybox rm x", "rm x via=wrapper busybox"}},
@@ -449,7 +458,7 @@ func TestShellWithDynamicParams(t *testing.T) {
 	runTable(t, []tcase{
 		{"sh -c 'rm \"$1\"' _ \"$f\"", []string{"sh -c 'rm \"$1\"' _ ⟨$f⟩", "rm ⟨$1⟩ via=shell sh"}},
 		{"xargs sh -c 'rm -rf /'", []string{"xargs sh -c 'rm -rf /'", "sh -c 'rm -rf /' ⟨{input}⟩ via=wrapper xargs", "rm -rf / via=wrapper xargs>shell sh"}},
-		{"find . -exec sh -c 'rm -rf /' {} \\;", []string{"find . -exec sh -c 'rm -rf /' {} ;", "sh -c 'rm -rf /' ⟨./{}⟩ via=find -exec", "rm -rf / via=find -exec>shell sh"}},
+		{"find . -exec sh -c 'rm -rf /' {} \\;", []string{"find . -exec sh -c 'rm -rf /' {} ;", "sh -c 'rm -rf /' ⟨./{}⟩ via=find -exec", "rm -rf / via=find -exec>shell sh", "sh -c 'rm -rf /' . via=find -exec"}},
 	})
 }
 
@@ -667,6 +676,19 @@ func TestParseErrors(t *testing.T) {
 // bash reads "((" as two parentheses when the second one does not close
 // right before a ")" (CI scripts write TAGS="$((echo HEAD && git tag) |
 // xargs)"): the commands are read as bash reads them.
+// The output of $(pwd) and $(echo WORDS) is known, unless a function or
+// an alias may stand in for them; it is split like a variable's value.
+func TestKnownSubstitutionOutput(t *testing.T) {
+	runTable(t, []tcase{
+		{"rm -rf $(echo / /etc)", []string{"echo / /etc via=$(…)", "rm -rf / /etc"}},
+		{"cd /tmp && cp a \"$(pwd)/b\"", []string{"cd /tmp", "pwd via=$(…) cwd=/tmp", "cp a /tmp/b cwd=/tmp"}},
+		{"pwd() { echo /; }; rm \"$(pwd)\"", []string{"echo / via=$(…)>function pwd", "rm ⟨$(…)⟩"}},
+		{"alias x=y; rm $(echo a)", []string{"alias x=y", "y via=alias x", "echo a via=$(…)", "rm ⟨$(…)⟩"}},
+		{"IFS=/; rm $(pwd)", []string{"IFS=/", "pwd via=$(…)", "rm home u proj"}},
+		{"rm $(echo -e a)", []string{"echo -e a via=$(…)", "rm ⟨$(…)⟩"}},
+	})
+}
+
 func TestRereadAsSubshells(t *testing.T) {
 	for src, want := range map[string][]string{
 		"echo $((echo a); (b c))": {"echo a via=$(…)", "b c via=$(…)", "echo ⟨$(…)⟩"},
@@ -686,7 +708,7 @@ func TestRereadAsSubshells(t *testing.T) {
 	runTable(t, []tcase{
 		{"echo $((1+2))", []string{"echo ⟨$((…))⟩"}},
 		{"(( (1) + (2) ))", []string{}},
-		{"((x=1)); echo $(echo)", []string{"echo via=$(…)", "echo ⟨$(…)⟩"}},
+		{"((x=1)); echo $(echo)", []string{"echo via=$(…)", "echo"}},
 	})
 }
 

@@ -171,6 +171,11 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		w.paramPart(sc, b, p, ctx)
 	case *syntax.CmdSubst:
 		w.subst(sc, p.Stmts, "$(…)")
+		if v, ok := w.substValue(sc, p.Stmts); ok {
+			// Expanded like a variable's value: split and globbed unquoted.
+			w.addValue(sc, b, word.FromLit(v), ctx)
+			break
+		}
 		w.addDynamic(b, word.Seg{Kind: word.Hole, Text: "$(…)"}, ctx)
 	case *syntax.ProcSubst:
 		w.subst(sc, p.Stmts, p.Op.String()+"…)")
@@ -197,6 +202,56 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		b.cur.Add(word.Seg{Kind: word.Hole, Text: "?"})
 		b.has = true
 	}
+}
+
+// substValue is the output of a command substitution that prints known
+// text: $(pwd) in a known directory, $(echo WORDS) of literal words. Its
+// trailing newlines are removed, as bash does. A function or alias of that
+// name (or any alias at all, which may be expanded) leaves it unknown.
+func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
+	if len(stmts) != 1 || w.aliases {
+		return "", false
+	}
+	st := stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return "", false
+	}
+	var args []string
+	for _, a := range call.Args {
+		t, ok := staticWord(a)
+		if !ok {
+			return "", false
+		}
+		args = append(args, t)
+	}
+	if _, ok := sc.funcs[args[0]]; ok {
+		return "", false
+	}
+	switch args[0] {
+	case "pwd":
+		if len(args) > 1 && !(len(args) == 2 && (args[1] == "-L" || args[1] == "-P")) {
+			return "", false
+		}
+		if sc.cwd.Unknown || len(sc.cwd.Dirs) != 1 {
+			return "", false
+		}
+		if len(args) == 2 && args[1] == "-P" {
+			return "", false // symlinks resolved: not known here
+		}
+		return sc.cwd.Dirs[0], true
+	case "echo":
+		rest := args[1:]
+		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
+			return "", false // -n, -e, -E: escapes and newlines
+		}
+		v := strings.Join(rest, " ")
+		if strings.Contains(v, "\\") {
+			return "", false // xpg_echo may interpret escapes
+		}
+		return strings.TrimRight(v, "\n"), true
+	}
+	return "", false
 }
 
 // addDynamic adds an unknown value, which splits unless quoted.
