@@ -52,13 +52,24 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 	}
 	switch {
 	case a.Array != nil:
+		plain := !assoc
+		elems := []word.Word{}
 		for _, el := range a.Array.Elems {
 			if el.Index != nil {
 				w.subscript(sc, el.Index, assoc)
+				plain = false
 			}
 			if el.Value != nil {
-				w.fields(sc, el.Value)
+				for _, f := range w.fields(sc, el.Value) {
+					if f.Multi || f.Split && f.HasHole() {
+						plain = false // how many elements is not known
+					}
+					elems = append(elems, f)
+				}
 			}
+		}
+		if plain && len(elems) <= 256 {
+			out.elems = elems
 		}
 		out.Value = word.Unknown("(…)")
 	case a.Value != nil:
@@ -95,6 +106,16 @@ func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
 	}
 	name := a.Name.Value
 	switch {
+	case a.Array != nil && a.Index == nil && v.elems != nil:
+		if !a.Append {
+			sc.setArray(name, v.elems)
+			break
+		}
+		if st, ok := sc.vars.lookup(name); ok && st.elems != nil && !st.unknown {
+			sc.setArray(name, append(append([]word.Word(nil), st.elems...), v.elems...))
+			break
+		}
+		sc.setUnknown(name)
 	case a.Index != nil || a.Array != nil || a.Append:
 		sc.setUnknown(name)
 	case sc.varState(name).integer:
@@ -256,6 +277,12 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				case funcs:
 					sc.deleteFunc(t)
+				case strings.Contains(t, "["):
+					// One element: the array is no longer known.
+					w.varNameArg(sc, a, "unset")
+					if base, _, _ := strings.Cut(t, "["); isName(base) {
+						sc.setUnknown(base)
+					}
 				default:
 					w.varNameArg(sc, a, "unset")
 					sc.vars.put(t, varState{unset: true})

@@ -18,6 +18,9 @@ type varState struct {
 	numeric bool // unknown, but certainly an integer (arithmetic results)
 	integer bool // declare -i: assignments to it are evaluated as arithmetic
 	assoc   bool // declare -A: subscripts are strings, not arithmetic
+	// elems are an indexed array's elements, 0, 1, … without gaps, when
+	// all are known to be there (val is then the first).
+	elems []word.Word
 }
 
 // varLayer is one layer of a persistent map of variables. Copying a scope
@@ -190,8 +193,15 @@ func merge(a, b *scope) *scope {
 }
 
 func sameVar(a, b varState) bool {
-	if a.unknown || b.unknown || a.unset != b.unset {
+	if a.unknown || b.unknown || a.unset != b.unset || len(a.elems) != len(b.elems) {
 		return false
+	}
+	for i := range a.elems {
+		as, aok := a.elems[i].Static()
+		bs, bok := b.elems[i].Static()
+		if !aok || !bok || as != bs {
+			return false
+		}
 	}
 	as, aok := a.val.Static()
 	bs, bok := b.val.Static()
@@ -331,6 +341,16 @@ func (sc *scope) numeric(w *walker, name string) bool {
 }
 
 func (sc *scope) isUnset(name string) bool { v, _ := sc.vars.lookup(name); return v.unset }
+
+// setArray records an indexed array whose elements are all known words.
+func (sc *scope) setArray(name string, elems []word.Word) {
+	old := sc.varState(name)
+	first := word.FromLit("")
+	if len(elems) > 0 {
+		first = elems[0]
+	}
+	sc.vars.put(name, varState{val: first, elems: elems, assoc: old.assoc})
+}
 
 func (sc *scope) varState(name string) varState { v, _ := sc.vars.lookup(name); return v }
 

@@ -689,6 +689,26 @@ func TestKnownSubstitutionOutput(t *testing.T) {
 	})
 }
 
+// An indexed array assigned whole with known words is followed like a
+// variable: "${a[@]}" is one word per element.
+func TestArrays(t *testing.T) {
+	runTable(t, []tcase{
+		{"a=(x 'y z'); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "rm x 'y z'"}},
+		{"a=(x 'y z'); rm ${a[@]}", []string{"a=⟨(…)⟩", "rm x y z"}},
+		{"a=(x y); a+=(w); rm \"${a[2]}\" $a", []string{"a=⟨(…)⟩", "a=⟨(…)⟩", "rm w x"}},
+		{"a=(x); rm \"${a[5]}\"", []string{"a=⟨(…)⟩", "rm ''"}},
+		{"a=(x y); for f in \"${a[@]}\"; do rm $f; done", []string{"a=⟨(…)⟩", "rm x", "rm y"}},
+		{"declare -a d=(/); rm \"${d[@]}\"", []string{"declare -a d=(…)", "rm /"}},
+		// Changed element by element, or with a count not known: unknown.
+		{"a=(x y); a[1]=z; rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "a=z", "rm ⟨${a…}⟩"}},
+		{"a=(x y); unset 'a[0]'; rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "unset a[0]", "rm ⟨${a…}⟩"}},
+		{"a=($X); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "rm ⟨${a…}⟩"}},
+		{"a=([1]=x); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "rm ⟨${a…}⟩"}},
+		{"a=(x y); rm \"${a[@]:1}\"", []string{"a=⟨(…)⟩", "rm ⟨${a…}⟩"}},
+		{"a=(x y); if c; then a=(z); fi; rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "c", "a=⟨(…)⟩", "rm ⟨${a…}⟩"}},
+	})
+}
+
 func TestRereadAsSubshells(t *testing.T) {
 	for src, want := range map[string][]string{
 		"echo $((echo a); (b c))": {"echo a via=$(…)", "b c via=$(…)", "echo ⟨$(…)⟩"},

@@ -108,6 +108,8 @@ type Cwd struct {
 type Assign struct {
 	Name  string
 	Value word.Word
+	// elems are the words of NAME=(…) when none has a [subscript].
+	elems []word.Word
 }
 
 // Cmd is one command that would run.

@@ -456,6 +456,13 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		w.addDynamic(b, hole, ctx)
 		return
 	}
+	if p.Index != nil && name != "" && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl && p.Names == 0 && !p.Length && !p.Width {
+		if st, ok := sc.vars.lookup(name); ok && st.elems != nil && !st.unknown && !st.unset {
+			if w.arrayPart(sc, b, st.elems, p.Index, ctx) {
+				return
+			}
+		}
+	}
 	if name == "@" || name == "*" || (p.Index != nil && isAllIndex(p.Index)) {
 		if p.Index == nil && !sc.paramsUnknown && p.Exp == nil && p.Repl == nil && p.Slice == nil {
 			args := sc.params
@@ -523,6 +530,52 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		}
 	}
 	w.addDynamic(b, hole, ctx)
+}
+
+// arrayPart expands ${a[@]}, ${a[*]} or ${a[N]} of an array whose
+// elements are known: "${a[@]}" is one field per element, as "$@" is; the
+// others are the joined text, expanded like a variable's value.
+func (w *walker) arrayPart(sc *scope, b *fieldBuilder, elems []word.Word, idx syntax.ArithmExpr, ctx wctx) bool {
+	wd, ok := idx.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	switch l := wd.Lit(); {
+	case l == "@" && ctx.dq:
+		for i, e := range elems {
+			if i > 0 {
+				b.end()
+				b.has = true
+			}
+			w.addValue(sc, b, e, ctx)
+		}
+		if len(elems) == 0 && len(b.cur.Segs) == 0 {
+			b.has = false
+		}
+		return true
+	case l == "@" || l == "*" && !ctx.dq:
+		var joined word.Word
+		for i, e := range elems {
+			if i > 0 {
+				joined.AddLit(" ")
+			}
+			joined.AddWord(e)
+		}
+		w.addValue(sc, b, joined, ctx)
+		return true
+	case isInteger(l):
+		n, err := strconv.Atoi(l)
+		if err != nil || n < 0 {
+			return false // negative: from the end; not worth following
+		}
+		if n >= len(elems) {
+			w.addValue(sc, b, word.FromLit(""), ctx)
+			return true
+		}
+		w.addValue(sc, b, elems[n], ctx)
+		return true
+	}
+	return false
 }
 
 func isEmpty(v word.Word) bool { s, ok := v.Static(); return ok && s == "" }
