@@ -194,25 +194,56 @@ func (p *Part) ProgPaths() []word.Word {
 }
 
 // Resolver returns a Resolve function that follows symbolic links in the
-// existing part of a path.
+// existing part of an absolute path; the rest is kept as written. A script
+// touches thousands of paths under a few directories, so each directory is
+// looked up once (one lstat per component, remembered), where
+// filepath.EvalSymlinks would walk every path from the root again.
 func Resolver() func(string) (string, bool) {
-	return func(path string) (string, bool) {
-		dir, rest := path, ""
-		for dir != "/" && dir != "." {
-			if real, err := filepath.EvalSymlinks(dir); err == nil {
-				if rest != "" {
-					real = filepath.Join(real, rest)
-				}
-				return real, true
-			}
-			if rest == "" {
-				rest = filepath.Base(dir)
-			} else {
-				rest = filepath.Join(filepath.Base(dir), rest)
-			}
-			dir = filepath.Dir(dir)
+	type entry struct {
+		real   string
+		exists bool
+	}
+	cache := map[string]entry{"/": {"/", true}}
+	var resolve func(path string, depth int) entry
+	resolve = func(path string, depth int) entry {
+		if e, ok := cache[path]; ok {
+			return e
 		}
-		return "", false
+		if depth > 40 { // a loop of links: ELOOP for the kernel too
+			return entry{path, false}
+		}
+		parent := resolve(filepath.Dir(path), depth)
+		here := filepath.Join(parent.real, filepath.Base(path))
+		e := entry{here, false}
+		if parent.exists {
+			if fi, err := os.Lstat(here); err == nil {
+				e.exists = true
+				if fi.Mode()&os.ModeSymlink != 0 {
+					target, err := os.Readlink(here)
+					if err == nil && !filepath.IsAbs(target) {
+						target = filepath.Join(parent.real, target)
+					}
+					// /dev/stdout, /dev/fd/N lead into /proc, whose links
+					// name open files ("pipe:[123]"), not paths: the
+					// link's own name is what rules speak of.
+					if target = filepath.Clean(target); err == nil && target != "/proc" && !strings.HasPrefix(target, "/proc/") {
+						e = resolve(target, depth+1)
+					}
+				}
+			}
+		}
+		cache[path] = e
+		return e
+	}
+	return func(path string) (string, bool) {
+		if !filepath.IsAbs(path) {
+			return "", false
+		}
+		path = filepath.Clean(path)
+		if path == "/" {
+			return "", false
+		}
+		return resolve(path, 0).real, true
 	}
 }
 
