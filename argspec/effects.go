@@ -170,6 +170,21 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		} else {
 			addAll(files, Read, "", false)
 		}
+	case "gofmt", "goimports", "shfmt", "clang-format", "prettier", "black", "rustfmt":
+		var writes bool
+		switch c.Prog {
+		case "black":
+			writes = !c.HasAny("--check", "--diff", "--code")
+		case "rustfmt":
+			writes = !c.Has("--check")
+		default:
+			writes = c.HasAny("-w", "--write", "-i")
+		}
+		if writes {
+			addAll(args, Write, "", true)
+		} else {
+			addAll(args, Read, "", true)
+		}
 	case "sort":
 		addAll(c.Values("--output"), Write, "", false)
 		addAll(args, Read, "", false)

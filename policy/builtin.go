@@ -53,6 +53,9 @@ var writers = []string{
 	"touch", "mkdir", "cp", "mv", "ln", "tee", "truncate", "install", "rmdir", "rm", "chmod", "chown",
 	"chgrp", "dd", "tar", "unzip", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
 	"zip",
+	// Formatters that run no project code (prettier loads JavaScript
+	// configuration, so it is not here): they rewrite source files.
+	"gofmt", "goimports", "shfmt", "clang-format", "black", "rustfmt",
 }
 
 type ruleSpec struct {
