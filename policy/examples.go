@@ -45,7 +45,7 @@ func (r *Rule) Matches(pol *Policy, command string) (bool, error) {
 	}
 	for _, p := range parts {
 		if r.isPath() {
-			if t, _ := r.matchPart(p); t == word.Yes {
+			if t, _, _ := r.matchPart(p); t == word.Yes {
 				return true, nil
 			}
 			continue

@@ -163,24 +163,25 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		writes = writes || e.Access&argspec.Write != 0
 	}
 	absSet := pol.candidates(p, true)
-	abs := absSet.cmd
+	abs, absPath := absSet.cmd, []*Rule(nil)
 	if writes {
 		// Absolute path rules are all about writes.
-		abs = append(append([]*Rule(nil), absSet.cmd...), absSet.path...)
+		absPath = absSet.path
 	}
-	for _, r := range abs {
+	for i := 0; i < len(abs)+len(absPath); i++ {
+		r := pick(abs, absPath, i)
 		if !r.ready() {
 			continue
 		}
-		t, aspect := r.matchPart(p)
+		t, ei, acc := r.matchPart(p)
 		if t == word.No {
 			continue
 		}
-		m := Match{Rule: r, Tri: t, Aspect: "absolute: " + aspect}
 		if t == word.Yes {
-			m.Won, m.Note = true, "absolute rule: nothing can override it"
+			aspect := aspectName(p, ei, acc)
 			if explain {
-				v.Matches = append(v.Matches, m)
+				v.Matches = append(v.Matches, Match{Rule: r, Tri: t, Aspect: "absolute: " + aspect,
+					Won: true, Note: "absolute rule: nothing can override it"})
 			}
 			v.Decision, v.Rule, v.Aspect = r.Decision, r, aspect
 			v.Reason, v.Instead = r.Why, r.Instead
@@ -190,9 +191,9 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 			floor, floorReason, floorInstead, floorRule, floorMaybe = r.Decision, r.Why, r.Instead, r, false
 			continue
 		}
-		m.Note = "might match, depending on values known only at run time"
 		if explain {
-			v.Matches = append(v.Matches, m)
+			v.Matches = append(v.Matches, Match{Rule: r, Tri: t, Aspect: "absolute: " + aspectName(p, ei, acc),
+				Note: "might match, depending on values known only at run time"})
 		}
 		if floor < Ask || floor == Ask && floorMaybe && floorRule != nil && floorRule.Decision < r.Decision {
 			floor, floorRule, floorInstead, floorMaybe = Ask, r, r.Instead, true
@@ -387,13 +388,23 @@ func tiebreak(a, b *Rule) string {
 	return fmt.Sprintf("same specificity and decision as %s", b.Source)
 }
 
-// matchPart matches an absolute rule against any aspect of a part.
-func (r *Rule) matchPart(p *Part) (word.Tri, string) {
-	if !r.isPath() {
-		return r.matchCommandAspect(p), "command"
+// pick indexes the concatenation of a and b without building it.
+func pick(a, b []*Rule, i int) *Rule {
+	if i < len(a) {
+		return a[i]
 	}
-	best, aspect := word.No, ""
-	for _, e := range p.Effects {
+	return b[i-len(a)]
+}
+
+// matchPart matches an absolute rule against any aspect of a part: the
+// command (index -1), or effect index with one access. The aspect's name (aspectName) is built
+// only when needed: most matches are "maybe"s that end up unused.
+func (r *Rule) matchPart(p *Part) (word.Tri, int, Access) {
+	if !r.isPath() {
+		return r.matchCommandAspect(p), -1, 0
+	}
+	best, bestI, bestAcc := word.No, -1, Access(0)
+	for i, e := range p.Effects {
 		for _, acc := range []Access{Read, argspec.Write} {
 			if e.Access&acc == 0 {
 				continue
@@ -401,11 +412,22 @@ func (r *Rule) matchPart(p *Part) (word.Tri, string) {
 			eff := e
 			eff.Access = acc
 			if t := r.matchEffect(p, eff); t > best {
-				best, aspect = t, eff.String()
+				best, bestI, bestAcc = t, i, acc
 			}
 		}
 	}
-	return best, aspect
+	return best, bestI, bestAcc
+}
+
+// aspectName names what matchPart matched: the command, or effect i of p
+// with access acc.
+func aspectName(p *Part, i int, acc Access) string {
+	if i < 0 {
+		return "command"
+	}
+	eff := p.Effects[i]
+	eff.Access = acc
+	return eff.String()
 }
 
 // matchCommandAspect matches a command rule, respecting that opaque code

@@ -98,6 +98,9 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		}
 		return nil, pe
 	}
+	if !strings.Contains(src, "<<") {
+		return f, nil
+	}
 	if d := heredocSplit(f, src); d != nil {
 		return nil, d
 	}

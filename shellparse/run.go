@@ -20,9 +20,9 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 	for _, a := range c.Assigns {
 		assigns = append(assigns, w.assign(sc, a, false))
 	}
-	var argv []word.Word
+	argv := make([]word.Word, 0, len(c.Args))
 	for _, a := range c.Args {
-		argv = append(argv, w.fields(sc, a)...)
+		argv = w.appendFields(argv, sc, a)
 	}
 	if len(c.Args) == 0 {
 		// Assignments to the shell itself.
@@ -258,7 +258,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					}
 				}
 				if n < len(sc.params) {
-					sc.params = append(sc.params[:1], sc.params[1+n:]...)
+					sc.params = append([]string{sc.params[0]}, sc.params[1+n:]...)
 				}
 			}
 			return
@@ -1364,14 +1364,15 @@ var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
 // --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
 // GNU sed's e command, find -exec.
 func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
-	layer := Layer{Kind: "command run by " + prog, Argv: word.Strings(cmd.Argv)}
+	// The argv's text is only needed for code found: most programs have none.
+	argvText := func() []string { return word.Strings(cmd.Argv) }
 	judge := func(v word.Word, what string) {
 		t, ok := v.Static()
 		if !ok {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: what + " is a command not known here", CodeArg: -1})
 			return
 		}
-		w.code(w.childScope(sc, []string{"sh"}, false), t, Layer{Kind: what, Argv: layer.Argv})
+		w.code(w.childScope(sc, []string{"sh"}, false), t, Layer{Kind: what, Argv: argvText()})
 	}
 	// judgeWithFile judges a command the program runs with a file name
 	// appended (rg --pre CMD FILE, zip -TT CMD ZIPFILE).
@@ -1381,7 +1382,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			judge(v, what)
 			return
 		}
-		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Layer{Kind: what, Argv: layer.Argv})
+		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Layer{Kind: what, Argv: argvText()})
 	}
 	switch prog {
 	case "find":
@@ -1418,7 +1419,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				isc.cwd = Cwd{Unknown: true}
 			}
 			cmd.Wrapper = true
-			w.via = append(w.via, Layer{Kind: "find " + fe.Action, Argv: layer.Argv})
+			w.via = append(w.via, Layer{Kind: "find " + fe.Action, Argv: argvText()})
 			w.run(isc, argv, nil, nil, nil, true, false)
 			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
 				// The first file the action gets is each starting point.

@@ -28,10 +28,72 @@ type varState struct {
 // of thousands of lines: a copy shares the layers below and writes to a
 // new layer of its own.
 type varLayer struct {
+	// A layer holds a few variables (those set between two copies of the
+	// scope) in ks/vs; past smallLayer they move to m.
+	ks     []string
+	vs     []varState
 	m      map[string]varState
 	parent *varLayer
 	depth  int
 	frozen bool
+}
+
+const smallLayer = 8
+
+func (l *varLayer) get(k string) (varState, bool) {
+	if l.m != nil {
+		s, ok := l.m[k]
+		return s, ok
+	}
+	for i, lk := range l.ks {
+		if lk == k {
+			return l.vs[i], true
+		}
+	}
+	return varState{}, false
+}
+
+func (l *varLayer) set(k string, s varState) {
+	if l.m != nil {
+		l.m[k] = s
+		return
+	}
+	for i, lk := range l.ks {
+		if lk == k {
+			l.vs[i] = s
+			return
+		}
+	}
+	if len(l.ks) < smallLayer {
+		l.ks, l.vs = append(l.ks, k), append(l.vs, s)
+		return
+	}
+	l.m = make(map[string]varState, 2*smallLayer)
+	for i, lk := range l.ks {
+		l.m[lk] = l.vs[i]
+	}
+	l.ks, l.vs = nil, nil
+	l.m[k] = s
+}
+
+func (l *varLayer) size() int {
+	if l.m != nil {
+		return len(l.m)
+	}
+	return len(l.ks)
+}
+
+// each calls fn for every variable of the layer.
+func (l *varLayer) each(fn func(string, varState)) {
+	if l.m != nil {
+		for k, s := range l.m {
+			fn(k, s)
+		}
+		return
+	}
+	for i, k := range l.ks {
+		fn(k, l.vs[i])
+	}
 }
 
 // vars is the variables a scope knows.
@@ -39,7 +101,7 @@ type vars struct{ top *varLayer }
 
 func (v *vars) lookup(k string) (varState, bool) {
 	for l := v.top; l != nil; l = l.parent {
-		if s, ok := l.m[k]; ok {
+		if s, ok := l.get(k); ok {
 			return s, true
 		}
 	}
@@ -52,31 +114,37 @@ func (v *vars) put(k string, s varState) {
 		if v.top != nil {
 			depth = v.top.depth + 1
 		}
-		v.top = &varLayer{m: map[string]varState{}, parent: v.top, depth: depth}
-		if depth > 48 {
-			v.flatten()
-		}
+		v.top = &varLayer{parent: v.top, depth: depth}
 	}
-	v.top.m[k] = s
+	v.top.set(k, s)
+	v.compact()
 }
 
-// flatten folds every layer into one, so lookups stay short.
-func (v *vars) flatten() {
-	m := map[string]varState{}
-	v.each(func(k string, s varState) { m[k] = s })
-	v.top = &varLayer{m: m}
+// compact merges the top layer into the one below while that one is not
+// more than twice its size. Layer sizes then at least double going down,
+// so a lookup visits O(log n) layers, and each variable is copied O(log n)
+// times in all: folding every layer into one now and then (as this once
+// did) copied all the variables each time, quadratic in a long script.
+func (v *vars) compact() {
+	for t := v.top; t.parent != nil && t.parent.size() <= 2*t.size(); t = v.top {
+		p := t.parent
+		n := &varLayer{parent: p.parent, depth: p.depth}
+		p.each(n.set)
+		t.each(n.set)
+		v.top = n
+	}
 }
 
 // each calls fn once for every variable, with its current state.
 func (v *vars) each(fn func(string, varState)) {
 	seen := map[string]bool{}
 	for l := v.top; l != nil; l = l.parent {
-		for k, s := range l.m {
+		l.each(func(k string, s varState) {
 			if !seen[k] {
 				seen[k] = true
 				fn(k, s)
 			}
-		}
+		})
 	}
 }
 
@@ -114,7 +182,7 @@ func changed(a, b vars) []string {
 	var seen map[string]bool
 	for _, v := range []vars{a, b} {
 		for l := v.top; l != nil && l != common; l = l.parent {
-			for k := range l.m {
+			l.each(func(k string, _ varState) {
 				if seen == nil {
 					seen = map[string]bool{}
 				}
@@ -122,7 +190,7 @@ func changed(a, b vars) []string {
 					seen[k] = true
 					out = append(out, k)
 				}
-			}
+			})
 		}
 	}
 	return out
@@ -148,8 +216,10 @@ func (sc *scope) clone() *scope {
 	c := *sc
 	c.vars = sc.vars.share()
 	sc.funcsShared, c.funcsShared = true, true
-	c.cwd.Dirs = slices.Clone(sc.cwd.Dirs)
-	c.params = slices.Clone(sc.params)
+	// Both slices are replaced, never changed in place: the copies can
+	// share them (clipped, so that an append cannot write into the other).
+	sc.cwd.Dirs, sc.params = slices.Clip(sc.cwd.Dirs), slices.Clip(sc.params)
+	c.cwd.Dirs, c.params = sc.cwd.Dirs, sc.params
 	if sc.cdFallback != nil {
 		fb := *sc.cdFallback
 		c.cdFallback = &fb

@@ -40,13 +40,19 @@ func (b *fieldBuilder) end() {
 // fields expands a word the way bash does for a command's arguments:
 // brace expansion, then the word's parts, field splitting and globbing.
 func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
-	var out []word.Word
+	return w.appendFields(nil, sc, wd)
+}
+
+// appendFields appends the fields of wd to out.
+func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
 	for _, bw := range w.braces(wd) {
-		b := &fieldBuilder{}
-		w.parts(sc, b, bw.Parts, wctx{}, true)
+		start := len(out)
+		b := fieldBuilder{fields: out} // the fields land in out directly
+		w.parts(sc, &b, bw.Parts, wctx{}, true)
 		b.end()
-		for _, f := range b.fields {
-			out = append(out, w.globbed(sc, f))
+		out = b.fields
+		for i := start; i < len(out); i++ {
+			out[i] = w.globbed(sc, out[i])
 		}
 	}
 	return out
@@ -77,6 +83,16 @@ func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
 // braces performs brace expansion. An expansion too large to list is one
 // unknown word.
 func (w *walker) braces(orig *syntax.Word) []*syntax.Word {
+	brace := false
+	for _, p := range orig.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
+			brace = true // only unquoted text can hold a brace expansion
+			break
+		}
+	}
+	if !brace {
+		return []*syntax.Word{orig}
+	}
 	// SplitBraces rewrites the word in place; the AST is walked again
 	// (loops are pre-scanned, functions called twice), so work on a copy.
 	wd := &syntax.Word{Parts: append([]syntax.WordPart(nil), orig.Parts...)}
