@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -213,37 +214,33 @@ type builtins struct {
 	byProg map[string][2][]*Rule // prog → rules, absolute rules
 }
 
-var (
-	catalogOnce sync.Once
-	catalog     map[string]ruleSpec // prog → its catalogue rule
-	defaultsBy  map[string][]int    // prog → indexes into defaults
-	absoluteBy  map[string][]int    // prog → indexes into absoluteCommands
-	absoluteAny []int
-)
+// catalogRule is the catalogue's rule for prog (writer, carrier or
+// read-only), if any. The lists are searched, not indexed: a guard process
+// asks about a handful of programs, and building maps of every program
+// (as this once did) cost more than all its lookups.
+func catalogRule(prog string) (ruleSpec, bool) {
+	switch { // a program on two lists (env, xargs) is read-only
+	case slices.Contains(readOnly, prog):
+		return ruleSpec{Allow, quoteWord(prog), nil, "read-only", "read-only " + prog}, true
+	case slices.Contains(carriers, prog):
+		return ruleSpec{Allow, prog, nil, "runs another command, which is judged on its own", "carrier " + prog}, true
+	case slices.Contains(writers, prog):
+		return ruleSpec{Allow, prog, nil, "writes files; where it writes is judged by the path rules", "writer " + prog}, true
+	}
+	return ruleSpec{}, false
+}
 
-func loadCatalog() {
-	catalog = map[string]ruleSpec{}
-	for _, prog := range writers {
-		catalog[prog] = ruleSpec{Allow, prog, nil, "writes files; where it writes is judged by the path rules", "writer " + prog}
+// specProg is the program a built-in rule's command names ((*Rule).progKey
+// without parsing the rule), or "" when it names no single program.
+func specProg(command string) string {
+	first, _, _ := strings.Cut(strings.TrimLeft(command, " "), " ")
+	if len(first) >= 2 && first[0] == '\'' && first[len(first)-1] == '\'' {
+		return first[1 : len(first)-1]
 	}
-	for _, prog := range carriers {
-		catalog[prog] = ruleSpec{Allow, prog, nil, "runs another command, which is judged on its own", "carrier " + prog}
+	if first == "" || strings.ContainsAny(first, "*?[]\\'\"/") {
+		return ""
 	}
-	for _, prog := range readOnly {
-		catalog[prog] = ruleSpec{Allow, quoteWord(prog), nil, "read-only", "read-only " + prog}
-	}
-	defaultsBy, absoluteBy = map[string][]int{}, map[string][]int{}
-	for i, d := range defaults {
-		k := (&Rule{Command: d.command}).progKey()
-		defaultsBy[k] = append(defaultsBy[k], i)
-	}
-	for i, d := range absoluteCommands {
-		if k := (&Rule{Command: d.command}).progKey(); k != "" {
-			absoluteBy[k] = append(absoluteBy[k], i)
-		} else {
-			absoluteAny = append(absoluteAny, i)
-		}
-	}
+	return first
 }
 
 func (b *builtins) newRule(r *Rule, abs bool) *Rule {
@@ -272,16 +269,19 @@ func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
 	if got, ok := b.byProg[prog]; ok {
 		return got[0], got[1]
 	}
-	catalogOnce.Do(loadCatalog)
-	if t, ok := catalog[prog]; ok {
+	if t, ok := catalogRule(prog); ok {
 		// For catalogue entries the spec's instead field holds the name.
 		rules = append(rules, b.newRule(&Rule{Decision: t.d, Command: t.command, Why: t.why, Name: t.instead}, false))
 	}
-	for _, i := range defaultsBy[prog] {
-		rules = append(rules, b.newRule(ruleFromSpec(defaults[i]), false))
+	for _, d := range defaults {
+		if specProg(d.command) == prog {
+			rules = append(rules, b.newRule(ruleFromSpec(d), false))
+		}
 	}
-	for _, i := range absoluteBy[prog] {
-		abs = append(abs, b.newRule(ruleFromSpec(absoluteCommands[i]), true))
+	for _, d := range absoluteCommands {
+		if specProg(d.command) == prog {
+			abs = append(abs, b.newRule(ruleFromSpec(d), true))
+		}
 	}
 	b.byProg[prog] = [2][]*Rule{rules, abs}
 	return rules, abs
@@ -289,16 +289,18 @@ func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
 
 // all returns every built-in rule.
 func (b *builtins) all() (rules, abs []*Rule) {
-	catalogOnce.Do(loadCatalog)
 	progs := map[string]bool{}
-	for p := range catalog {
-		progs[p] = true
+	for _, l := range [][]string{writers, carriers, readOnly} {
+		for _, p := range l {
+			progs[p] = true
+		}
 	}
-	for p := range defaultsBy {
-		progs[p] = true
-	}
-	for p := range absoluteBy {
-		progs[p] = true
+	for _, l := range [][]ruleSpec{defaults, absoluteCommands} {
+		for _, d := range l {
+			if p := specProg(d.command); p != "" {
+				progs[p] = true
+			}
+		}
 	}
 	for p := range progs {
 		r, a := b.forProg(p)
@@ -310,7 +312,6 @@ func (b *builtins) all() (rules, abs []*Rule) {
 // builtinRules returns the built-in rules for env.
 func builtinRules(env *Env) (*builtins, error) {
 	b := &builtins{env: env, byProg: map[string][2][]*Rule{}}
-	catalogOnce.Do(loadCatalog)
 	var rules, absolute []*Rule
 	add := func(r *Rule, abs bool) error {
 		b.newRule(r, abs)
@@ -321,8 +322,10 @@ func builtinRules(env *Env) (*builtins, error) {
 		}
 		return nil
 	}
-	for _, i := range absoluteAny {
-		add(ruleFromSpec(absoluteCommands[i]), true)
+	for _, d := range absoluteCommands {
+		if specProg(d.command) == "" {
+			add(ruleFromSpec(d), true)
+		}
 	}
 	// Predicates for what the rule schema cannot say.
 	preds := []*Rule{
