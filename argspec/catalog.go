@@ -55,7 +55,6 @@ func loadCatalog() {
 		&Spec{Name: "black", GNU: true, Notation: ("c,code= l,line-length= t,target-version= pyi ipynb python-cell-magics= x,skip-source-first-line S,skip-string-normalization C,skip-magic-trailing-comma preview unstable enable-unstable-feature= check diff color no-color fast safe required-version= exclude= extend-exclude= force-exclude= include= stdin-filename= W,workers= q,quiet v,verbose version config= h,help")},
 		&Spec{Name: "rustfmt", GNU: true, Notation: ("check emit= backup config-path= edition= style-edition= color= print-config= l,files-with-diff config= v,verbose q,quiet h,help V,version")},
 	)
-	register(gitSpec(), kubectlSpec(), dockerSpec(), helmSpec(), terraformSpec())
 	// Wrapper programs: their option arities let the resolver find the
 	// command they run. The resolver itself lives in shellparse.
 	register(

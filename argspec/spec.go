@@ -173,7 +173,20 @@ func register(specs ...*Spec) {
 // Lookup returns the spec of a program by its base name, or nil.
 func Lookup(prog string) *Spec {
 	catalogOnce.Do(loadCatalog)
-	return registry[prog]
+	if s := registry[prog]; s != nil {
+		return s
+	}
+	if build := builtOnUse[prog]; build != nil {
+		return build()
+	}
+	return nil
+}
+
+// builtOnUse are the specs with large subcommand tables, built the first
+// time a command names the program: most guard processes never see them.
+var builtOnUse = map[string]func() *Spec{
+	"git": sync.OnceValue(gitSpec), "kubectl": sync.OnceValue(kubectlSpec), "docker": sync.OnceValue(dockerSpec),
+	"helm": sync.OnceValue(helmSpec), "terraform": sync.OnceValue(terraformSpec),
 }
 
 var catalogOnce sync.Once

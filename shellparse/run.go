@@ -1119,13 +1119,23 @@ var interpreters = map[string]interp{
 	"tsx":       {code: "e", long: []string{"--eval"}},
 }
 
-var pythonName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(python|pypy)[0-9.]*$`) })
+// isPythonName matches python, python3, python3.12, pypy3 …: checked for
+// every command, so no regexp (compiling one cost more than judging).
+func isPythonName(prog string) bool {
+	rest, ok := strings.CutPrefix(prog, "python")
+	if !ok {
+		if rest, ok = strings.CutPrefix(prog, "pypy"); !ok {
+			return false
+		}
+	}
+	return strings.Trim(rest, "0123456789.") == ""
+}
 
 // interpreter reports an interpreter and the code it runs, which is
 // opaque: judged only by a rule that names the script or the inline form.
 func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 	key := prog
-	if pythonName().MatchString(prog) {
+	if isPythonName(prog) {
 		key = "python"
 	}
 	if strings.HasPrefix(prog, "perl5") {
