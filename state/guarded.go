@@ -36,7 +36,9 @@ func MarkGuarded(dir string, pid int) error {
 		return err
 	}
 	f.Close()
-	if pid%64 == 0 {
+	if pid%256 == 0 {
+		// About one shell in 256: a sweep reads every mark and /proc
+		// for each, while a stale mark is an empty file.
 		sweepGuarded(gd)
 	}
 	return nil

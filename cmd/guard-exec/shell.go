@@ -203,7 +203,7 @@ func auditRecord(e *env, s *setup, src string, res *judge.Result, via string) au
 	if len(cmd) > 8192 {
 		cmd = cmd[:8192] + "…"
 	}
-	r := audit.Record{Time: time.Now(), Session: s.session, Cwd: e.cwd, Client: client(e), Mode: s.mode, Via: via,
+	r := audit.Record{Time: time.Now().UTC(), Session: s.session, Cwd: e.cwd, Client: client(e), Mode: s.mode, Via: via,
 		Command: cmd, Decision: res.Decision, Reason: res.Reason}
 	if res.ParseError != "" {
 		r.Reason = res.Reason
