@@ -194,7 +194,7 @@ func newFuzzEnv() (*fuzzEnv, error) {
 		return nil, err
 	}
 	penv := &policy.Env{Home: home(fe.judgeIn), Project: policy.ProjectRoot(proj(fe.judgeIn)),
-		Temp: []string{tmpdir(fe.judgeIn)}, Protect: []string{fe.config}, Resolve: policy.Resolver()}
+		Temp: []string{tmpdir(fe.judgeIn)}, Protect: []string{fe.config}, FollowLinks: true}
 	if fe.pol, err = policy.Build(policy.Sources{Env: penv, User: user}); err != nil {
 		return nil, err
 	}

@@ -135,8 +135,9 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	var strictest *Part
 	allowed := 0
+	env := pol.Env.ForJudgement()
 	for _, c := range parsed.Cmds {
-		p := policy.NewPart(c, pol.Env)
+		p := policy.NewPart(c, env)
 		v := pol.Judge(p, req.Explain)
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say

@@ -19,8 +19,9 @@ func (pol *Policy) Parts(command, cwd string) ([]*Part, error) {
 		return nil, err
 	}
 	parts := make([]*Part, len(res.Cmds))
+	env := pol.Env.ForJudgement()
 	for i, c := range res.Cmds {
-		parts[i] = NewPart(c, pol.Env)
+		parts[i] = NewPart(c, env)
 	}
 	return parts, nil
 }

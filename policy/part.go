@@ -18,8 +18,25 @@ type Env struct {
 	// Protect lists files and directories (absolute) that no command run
 	// under the guard may write: its config files, state and audit log.
 	Protect []string
-	// Lstat is used to resolve symbolic links in paths; nil disables it.
+	// FollowLinks resolves symbolic links in the paths parts touch, each
+	// judgement with a fresh view of the file system (see ForJudgement).
+	FollowLinks bool
+	// Resolve, when set, resolves symbolic links instead (tests give a
+	// fake file system here).
 	Resolve func(path string) (string, bool)
+}
+
+// ForJudgement returns the environment for one judgement. With
+// FollowLinks, its link resolver remembers what it looked up, for this
+// judgement only: files change between commands, and a Policy may judge
+// several commands at once.
+func (e *Env) ForJudgement() *Env {
+	if e == nil || !e.FollowLinks || e.Resolve != nil {
+		return e
+	}
+	c := *e
+	c.Resolve = Resolver()
+	return &c
 }
 
 // Effect is a path a part touches, resolved to an absolute path.
@@ -194,7 +211,9 @@ func (p *Part) ProgPaths() []word.Word {
 }
 
 // Resolver returns a Resolve function that follows symbolic links in the
-// existing part of an absolute path; the rest is kept as written. A script
+// existing part of an absolute path; the rest is kept as written. It
+// remembers what it looked up, so it is for one judgement at a time (see
+// Env.ForJudgement), not for concurrent use. A script
 // touches thousands of paths under a few directories, so each directory is
 // looked up once (one lstat per component, remembered), where
 // filepath.EvalSymlinks would walk every path from the root again.

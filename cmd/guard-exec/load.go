@@ -92,7 +92,7 @@ func load(e *env, cwd string) (*setup, error) {
 	home := e.home()
 	project := policy.ProjectRoot(cwd)
 	s.projectFile = filepath.Join(project, ProjectFile)
-	penv := &policy.Env{Home: home, Project: project, Resolve: policy.Resolver()}
+	penv := &policy.Env{Home: home, Project: project, FollowLinks: true}
 	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
 		penv.Temp = append(penv.Temp, filepath.Clean(t))
 	}
