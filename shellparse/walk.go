@@ -791,6 +791,16 @@ func numericHole(sc *scope, w *walker, desc string) bool {
 // hasUnknownName reports whether arithmetic text refers to a variable
 // whose value is not known to be a number.
 func hasUnknownName(sc *scope, w *walker, s string) bool {
+	return unknownNameIn(sc, w, s, 0)
+}
+
+// unknownNameIn follows names whose values name others; a cycle (a='=a')
+// makes bash give up with "expression recursion level exceeded", and the
+// guard with "not known".
+func unknownNameIn(sc *scope, w *walker, s string, depth int) bool {
+	if depth > 32 {
+		return true
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
@@ -801,7 +811,7 @@ func hasUnknownName(sc *scope, w *walker, s string) bool {
 			if !sc.numeric(w, s[i:j]) {
 				v, known := sc.get(w, s[i:j])
 				t, ok := v.Static()
-				if !known || !ok || strings.ContainsAny(t, "$`[") || (t != "" && !isInteger(t) && hasUnknownName(sc, w, t)) {
+				if !known || !ok || strings.ContainsAny(t, "$`[") || (t != "" && !isInteger(t) && unknownNameIn(sc, w, t, depth+1)) {
 					return true
 				}
 			}
