@@ -228,8 +228,14 @@ func (r *Result) Refused() []*Part {
 
 // Text renders a part's command for people.
 func (p *Part) Text() string {
+	t := strings.Join(p.Argv, " ")
 	if p.P != nil {
-		return p.P.String()
+		t = p.P.String()
 	}
-	return strings.Join(p.Argv, " ")
+	if strings.TrimSpace(t) == "" && p.Opaque != "" {
+		// Code with no command of its own (arithmetic on unknown values,
+		// an eval of unknown text): say what it is.
+		return "(" + p.Opaque + ")"
+	}
+	return t
 }
