@@ -273,5 +273,26 @@ func finish(f *os.File, fd int, old *term.State, sigc chan os.Signal, ans Answer
 		}
 	default:
 	}
+	if owns {
+		drain(fd)
+	}
 	return ans, err
+}
+
+// drain waits, briefly, until the terminal has taken everything written to
+// it (tcdrain). On a pseudo-terminal that means the program on the other
+// side has read it: a process that exits right after the question would
+// otherwise leave its last lines in the pty's queue, where a reader that
+// closes on exit (test harnesses, some agent terminals) loses them. Output
+// stopped by Ctrl-S would block for ever, hence the bound.
+func drain(fd int) {
+	done := make(chan struct{})
+	go func() {
+		tcdrain(fd)
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(500 * time.Millisecond):
+	}
 }
