@@ -593,7 +593,11 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") && strings.Trim(rest[0][1:], "neE") == "" {
 			return unknown
 		}
-		return &Input{Text: strings.Join(rest, " ") + nl, Known: true, Desc: "literal text from echo"}
+		text := strings.Join(rest, " ")
+		if strings.Contains(text, "\\") {
+			return unknown // shopt -s xpg_echo makes echo read escapes: \057 is /
+		}
+		return &Input{Text: text + nl, Known: true, Desc: "literal text from echo"}
 	case "printf":
 		if text, ok := printfLiteral(args[1:]); ok {
 			return &Input{Text: text, Known: true, Desc: "literal text from printf"}
