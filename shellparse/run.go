@@ -264,7 +264,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			return
 		case "unset":
 			w.emit(cmd)
-			funcs := false
+			funcs, refsOnly := false, false
 			for _, a := range argv[1:] {
 				t, ok := a.Static()
 				switch {
@@ -272,6 +272,8 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					w.varNameArg(sc, a, "unset")
 				case t == "-f":
 					funcs = true
+				case t == "-n":
+					refsOnly = true
 				case strings.HasPrefix(t, "-"):
 				case strings.HasPrefix(t, "GUARD_EXEC_"):
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
@@ -283,9 +285,13 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					if base, _, _ := strings.Cut(t, "["); isName(base) {
 						sc.setUnknown(base)
 					}
-				default:
+				case refsOnly:
 					w.varNameArg(sc, a, "unset")
 					sc.vars.put(t, varState{unset: true})
+				default:
+					// Through a name reference: unset r unsets what r names.
+					w.varNameArg(sc, a, "unset")
+					sc.put(t, varState{unset: true})
 				}
 			}
 			return
@@ -713,12 +719,12 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			w.varNameArg(sc, v, variant)
 			if ok {
 				n, val, hasVal := strings.Cut(t, "=")
-				if nameref && hasVal {
-					w.varNameArg(sc, word.FromLit(val), variant+" -n")
-					if isName(n) {
-						sc.setUnknown(n)
-						continue
+				if nameref && isName(n) {
+					if hasVal {
+						w.varNameArg(sc, word.FromLit(val), variant+" -n")
 					}
+					sc.declareRef(n, val, hasVal)
+					continue
 				}
 				base, _, _ := strings.Cut(n, "[")
 				if strings.HasPrefix(base, "GUARD_EXEC_") {
@@ -742,6 +748,10 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(name, "GUARD_EXEC_") && variant != "local" {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
+				if nameref {
+					sc.declareRef(name, "", false)
+					continue
+				}
 				if integer || assoc {
 					st := sc.varState(name)
 					st.integer = st.integer || integer
@@ -761,7 +771,8 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				// subscript bash evaluates; expanding it yields that
 				// variable's value, which is not followed here.
 				w.varNameArg(sc, v.Value, variant+" -n "+name)
-				sc.setUnknown(name)
+				target, _ := v.Value.Static()
+				sc.declareRef(name, target, true)
 				argv = append(argv, word.FromLit(name+"="+v.Value.String()))
 				continue
 			}
@@ -963,6 +974,7 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown},
 		params:        params,
 		paramsUnknown: paramsUnknown,
+		havoc:         sc.havoc, // exported variables may have changed too
 	}
 }
 

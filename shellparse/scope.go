@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -21,6 +22,11 @@ type varState struct {
 	// elems are an indexed array's elements, 0, 1, … without gaps, when
 	// all are known to be there (val is then the first).
 	elems []word.Word
+	// ref marks a name reference (declare -n): writes to it go to the
+	// variable it names, refTarget ("" when not known), once refBound.
+	ref       bool
+	refBound  bool
+	refTarget string
 }
 
 // varLayer is one layer of a persistent map of variables. Copying a scope
@@ -210,6 +216,9 @@ type scope struct {
 	errexit       bool
 	noglob        bool
 	dead          bool // the path ended (exit, exec, return)
+	// havoc: a write through a name reference to a variable not known
+	// here: no variable's value can be trusted any more.
+	havoc bool
 }
 
 func (sc *scope) clone() *scope {
@@ -259,6 +268,7 @@ func merge(a, b *scope) *scope {
 		out.paramsUnknown = true
 	}
 	out.errexit = a.errexit && b.errexit
+	out.havoc = a.havoc || b.havoc
 	return out
 }
 
@@ -349,6 +359,10 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 		}
 		return word.FromLit(""), true
 	}
+	if sc.havoc && name != "#" {
+		// Any variable may have been written through a name reference.
+		return word.Unknown("$" + name), false
+	}
 	switch name {
 	case "#":
 		if !sc.paramsUnknown {
@@ -419,7 +433,7 @@ func (sc *scope) setArray(name string, elems []word.Word) {
 	if len(elems) > 0 {
 		first = elems[0]
 	}
-	sc.vars.put(name, varState{val: first, elems: elems, assoc: old.assoc})
+	sc.put(name, varState{val: first, elems: elems, assoc: old.assoc})
 }
 
 func (sc *scope) varState(name string) varState { v, _ := sc.vars.lookup(name); return v }
@@ -427,18 +441,79 @@ func (sc *scope) varState(name string) varState { v, _ := sc.vars.lookup(name); 
 func (sc *scope) set(name string, v word.Word) {
 	old := sc.varState(name)
 	if !v.IsStatic() {
-		sc.vars.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+		sc.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
 		return
 	}
-	sc.vars.put(name, varState{val: v, integer: old.integer, assoc: old.assoc})
+	sc.put(name, varState{val: v, integer: old.integer, assoc: old.assoc})
 }
 
 func (sc *scope) setUnknown(name string) {
 	old := sc.varState(name)
-	sc.vars.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+	sc.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+}
+
+// put records a write to name, following name references: a write to r
+// after declare -n r=a is a write to a.
+func (sc *scope) put(name string, st varState) {
+	for depth := 0; ; depth++ {
+		cur, _ := sc.vars.lookup(name)
+		if !cur.ref {
+			st.integer, st.assoc = cur.integer || st.integer, cur.assoc || st.assoc
+			sc.vars.put(name, st)
+			return
+		}
+		if !cur.refBound {
+			// declare -n r; r=a: the value names the variable r refers to.
+			t, ok := st.val.Static()
+			if st.unknown || st.unset || st.elems != nil || !ok {
+				t = ""
+			}
+			sc.vars.put(name, varState{unknown: true, ref: true, refBound: true, refTarget: t})
+			return
+		}
+		base, _, indexed := strings.Cut(cur.refTarget, "[")
+		if !isName(base) || depth > 8 {
+			sc.havocVars()
+			return
+		}
+		if indexed {
+			st = varState{unknown: true} // one element of an array
+		}
+		name = base
+	}
+}
+
+// havocVars forgets every variable's value: a write went through a name
+// reference to a variable not known here.
+func (sc *scope) havocVars() {
+	var names []string
+	sc.vars.each(func(k string, s varState) {
+		if !s.ref {
+			names = append(names, k)
+		}
+	})
+	for _, k := range names {
+		old := sc.varState(k)
+		sc.vars.put(k, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+	}
+	sc.havoc = true
+}
+
+// declareRef makes name a name reference to target ("" when the value is
+// not known); bound is false for declare -n NAME without a value.
+func (sc *scope) declareRef(name, target string, bound bool) {
+	if !bound {
+		if cur, ok := sc.vars.lookup(name); ok && !cur.ref && !cur.unknown && !cur.unset {
+			// r=a; declare -n r: the value it has is what it refers to.
+			if t, ok := cur.val.Static(); ok {
+				target, bound = t, true
+			}
+		}
+	}
+	sc.vars.put(name, varState{unknown: true, ref: true, refBound: bound, refTarget: target})
 }
 
 func (sc *scope) setNumeric(name string) {
 	old := sc.varState(name)
-	sc.vars.put(name, varState{unknown: true, numeric: true, integer: old.integer, assoc: old.assoc})
+	sc.put(name, varState{unknown: true, numeric: true, integer: old.integer, assoc: old.assoc})
 }

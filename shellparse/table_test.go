@@ -709,6 +709,24 @@ func TestArrays(t *testing.T) {
 	})
 }
 
+// A write through a name reference is a write to the variable it names;
+// through one whose target is not known, to any variable.
+func TestNamerefWrites(t *testing.T) {
+	runTable(t, []tcase{
+		{"a=x; declare -n r=a; r=y; rm \"$a\"", []string{"a=x", "declare -n r=a", "r=y", "rm y"}},
+		{"a=x; declare -n r; r=a; r=y; rm \"$a\"", []string{"a=x", "declare -n r", "r=a", "r=y", "rm y"}},
+		{"a=x; f() { local -n r=$1; r=y; }; f a; rm \"$a\"", []string{"a=x", "local -n r=a via=function f", "r=y via=function f", "rm y"}},
+		{"a=x; declare -n r=a; unset r; rm \"$a\"z", []string{"a=x", "declare -n r=a", "unset r", "rm z"}},
+		{"a=x; declare -n r=a; unset -n r; rm \"$a\"", []string{"a=x", "declare -n r=a", "unset -n r", "rm x"}},
+		{"a=x; declare -n r=a; read r; rm \"$a\"", []string{"a=x", "declare -n r=a", "read r", "rm ⟨$a⟩"}},
+		{"a=x; declare -n r=$T; r=y; rm \"$a\" \"$HOME\"", []string{"a=x", "OPAQUE", "declare -n r=$T", "r=y", "rm ⟨$a⟩ ⟨$HOME⟩"}},
+		{"a=(x); declare -n r=a; r=(y z); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "declare -n r=a", "r=⟨(…)⟩", "rm y z"}},
+		{"a=x; coproc a { :; }; rm \"$a\"", []string{"a=x", ":", "rm ⟨$a⟩"}},
+		{"a=(x); (( a[1]=5 )); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "rm ⟨${a…}⟩"}},
+		{"a=(x); : ${a[1]:=y}; rm \"${a[@]}\"", []string{"a=⟨(…)⟩", ": ⟨${a…}⟩", "rm ⟨${a…}⟩"}},
+	})
+}
+
 func TestRereadAsSubshells(t *testing.T) {
 	for src, want := range map[string][]string{
 		"echo $((echo a); (b c))": {"echo a via=$(…)", "b c via=$(…)", "echo ⟨$(…)⟩"},

@@ -77,9 +77,14 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			for _, it := range l.Items {
 				items = append(items, w.fields(sc, it)...)
 			}
+			if sc.varState(l.Name.Value).ref {
+				// A name reference as the loop variable refers to each
+				// item in turn: what the body writes is not known here.
+				sc.havocVars()
+			}
 			// select runs its body any number of times, with the name set
 			// to an item or to "" for an answer that is not a number.
-			known := !c.Select && l.InPos.IsValid() && len(items) > 0 && len(items) <= 16
+			known := !c.Select && l.InPos.IsValid() && len(items) > 0 && len(items) <= 16 && !sc.havoc
 			numeric := l.InPos.IsValid()
 			for _, it := range items {
 				s, ok := it.Static()
@@ -181,16 +186,22 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 		w.stmt(sc, c.Stmt, in)
 	case *syntax.CoprocClause:
 		st := c.Stmt
+		arr := "COPROC"
+		if c.Name != nil {
+			arr = c.Name.Lit()
+		}
 		if c.Name != nil {
 			// bash takes NAME only before a compound command: in
 			// "coproc NAME args" NAME is the command, which the parser
 			// reads as the name.
 			switch cmd := st.Cmd.(type) {
 			case nil:
+				arr = "COPROC"
 				cp := *st
 				cp.Cmd = &syntax.CallExpr{Args: []*syntax.Word{c.Name}}
 				st = &cp
 			case *syntax.CallExpr:
+				arr = "COPROC"
 				cp, call := *st, *cmd
 				call.Args = append([]*syntax.Word{c.Name}, cmd.Args...)
 				cp.Cmd = &call
@@ -206,6 +217,11 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			return
 		}
 		w.stmt(sc.clone(), st, nil)
+		// The coprocess's file descriptors and pid: numbers.
+		if isName(arr) {
+			sc.setNumeric(arr)
+			sc.setNumeric(arr + "_PID")
+		}
 	default:
 		w.emit(&Cmd{Opaque: "a shell construct the guard does not know", CodeArg: -1})
 	}
@@ -842,7 +858,11 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 			w.arith(sc, e.Y)
 			if wd, ok := e.X.(*syntax.Word); ok {
 				w.arithLvalue(sc, wd)
-				sc.setNumeric(wd.Lit())
+				if isName(wd.Lit()) {
+					if isName(wd.Lit()) {
+						sc.setNumeric(wd.Lit())
+					}
+				}
 			} else {
 				w.arith(sc, e.X)
 			}
@@ -856,7 +876,9 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 			if !sc.numeric(w, wd.Lit()) {
 				w.arithName(sc, wd.Lit())
 			}
-			sc.setNumeric(wd.Lit())
+			if isName(wd.Lit()) {
+				sc.setNumeric(wd.Lit())
+			}
 			return
 		}
 		w.arith(sc, e.X)
@@ -888,6 +910,9 @@ func (w *walker) arithLvalue(sc *scope, wd *syntax.Word) {
 	for _, p := range wd.Parts {
 		if pe, ok := p.(*syntax.ParamExp); ok && pe.Index != nil {
 			w.arith(sc, pe.Index)
+			if pe.Param != nil {
+				sc.setUnknown(pe.Param.Value) // one element of an array changes
+			}
 		}
 	}
 }

@@ -514,6 +514,12 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		w.addValue(sc, b, sc.lookup(w, name, hole.Text), ctx)
 		return
 	}
+	if p.Exp != nil && p.Index != nil && name != "" {
+		switch p.Exp.Op {
+		case syntax.AssignUnsetOrNull, syntax.AssignUnset:
+			sc.setUnknown(name) // ${a[1]:=v} may set one element
+		}
+	}
 	if p.Exp != nil && p.Index == nil && !p.Excl {
 		v, known := sc.get(w, name)
 		set := known && !sc.isUnset(name)
