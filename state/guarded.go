@@ -6,17 +6,25 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // A guarded shell leaves a mark that its descendants can find without the
 // environment changing (the guard must hand bash exactly the environment it
-// was given): an empty file named after the shell's process id and start
-// time, which stay the same across exec. The guard's own approval commands
-// (trust, hook) look for a marked ancestor and refuse to act for a program
-// that runs under a guard.
+// was given): a directory entry named after the shell's process id and
+// start time, which stay the same across exec. The guard's own approval
+// commands (trust, hook) look for a marked ancestor and refuse to act for a
+// program that runs under a guard.
+//
+// Every shell start leaves a mark, so it must be cheap: a mark is a hard
+// link to one shared file (markTarget) rather than a file of its own, which
+// would cost a new inode (≈0.15 ms on ext4 in a fresh process, against
+// ≈0.04 ms for a link).
 
 func guardedDir(dir string) string { return filepath.Join(dir, "guarded") }
+
+// markTarget is the file every mark links to; its name has no "-", so it
+// is never taken for a mark.
+const markTarget = ".mark"
 
 // MarkGuarded records that process pid (about to exec the real shell) is a
 // guarded shell. Old marks of exited processes are swept now and then.
@@ -26,19 +34,30 @@ func MarkGuarded(dir string, pid int) error {
 		return err
 	}
 	gd := guardedDir(dir)
-	f, err := os.OpenFile(filepath.Join(gd, id), os.O_CREATE|os.O_WRONLY, 0o600)
+	mark, target := filepath.Join(gd, id), filepath.Join(gd, markTarget)
+	err = os.Link(target, mark)
 	if errors.Is(err, os.ErrNotExist) {
+		// The first mark: make the directory and the target.
 		if err = os.MkdirAll(gd, 0o700); err == nil {
-			f, err = os.OpenFile(filepath.Join(gd, id), os.O_CREATE|os.O_WRONLY, 0o600)
+			var f *os.File
+			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+				err = os.Link(target, mark)
+			}
 		}
 	}
-	if err != nil {
-		return err
+	if err != nil && !errors.Is(err, os.ErrExist) {
+		// Too many links to the target (EMLINK), or a file system
+		// without hard links: a file of its own.
+		f, cerr := os.OpenFile(mark, os.O_CREATE|os.O_WRONLY, 0o600)
+		if cerr != nil {
+			return cerr
+		}
+		f.Close()
 	}
-	f.Close()
 	if pid%256 == 0 {
 		// About one shell in 256: a sweep reads every mark and /proc
-		// for each, while a stale mark is an empty file.
+		// for each.
 		sweepGuarded(gd)
 	}
 	return nil
@@ -97,7 +116,11 @@ func parentOf(stat string) int {
 	return n
 }
 
-// sweepGuarded removes marks of processes that no longer exist.
+// sweepGuarded removes marks of processes that no longer exist: no
+// process with that id, or one that started at another time. (A mark of a
+// live process in another PID namespace sharing this state directory
+// looks dead from here; its descendants then lose the mark, as they would
+// with any guard that cannot see the process.)
 func sweepGuarded(gd string) {
 	entries, err := os.ReadDir(gd)
 	if err != nil {
@@ -111,9 +134,6 @@ func sweepGuarded(gd string) {
 		n, _ := strconv.Atoi(pid)
 		if id, err := procID("/proc", n); err == nil && id == pid+"-"+st {
 			continue
-		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) < time.Minute {
-			continue // a process too young to sweep
 		}
 		os.Remove(filepath.Join(gd, e.Name()))
 	}
