@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -17,7 +18,7 @@ import (
 	"time"
 )
 
-var probeBin string // built once by TestMain
+var probeDir string // made by TestMain; probes are built there once
 
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "bashcli-test")
@@ -25,33 +26,69 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	probeBin = filepath.Join(dir, "execprobe")
+	probeDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
 }
 
-// execProbe builds testdata/execprobe (with the test's cgo setting) once.
-func execProbe(t *testing.T) string {
+// A probe build: testdata/execprobe built one way.
+type probeBuild struct {
+	name    string
+	env     []string // added to the go command's environment
+	ldflags string
+}
+
+var (
+	// The test's own cgo setting: with cgo, a C constructor records the
+	// start state.
+	defaultBuild = probeBuild{name: "default"}
+	// The README's build: no cgo, the rt0 entry point records it.
+	entryBuild = probeBuild{name: "entry", env: []string{"CGO_ENABLED=0"}, ldflags: EntryLDFlags}
+	// Neither: nothing is recorded.
+	bareBuild = probeBuild{name: "bare", env: []string{"CGO_ENABLED=0"}}
+)
+
+// buildProbe builds testdata/execprobe as b says, once.
+func buildProbe(t *testing.T, b probeBuild) string {
 	t.Helper()
-	if _, err := os.Stat(probeBin); err == nil {
-		return probeBin
+	bin := filepath.Join(probeDir, "execprobe-"+b.name)
+	if _, err := os.Stat(bin); err == nil {
+		return bin
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("no go command to build the probe: %v", err)
 	}
-	if out, err := exec.Command(goBin, "build", "-o", probeBin, "./testdata/execprobe").CombinedOutput(); err != nil {
-		t.Fatalf("build execprobe: %v\n%s", err, out)
+	cmd := exec.Command(goBin, "build", "-ldflags="+b.ldflags, "-o", bin, "./testdata/execprobe")
+	cmd.Env = append(os.Environ(), b.env...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("build execprobe (%s): %v\n%s", b.name, err, out)
 	}
-	return probeBin
+	return bin
 }
 
-func requireCgo(t *testing.T) {
-	t.Helper()
-	if !cgoEnabled {
-		t.Skip("signals ignored at start are only known with cgo")
+func execProbe(t *testing.T) string { return buildProbe(t, defaultBuild) }
+
+// recordingProbes are the builds that record the signal state at start:
+// the default one when it has cgo, and the entry-point one where rt0
+// exists.
+func recordingProbes(t *testing.T) map[string]string {
+	probes := map[string]string{}
+	if cgoEnabled {
+		probes["cgo"] = buildProbe(t, defaultBuild)
 	}
+	if entryPointArch() {
+		probes["entry"] = buildProbe(t, entryBuild)
+	}
+	if len(probes) == 0 {
+		t.Skip("no build here records the signals ignored at start")
+	}
+	return probes
+}
+
+func entryPointArch() bool {
+	return runtime.GOOS == "linux" && (runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64")
 }
 
 // shell runs sh -c script with args as $1… and returns stdout; the script
@@ -80,18 +117,20 @@ func withoutPid(s string) string {
 const sigReport = `grep -E '^Sig(Ign|Blk)' /proc/self/status; trap -p`
 
 func TestExecKeepsIgnoredSignals(t *testing.T) {
-	requireCgo(t)
-	probe := execProbe(t)
-	for _, traps := range []string{"PIPE USR1 TERM", "PIPE USR1 TERM QUIT HUP INT ALRM CHLD", ""} {
-		t.Run(traps, func(t *testing.T) {
-			setup := `trap "" ` + traps + `; `
-			if traps == "" {
-				setup = ""
-			}
-			want := shell(t, setup+`exec /bin/bash -c "$1"`, sigReport)
-			got := withoutPid(shell(t, setup+`exec "$1" exec bash -c "$2"`, probe, sigReport))
-			if got != want {
-				t.Errorf("bash after Exec sees:\n%s\nbash started directly sees:\n%s", got, want)
+	for build, probe := range recordingProbes(t) {
+		t.Run(build, func(t *testing.T) {
+			for _, traps := range []string{"PIPE USR1 TERM", "PIPE USR1 TERM QUIT HUP INT ALRM CHLD", ""} {
+				t.Run(traps, func(t *testing.T) {
+					setup := `trap "" ` + traps + `; `
+					if traps == "" {
+						setup = ""
+					}
+					want := shell(t, setup+`exec /bin/bash -c "$1"`, sigReport)
+					got := withoutPid(shell(t, setup+`exec "$1" exec bash -c "$2"`, probe, sigReport))
+					if got != want {
+						t.Errorf("bash after Exec sees:\n%s\nbash started directly sees:\n%s", got, want)
+					}
+				})
 			}
 		})
 	}
@@ -99,56 +138,84 @@ func TestExecKeepsIgnoredSignals(t *testing.T) {
 
 // TestIgnoredAtStart checks the recorded set against the kernel's SigIgn.
 func TestIgnoredAtStart(t *testing.T) {
-	requireCgo(t)
-	probe := execProbe(t)
-	status := shell(t, `trap "" PIPE USR1 TERM; exec cat /proc/self/status`)
-	var mask uint64
-	for _, line := range strings.Split(status, "\n") {
-		if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
-			mask, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
-		}
-	}
-	var want []string
-	for s := 1; s <= 64; s++ {
-		if mask&(1<<(s-1)) != 0 {
-			want = append(want, strconv.Itoa(s))
-		}
-	}
-	got := strings.Fields(shell(t, `trap "" PIPE USR1 TERM; exec "$1" ignored`, probe))
-	if strings.Join(got, " ") != strings.Join(want, " ") {
-		t.Errorf("IgnoredAtStart = %v, kernel SigIgn at start = %v", got, want)
+	for build, probe := range recordingProbes(t) {
+		t.Run(build, func(t *testing.T) {
+			status := shell(t, `trap "" PIPE USR1 TERM; exec cat /proc/self/status`)
+			var mask uint64
+			for _, line := range strings.Split(status, "\n") {
+				if v, ok := strings.CutPrefix(line, "SigIgn:"); ok {
+					mask, _ = strconv.ParseUint(strings.TrimSpace(v), 16, 64)
+				}
+			}
+			var want []string
+			for s := 1; s <= 64; s++ {
+				if mask&(1<<(s-1)) != 0 {
+					want = append(want, strconv.Itoa(s))
+				}
+			}
+			got := strings.Fields(shell(t, `trap "" PIPE USR1 TERM; exec "$1" ignored`, probe))
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("IgnoredAtStart = %v, kernel SigIgn at start = %v", got, want)
+			}
+		})
 	}
 }
 
 // TestExecUndoesSignalCalls: signal.Notify and signal.Ignore in the guard
 // must not leak into the shell.
 func TestExecUndoesSignalCalls(t *testing.T) {
-	requireCgo(t)
-	probe := execProbe(t)
-	want := shell(t, `trap "" PIPE; exec /bin/bash -c "$1"`, sigReport)
-	got := withoutPid(shell(t, `trap "" PIPE; exec "$1" notify-exec bash -c "$2"`, probe, sigReport))
-	if got != want {
-		t.Errorf("bash after Exec sees:\n%s\nbash started directly sees:\n%s", got, want)
+	for build, probe := range recordingProbes(t) {
+		t.Run(build, func(t *testing.T) {
+			want := shell(t, `trap "" PIPE; exec /bin/bash -c "$1"`, sigReport)
+			got := withoutPid(shell(t, `trap "" PIPE; exec "$1" notify-exec bash -c "$2"`, probe, sigReport))
+			if got != want {
+				t.Errorf("bash after Exec sees:\n%s\nbash started directly sees:\n%s", got, want)
+			}
+		})
 	}
 }
 
 // TestExecKeepsSignalMask: signals blocked at start stay blocked, including
 // those the Go runtime unblocks in its threads (SIGBUS, SIGPROF).
 func TestExecKeepsSignalMask(t *testing.T) {
-	requireCgo(t)
-	probe := execProbe(t)
-	block := []string{probe, "block", "7", "12", "27", "--"}
-	run := func(argv ...string) string {
-		out, err := exec.Command(block[0], append(block[1:], argv...)...).Output()
-		if err != nil {
-			t.Fatalf("%q: %v", argv, err)
-		}
-		return withoutPid(string(out))
+	for build, probe := range recordingProbes(t) {
+		t.Run(build, func(t *testing.T) {
+			block := []string{probe, "block", "7", "12", "27", "--"}
+			run := func(argv ...string) string {
+				out, err := exec.Command(block[0], append(block[1:], argv...)...).Output()
+				if err != nil {
+					t.Fatalf("%q: %v", argv, err)
+				}
+				return withoutPid(string(out))
+			}
+			want := run("/bin/bash", "-c", "grep SigBlk /proc/self/status")
+			got := run(probe, "exec", "bash", "-c", "grep SigBlk /proc/self/status")
+			if got != want || !strings.Contains(want, "4000840") {
+				t.Errorf("bash after Exec sees %q, started directly %q (want SIGBUS, SIGUSR2, SIGPROF blocked)", got, want)
+			}
+		})
 	}
-	want := run("/bin/bash", "-c", "grep SigBlk /proc/self/status")
-	got := run(probe, "exec", "bash", "-c", "grep SigBlk /proc/self/status")
-	if got != want || !strings.Contains(want, "4000840") {
-		t.Errorf("bash after Exec sees %q, started directly %q (want SIGBUS, SIGUSR2, SIGPROF blocked)", got, want)
+}
+
+// TestStartRecorded: which builds record the start state. A build with
+// neither cgo nor the entry point records nothing and still keeps SIGHUP
+// and SIGINT ignored (the Go runtime leaves those two alone).
+func TestStartRecorded(t *testing.T) {
+	if entryPointArch() {
+		if got := shell(t, `exec "$1" recorded`, buildProbe(t, entryBuild)); got != "true\n" {
+			t.Errorf("entry build: StartRecorded = %q, want true", got)
+		}
+	}
+	bare := buildProbe(t, bareBuild)
+	if got := shell(t, `exec "$1" recorded`, bare); got != "false\n" {
+		t.Errorf("bare build: StartRecorded = %q, want false", got)
+	}
+	if got := shell(t, `trap "" PIPE HUP; exec "$1" ignored`, bare); got != "" {
+		t.Errorf("bare build: IgnoredAtStart = %q, want none", got)
+	}
+	got := withoutPid(shell(t, `trap "" PIPE HUP INT; exec "$1" exec bash -c "$2"`, bare, "grep SigIgn /proc/self/status"))
+	if got != "SigIgn:\t0000000000000003\n" {
+		t.Errorf("bare build: bash after Exec has %q, want SIGHUP and SIGINT ignored only", got)
 	}
 }
 

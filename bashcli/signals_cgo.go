@@ -90,4 +90,15 @@ func prepareSignals() (undo func()) {
 	return func() { C.guard_undo() }
 }
 
+// StartRecorded reports whether the signal state the process started with
+// was recorded before the Go runtime changed it: always, with cgo (the
+// constructor above).
+func StartRecorded() bool { return true }
+
+// SignalRecord says how the start state is recorded, for guard-exec version.
+func SignalRecord() string { return "recorded at start by a C constructor" }
+
+// maskToRestore: guard_prepare always sets the start mask.
+func maskToRestore() bool { return true }
+
 const cgoEnabled = true

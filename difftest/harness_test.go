@@ -191,7 +191,7 @@ func corpusDir() string {
 	return filepath.Join("..", "testdata", "corpus")
 }
 
-// buildGuard builds cmd/guard-exec, or copies $GUARD_EXEC_BIN, into the
+// buildGuard builds cmd/guard-exec as the README does (./build), or copies $GUARD_EXEC_BIN, into the
 // temporary root (readable by the unprivileged run user).
 func (h *harness) buildGuard() (string, error) {
 	dst := filepath.Join(h.root, "bin", "guard-exec")
@@ -208,19 +208,14 @@ func (h *harness) buildGuard() (string, error) {
 		}
 		return dst, nil
 	}
-	goBin := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goBin); err != nil {
-		if goBin, err = exec.LookPath("go"); err != nil {
-			return "", fmt.Errorf("no go command to build the guard: %v", err)
-		}
-	}
-	// ./cmd/guard-exec of the module this package belongs to (../ from here),
-	// by relative path so that it does not depend on the module's name.
-	cmd := exec.Command(goBin, "build", "-o", dst, "./cmd/guard-exec")
+	// The README's build (../build), with the go command that runs this
+	// test first on PATH.
+	cmd := exec.Command("./build", dst)
 	cmd.Dir = ".."
+	cmd.Env = append(os.Environ(), "PATH="+filepath.Join(runtime.GOROOT(), "bin")+string(os.PathListSeparator)+os.Getenv("PATH"))
 	out, err := cmd.CombinedOutput()
 	if err != nil {
-		return "", fmt.Errorf("go build ./cmd/guard-exec: %v\n%s", err, out)
+		return "", fmt.Errorf("./build: %v\n%s", err, out)
 	}
 	if err := os.Chmod(dst, 0o755); err != nil {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/guard-exec/guard-exec/bashcli"
 	"io"
 	"os"
 	"path/filepath"
@@ -80,6 +81,7 @@ runs it. Subcommands:
 
 func cmdVersion(e *env, _ []string) int {
 	fmt.Fprintf(e.stdout, "guard-exec %s\n", version)
+	fmt.Fprintf(e.stdout, "signals ignored by the caller: %s\n", bashcli.SignalRecord())
 	return 0
 }
 

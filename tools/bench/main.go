@@ -47,8 +47,9 @@ func run(n int, cmd string, lines int) error {
 	}
 	defer os.RemoveAll(dir)
 	guard := filepath.Join(dir, "guard-exec")
-	if out, err := exec.Command("go", "build", "-o", guard, "./cmd/guard-exec").CombinedOutput(); err != nil {
-		return fmt.Errorf("building guard-exec (run from the repository root): %v\n%s", err, out)
+	// Built as the README builds it.
+	if out, err := exec.Command("./build", guard).CombinedOutput(); err != nil {
+		return fmt.Errorf("building guard-exec with ./build (run from the repository root): %v\n%s", err, out)
 	}
 	src := filepath.Join(dir, "execonly", "main.go")
 	os.MkdirAll(filepath.Dir(src), 0o755)

@@ -4,6 +4,7 @@
 // fresh process.
 //
 //	execprobe exec ARGV0 ARG...     print "pid=<pid>", then Exec /bin/bash with [ARGV0 ARG...]
+//	execprobe recorded              print StartRecorded
 //	execprobe ignored               print IgnoredAtStart as signal numbers
 //	execprobe block SIG... -- CMD…  block the signals, then plain syscall.Exec CMD (the
 //	                                signal mask survives exec), to start a process with them blocked
@@ -36,6 +37,8 @@ func main() {
 		fmt.Printf("pid=%d\n", os.Getpid())
 		err := bashcli.Exec("/bin/bash", os.Args[2:], append(os.Environ(), "PROBE_ENV=kept"))
 		fail(err.Error())
+	case "recorded":
+		fmt.Println(bashcli.StartRecorded())
 	case "ignored":
 		for _, s := range bashcli.IgnoredAtStart() {
 			fmt.Println(int(s))
