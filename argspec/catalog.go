@@ -10,79 +10,136 @@ import (
 // programs' own (GNU coreutils 9, git 2.4x, util-linux), complete where
 // abbreviations are accepted, because an incomplete list would make an
 // ambiguous abbreviation look unambiguous.
-// loadCatalog registers the catalogue on first use: a guard process that
-// never reads an argv spec does not pay for building it.
-func loadCatalog() {
-	register(
-		&Spec{Name: "rm", GNU: true, Notation: ("f,force i I interactive?= one-file-system no-preserve-root preserve-root?= r,R,recursive d,dir v,verbose help version")},
-		&Spec{Name: "rmdir", GNU: true, Notation: ("ignore-fail-on-non-empty p,parents v,verbose help version")},
-		&Spec{Name: "cp", GNU: true, Notation: ("a,archive attributes-only backup?= b copy-contents d f,force i,interactive H l,link L,dereference n,no-clobber P,no-dereference p preserve?= no-preserve= parents r,R,recursive reflink?= remove-destination sparse= strip-trailing-slashes s,symbolic-link S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose keep-directory-symlink x,one-file-system Z context?= debug help version")},
-		&Spec{Name: "mv", GNU: true, Notation: ("backup?= b debug exchange f,force i,interactive n,no-clobber no-copy strip-trailing-slashes S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose Z,context help version")},
-		&Spec{Name: "ln", GNU: true, Notation: ("backup?= b d,F,directory f,force i,interactive L,logical n,no-dereference P,physical r,relative s,symbolic S,suffix= t,target-directory= T,no-target-directory v,verbose help version")},
-		&Spec{Name: "touch", GNU: true, Notation: ("a c,no-create d,date= f h,no-dereference m r,reference= t= time= help version")},
-		&Spec{Name: "mkdir", GNU: true, Notation: ("m,mode= p,parents v,verbose Z context?= help version")},
-		&Spec{Name: "chmod", GNU: true, Custom: readChmod, Notation: ("c,changes f,silent,quiet v,verbose no-preserve-root preserve-root reference= R,recursive help version")},
-		&Spec{Name: "chown", GNU: true, Notation: ("c,changes f,silent,quiet v,verbose dereference h,no-dereference from= no-preserve-root preserve-root reference= R,recursive H L P help version")},
-		&Spec{Name: "chgrp", GNU: true, Notation: ("c,changes f,silent,quiet v,verbose dereference h,no-dereference no-preserve-root preserve-root reference= R,recursive H L P help version")},
-		&Spec{Name: "tee", GNU: true, Notation: ("a,append i,ignore-interrupts p output-error?= help version")},
-		&Spec{Name: "truncate", GNU: true, Notation: ("c,no-create o,io-blocks r,reference= s,size= help version")},
-		&Spec{Name: "install", GNU: true, Notation: ("backup?= b C,compare c D d,directory g,group= m,mode= o,owner= p,preserve-timestamps s,strip strip-program= S,suffix= t,target-directory= T,no-target-directory v,verbose preserve-context Z context?= help version")},
-		&Spec{Name: "shred", GNU: true, Notation: ("f,force n,iterations= random-source= s,size= u remove?= v,verbose x,exact z,zero help version")},
-		&Spec{Name: "sed", GNU: true, Notation: ("n,quiet,silent debug e,expression= f,file= follow-symlinks i,in-place?= l,line-length= posix E,r,regexp-extended s,separate sandbox u,unbuffered z,null-data help version")},
-		&Spec{Name: "sort", GNU: true, Notation: ("b,ignore-leading-blanks d,dictionary-order f,ignore-case g,general-numeric-sort i,ignore-nonprinting M,month-sort h,human-numeric-sort n,numeric-sort R,random-sort random-source= r,reverse sort= V,version-sort batch-size= c check?= C compress-program= debug files0-from= k,key= m,merge o,output= s,stable S,buffer-size= t,field-separator= T,temporary-directory= parallel= u,unique z,zero-terminated help version")},
-		&Spec{Name: "uniq", GNU: true, Notation: ("c,count d,repeated D all-repeated?= f,skip-fields= group?= i,ignore-case s,skip-chars= u,unique z,zero-terminated w,check-chars= help version")},
-		&Spec{Name: "dd", Custom: readDD},
-		&Spec{Name: "find", Custom: readFind},
-		&Spec{Name: "tar", Custom: readTar, GNU: true, Notation: ("A,catenate,concatenate c,create d,diff,compare delete r,append t,list test-label u,update x,extract,get C,directory= f,file= z,gzip,gunzip,ungzip j,bzip2 J,xz lzip lzma lzop zstd Z,compress,uncompress a,auto-compress I,use-compress-program= to-command= checkpoint?= checkpoint-action= exclude= X,exclude-from= T,files-from= v,verbose p,preserve-permissions,same-permissions k,keep-old-files keep-newer-files overwrite unlink-first U recursive-unlink P,absolute-names h,dereference transform,xform= s,same-order,preserve-order strip-components= O,to-stdout W,verify no-same-owner same-owner no-same-permissions numeric-owner owner= group= mode= mtime= totals?= w,interactive,confirmation info-script,new-volume-script= F M,multi-volume L,tape-length= b,blocking-factor= B,read-full-records i,ignore-zeros warning= wildcards no-wildcards anchored no-anchored recursion no-recursion one-file-system S,sparse g,listed-incremental= G,incremental N,newer,after-date= newer-mtime= remove-files show-transformed-names index-file= null H,format= V,label= posix xattrs no-xattrs acls selinux sort= exclude-vcs exclude-vcs-ignores exclude-caches exclude-backups ignore-failed-read ignore-command-error o help usage version")},
-		&Spec{Name: "kill", NumericOpt: "--signal", Custom: readKill, Notation: ("s,signal= n= l,list?= L,table q,queue= p,pid a,all timeout= verbose help version")},
-		&Spec{Name: "pkill", GNU: true, Notation: ("signal= e,echo c,count f,full g,pgroup= G,group= i,ignore-case n,newest o,older= O,oldest P,parent= s,session= t,terminal= u,euid= U,uid= x,exact F,pidfile= L,logpidfile r,runstates= A,ignore-ancestors cgroup= ns= nslist= q,queue= help version")},
-		&Spec{Name: "rsync", GNU: true, Notation: ("v,verbose info= debug= stderr= q,quiet no-motd c,checksum a,archive no-OPTION r,recursive R,relative no-implied-dirs b,backup backup-dir= suffix= u,update inplace append append-verify d,dirs mkpath l,links L,copy-links copy-unsafe-links safe-links munge-links k,copy-dirlinks K,keep-dirlinks H,hard-links p,perms E,executability chmod= A,acls X,xattrs o,owner g,group devices specials D times,t atimes,U crtimes,N O,omit-dir-times J,omit-link-times super fake-super S,sparse preallocate n,dry-run W,whole-file checksum-choice,cc= x,one-file-system B,block-size= e,rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-missing-args delete-missing-args ignore-errors force max-delete= max-size= min-size= max-alloc= partial partial-dir= delay-updates m,prune-empty-dirs numeric-ids usermap= groupmap= chown= timeout= contimeout= I,ignore-times size-only modify-window,@= T,temp-dir= y,fuzzy compare-dest= copy-dest= link-dest= z,compress compress-choice,zc= compress-level,zl= skip-compress= C,cvs-exclude f,filter= F exclude= exclude-from= include= include-from= files-from= 0,from0 s,secluded-args trust-sender copy-as= address= port= sockopts= blocking-io outbuf= stats 8,8-bit-output h,human-readable progress P i,itemize-changes M,remote-option= out-format= log-file= log-file-format= password-file= early-input= list-only bwlimit= stop-after= stop-at= fsync write-batch= only-write-batch= read-batch= protocol= iconv= 4,ipv4 6,ipv6 V,version help")},
-		curlSpec,
-		&Spec{Name: "wget", GNU: true, Notation: ("V,version h,help b,background e,execute= o,output-file= a,append-output= d,debug q,quiet v,verbose nv,no-verbose i,input-file= F,force-html B,base= config= t,tries= retry-connrefused O,output-document= nc,no-clobber c,continue N,timestamping S,server-response spider T,timeout= w,wait= Q,quota= P,directory-prefix= x,force-directories nH,no-host-directories cut-dirs= header= user= password= post-data= post-file= method= body-data= body-file= r,recursive l,level= k,convert-links m,mirror p,page-requisites np,no-parent A,accept= R,reject= U,user-agent= no-check-certificate 4,inet4-only 6,inet6-only content-disposition")},
-		&Spec{Name: "unzip", Custom: readUnzip, Notation: unzipOpts},
-		&Spec{Name: "grep", GNU: true, Notation: ("E,extended-regexp F,fixed-strings G,basic-regexp P,perl-regexp e,regexp= f,file= i,ignore-case no-ignore-case w,word-regexp x,line-regexp z,null-data s,no-messages v,invert-match V,version help m,max-count= b,byte-offset n,line-number line-buffered H,with-filename h,no-filename label= o,only-matching q,quiet,silent binary-files= a,text I d,directories= D,devices= r,recursive R,dereference-recursive include= exclude= exclude-from= exclude-dir= L,files-without-match l,files-with-matches c,count T,initial-tab Z,null A,after-context= B,before-context= C,context= NUM color?= colour?= U,binary y")},
-		&Spec{Name: "rg", GNU: true, Notation: ("e,regexp= f,file= A,after-context= B,before-context= C,context= c,count count-matches color= colors= column no-column context-separator= debug trace dfa-size-limit= E,encoding= engine= field-context-separator= field-match-separator= files files-with-matches,l files-without-match follow,L g,glob= glob-case-insensitive heading no-heading hidden iglob= i,ignore-case ignore-file= ignore-file-case-insensitive include-zero invert-match,v json line-buffered n,line-number N,no-line-number x,line-regexp M,max-columns= max-columns-preview m,max-count= max-depth,d= max-filesize= mmap no-mmap U,multiline multiline-dotall no-config no-ignore no-ignore-dot no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent no-ignore-vcs no-messages no-pcre2-unicode no-unicode 0,null null-data one-file-system o,only-matching passthru,passthrough path-separator= P,pcre2 pcre2-version pre= pre-glob= p,pretty q,quiet regex-size-limit= r,replace= z,search-zip S,smart-case sort= sortr= stats s,case-sensitive T,type-not= t,type= type-add= type-clear= type-list u,unrestricted vimgrep H,with-filename I,no-filename w,word-regexp F,fixed-strings a,text binary no-binary block-buffered byte-offset,b crlf no-crlf h,help V,version j,threads=")},
-	)
+// catalogSpec builds the spec of a program of the catalogue, or returns nil.
+// A switch, not a table: a guard process builds only the specs of the
+// programs it meets, and nothing at start.
+func catalogSpec(prog string) *Spec {
+	switch prog {
+	case "rm":
+		return &Spec{Name: "rm", GNU: true, Notation: ("f,force i I interactive?= one-file-system no-preserve-root preserve-root?= r,R,recursive d,dir v,verbose help version")}
+	case "rmdir":
+		return &Spec{Name: "rmdir", GNU: true, Notation: ("ignore-fail-on-non-empty p,parents v,verbose help version")}
+	case "cp":
+		return &Spec{Name: "cp", GNU: true, Notation: ("a,archive attributes-only backup?= b copy-contents d f,force i,interactive H l,link L,dereference n,no-clobber P,no-dereference p preserve?= no-preserve= parents r,R,recursive reflink?= remove-destination sparse= strip-trailing-slashes s,symbolic-link S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose keep-directory-symlink x,one-file-system Z context?= debug help version")}
+	case "mv":
+		return &Spec{Name: "mv", GNU: true, Notation: ("backup?= b debug exchange f,force i,interactive n,no-clobber no-copy strip-trailing-slashes S,suffix= t,target-directory= T,no-target-directory u,update?= v,verbose Z,context help version")}
+	case "ln":
+		return &Spec{Name: "ln", GNU: true, Notation: ("backup?= b d,F,directory f,force i,interactive L,logical n,no-dereference P,physical r,relative s,symbolic S,suffix= t,target-directory= T,no-target-directory v,verbose help version")}
+	case "touch":
+		return &Spec{Name: "touch", GNU: true, Notation: ("a c,no-create d,date= f h,no-dereference m r,reference= t= time= help version")}
+	case "mkdir":
+		return &Spec{Name: "mkdir", GNU: true, Notation: ("m,mode= p,parents v,verbose Z context?= help version")}
+	case "chmod":
+		return &Spec{Name: "chmod", GNU: true, Custom: readChmod, Notation: ("c,changes f,silent,quiet v,verbose no-preserve-root preserve-root reference= R,recursive help version")}
+	case "chown":
+		return &Spec{Name: "chown", GNU: true, Notation: ("c,changes f,silent,quiet v,verbose dereference h,no-dereference from= no-preserve-root preserve-root reference= R,recursive H L P help version")}
+	case "chgrp":
+		return &Spec{Name: "chgrp", GNU: true, Notation: ("c,changes f,silent,quiet v,verbose dereference h,no-dereference no-preserve-root preserve-root reference= R,recursive H L P help version")}
+	case "tee":
+		return &Spec{Name: "tee", GNU: true, Notation: ("a,append i,ignore-interrupts p output-error?= help version")}
+	case "truncate":
+		return &Spec{Name: "truncate", GNU: true, Notation: ("c,no-create o,io-blocks r,reference= s,size= help version")}
+	case "install":
+		return &Spec{Name: "install", GNU: true, Notation: ("backup?= b C,compare c D d,directory g,group= m,mode= o,owner= p,preserve-timestamps s,strip strip-program= S,suffix= t,target-directory= T,no-target-directory v,verbose preserve-context Z context?= help version")}
+	case "shred":
+		return &Spec{Name: "shred", GNU: true, Notation: ("f,force n,iterations= random-source= s,size= u remove?= v,verbose x,exact z,zero help version")}
+	case "sed":
+		return &Spec{Name: "sed", GNU: true, Notation: ("n,quiet,silent debug e,expression= f,file= follow-symlinks i,in-place?= l,line-length= posix E,r,regexp-extended s,separate sandbox u,unbuffered z,null-data help version")}
+	case "sort":
+		return &Spec{Name: "sort", GNU: true, Notation: ("b,ignore-leading-blanks d,dictionary-order f,ignore-case g,general-numeric-sort i,ignore-nonprinting M,month-sort h,human-numeric-sort n,numeric-sort R,random-sort random-source= r,reverse sort= V,version-sort batch-size= c check?= C compress-program= debug files0-from= k,key= m,merge o,output= s,stable S,buffer-size= t,field-separator= T,temporary-directory= parallel= u,unique z,zero-terminated help version")}
+	case "uniq":
+		return &Spec{Name: "uniq", GNU: true, Notation: ("c,count d,repeated D all-repeated?= f,skip-fields= group?= i,ignore-case s,skip-chars= u,unique z,zero-terminated w,check-chars= help version")}
+	case "dd":
+		return &Spec{Name: "dd", Custom: readDD}
+	case "find":
+		return &Spec{Name: "find", Custom: readFind}
+	case "tar":
+		return &Spec{Name: "tar", Custom: readTar, GNU: true, Notation: ("A,catenate,concatenate c,create d,diff,compare delete r,append t,list test-label u,update x,extract,get C,directory= f,file= z,gzip,gunzip,ungzip j,bzip2 J,xz lzip lzma lzop zstd Z,compress,uncompress a,auto-compress I,use-compress-program= to-command= checkpoint?= checkpoint-action= exclude= X,exclude-from= T,files-from= v,verbose p,preserve-permissions,same-permissions k,keep-old-files keep-newer-files overwrite unlink-first U recursive-unlink P,absolute-names h,dereference transform,xform= s,same-order,preserve-order strip-components= O,to-stdout W,verify no-same-owner same-owner no-same-permissions numeric-owner owner= group= mode= mtime= totals?= w,interactive,confirmation info-script,new-volume-script= F M,multi-volume L,tape-length= b,blocking-factor= B,read-full-records i,ignore-zeros warning= wildcards no-wildcards anchored no-anchored recursion no-recursion one-file-system S,sparse g,listed-incremental= G,incremental N,newer,after-date= newer-mtime= remove-files show-transformed-names index-file= null H,format= V,label= posix xattrs no-xattrs acls selinux sort= exclude-vcs exclude-vcs-ignores exclude-caches exclude-backups ignore-failed-read ignore-command-error o help usage version")}
+	case "kill":
+		return &Spec{Name: "kill", NumericOpt: "--signal", Custom: readKill, Notation: ("s,signal= n= l,list?= L,table q,queue= p,pid a,all timeout= verbose help version")}
+	case "pkill":
+		return &Spec{Name: "pkill", GNU: true, Notation: ("signal= e,echo c,count f,full g,pgroup= G,group= i,ignore-case n,newest o,older= O,oldest P,parent= s,session= t,terminal= u,euid= U,uid= x,exact F,pidfile= L,logpidfile r,runstates= A,ignore-ancestors cgroup= ns= nslist= q,queue= help version")}
+	case "rsync":
+		return &Spec{Name: "rsync", GNU: true, Notation: ("v,verbose info= debug= stderr= q,quiet no-motd c,checksum a,archive no-OPTION r,recursive R,relative no-implied-dirs b,backup backup-dir= suffix= u,update inplace append append-verify d,dirs mkpath l,links L,copy-links copy-unsafe-links safe-links munge-links k,copy-dirlinks K,keep-dirlinks H,hard-links p,perms E,executability chmod= A,acls X,xattrs o,owner g,group devices specials D times,t atimes,U crtimes,N O,omit-dir-times J,omit-link-times super fake-super S,sparse preallocate n,dry-run W,whole-file checksum-choice,cc= x,one-file-system B,block-size= e,rsh= rsync-path= existing ignore-existing remove-source-files del delete delete-before delete-during delete-delay delete-after delete-excluded ignore-missing-args delete-missing-args ignore-errors force max-delete= max-size= min-size= max-alloc= partial partial-dir= delay-updates m,prune-empty-dirs numeric-ids usermap= groupmap= chown= timeout= contimeout= I,ignore-times size-only modify-window,@= T,temp-dir= y,fuzzy compare-dest= copy-dest= link-dest= z,compress compress-choice,zc= compress-level,zl= skip-compress= C,cvs-exclude f,filter= F exclude= exclude-from= include= include-from= files-from= 0,from0 s,secluded-args trust-sender copy-as= address= port= sockopts= blocking-io outbuf= stats 8,8-bit-output h,human-readable progress P i,itemize-changes M,remote-option= out-format= log-file= log-file-format= password-file= early-input= list-only bwlimit= stop-after= stop-at= fsync write-batch= only-write-batch= read-batch= protocol= iconv= 4,ipv4 6,ipv6 V,version help")}
+	case "curl":
+		return curlSpec
+	case "wget":
+		return &Spec{Name: "wget", GNU: true, Notation: ("V,version h,help b,background e,execute= o,output-file= a,append-output= d,debug q,quiet v,verbose nv,no-verbose i,input-file= F,force-html B,base= config= t,tries= retry-connrefused O,output-document= nc,no-clobber c,continue N,timestamping S,server-response spider T,timeout= w,wait= Q,quota= P,directory-prefix= x,force-directories nH,no-host-directories cut-dirs= header= user= password= post-data= post-file= method= body-data= body-file= r,recursive l,level= k,convert-links m,mirror p,page-requisites np,no-parent A,accept= R,reject= U,user-agent= no-check-certificate 4,inet4-only 6,inet6-only content-disposition")}
+	case "unzip":
+		return &Spec{Name: "unzip", Custom: readUnzip, Notation: unzipOpts}
+	case "grep":
+		return &Spec{Name: "grep", GNU: true, Notation: ("E,extended-regexp F,fixed-strings G,basic-regexp P,perl-regexp e,regexp= f,file= i,ignore-case no-ignore-case w,word-regexp x,line-regexp z,null-data s,no-messages v,invert-match V,version help m,max-count= b,byte-offset n,line-number line-buffered H,with-filename h,no-filename label= o,only-matching q,quiet,silent binary-files= a,text I d,directories= D,devices= r,recursive R,dereference-recursive include= exclude= exclude-from= exclude-dir= L,files-without-match l,files-with-matches c,count T,initial-tab Z,null A,after-context= B,before-context= C,context= NUM color?= colour?= U,binary y")}
+	case "rg":
+		return &Spec{Name: "rg", GNU: true, Notation: ("e,regexp= f,file= A,after-context= B,before-context= C,context= c,count count-matches color= colors= column no-column context-separator= debug trace dfa-size-limit= E,encoding= engine= field-context-separator= field-match-separator= files files-with-matches,l files-without-match follow,L g,glob= glob-case-insensitive heading no-heading hidden iglob= i,ignore-case ignore-file= ignore-file-case-insensitive include-zero invert-match,v json line-buffered n,line-number N,no-line-number x,line-regexp M,max-columns= max-columns-preview m,max-count= max-depth,d= max-filesize= mmap no-mmap U,multiline multiline-dotall no-config no-ignore no-ignore-dot no-ignore-exclude no-ignore-files no-ignore-global no-ignore-messages no-ignore-parent no-ignore-vcs no-messages no-pcre2-unicode no-unicode 0,null null-data one-file-system o,only-matching passthru,passthrough path-separator= P,pcre2 pcre2-version pre= pre-glob= p,pretty q,quiet regex-size-limit= r,replace= z,search-zip S,smart-case sort= sortr= stats s,case-sensitive T,type-not= t,type= type-add= type-clear= type-list u,unrestricted vimgrep H,with-filename I,no-filename w,word-regexp F,fixed-strings a,text binary no-binary block-buffered byte-offset,b crlf no-crlf h,help V,version j,threads=")}
 	// Formatters: they rewrite their operands only when told to (-w,
 	// --write, -i), except black and rustfmt, which write unless told not
 	// to; a directory is formatted as a whole tree.
-	register(
-		&Spec{Name: "gofmt", SingleDash: true, Notation: ("l w d s e r= cpuprofile=")},
-		&Spec{Name: "goimports", SingleDash: true, Notation: ("l w d e srcdir= local= format-only v cpuprofile= memprofile= memrate=")},
-		&Spec{Name: "shfmt", SingleDash: true, Notation: ("l,list w,write d,diff s,simplify mn,minify i,indent= ln,language-dialect= p,posix bn,binary-next-line ci,case-indent sr,space-redirects kp,keep-padding fn,func-next-line f,find filename= h,help version tojson,to-json fromjson,from-json")},
-		&Spec{Name: "clang-format", SingleDash: true, Notation: ("i style= fallback-style= assume-filename= dry-run n Werror lines= offset= length= sort-includes output-replacements-xml verbose version help")},
-		&Spec{Name: "prettier", GNU: true, Notation: ("w,write c,check l,list-different u,ignore-unknown config= no-config ignore-path= stdin-filepath= parser= plugin= log-level= cache cache-location= no-editorconfig with-node-modules no-error-on-unmatched-pattern print-width= tab-width= use-tabs no-semi single-quote jsx-single-quote quote-props= trailing-comma= no-bracket-spacing bracket-same-line arrow-parens= prose-wrap= end-of-line= embedded-language-formatting= single-attribute-per-line object-wrap= experimental-ternaries h,help v,version")},
-		&Spec{Name: "black", GNU: true, Notation: ("c,code= l,line-length= t,target-version= pyi ipynb python-cell-magics= x,skip-source-first-line S,skip-string-normalization C,skip-magic-trailing-comma preview unstable enable-unstable-feature= check diff color no-color fast safe required-version= exclude= extend-exclude= force-exclude= include= stdin-filename= W,workers= q,quiet v,verbose version config= h,help")},
-		&Spec{Name: "rustfmt", GNU: true, Notation: ("check emit= backup config-path= edition= style-edition= color= print-config= l,files-with-diff config= v,verbose q,quiet h,help V,version")},
-	)
+	case "gofmt":
+		return &Spec{Name: "gofmt", SingleDash: true, Notation: ("l w d s e r= cpuprofile=")}
+	case "goimports":
+		return &Spec{Name: "goimports", SingleDash: true, Notation: ("l w d e srcdir= local= format-only v cpuprofile= memprofile= memrate=")}
+	case "shfmt":
+		return &Spec{Name: "shfmt", SingleDash: true, Notation: ("l,list w,write d,diff s,simplify mn,minify i,indent= ln,language-dialect= p,posix bn,binary-next-line ci,case-indent sr,space-redirects kp,keep-padding fn,func-next-line f,find filename= h,help version tojson,to-json fromjson,from-json")}
+	case "clang-format":
+		return &Spec{Name: "clang-format", SingleDash: true, Notation: ("i style= fallback-style= assume-filename= dry-run n Werror lines= offset= length= sort-includes output-replacements-xml verbose version help")}
+	case "prettier":
+		return &Spec{Name: "prettier", GNU: true, Notation: ("w,write c,check l,list-different u,ignore-unknown config= no-config ignore-path= stdin-filepath= parser= plugin= log-level= cache cache-location= no-editorconfig with-node-modules no-error-on-unmatched-pattern print-width= tab-width= use-tabs no-semi single-quote jsx-single-quote quote-props= trailing-comma= no-bracket-spacing bracket-same-line arrow-parens= prose-wrap= end-of-line= embedded-language-formatting= single-attribute-per-line object-wrap= experimental-ternaries h,help v,version")}
+	case "black":
+		return &Spec{Name: "black", GNU: true, Notation: ("c,code= l,line-length= t,target-version= pyi ipynb python-cell-magics= x,skip-source-first-line S,skip-string-normalization C,skip-magic-trailing-comma preview unstable enable-unstable-feature= check diff color no-color fast safe required-version= exclude= extend-exclude= force-exclude= include= stdin-filename= W,workers= q,quiet v,verbose version config= h,help")}
+	case "rustfmt":
+		return &Spec{Name: "rustfmt", GNU: true, Notation: ("check emit= backup config-path= edition= style-edition= color= print-config= l,files-with-diff config= v,verbose q,quiet h,help V,version")}
 	// Wrapper programs: their option arities let the resolver find the
 	// command they run. The resolver itself lives in shellparse.
-	register(
-		&Spec{Name: "env", Abbrev: true, Notation: ("i,ignore-environment 0,null u,unset= C,chdir= S,split-string= v,debug block-signal?= default-signal?= ignore-signal?= list-signal-handling a,argv0= help version")},
-		&Spec{Name: "sudo", Notation: ("A,askpass b,background C,close-from= D,chdir= E,preserve-env?= e,edit g,group= H,set-home h,host?= i,login K,remove-timestamp k,reset-timestamp l,list n,non-interactive P,preserve-groups p,prompt= R,chroot= r,role= S,stdin s,shell t,type= T,command-timeout= U,other-user= u,user= V,version v,validate B,bell N,no-update")},
-		&Spec{Name: "doas", Notation: ("n s u= C= L")},
-		&Spec{Name: "timeout", Abbrev: true, Notation: ("k,kill-after= s,signal= f,foreground p,preserve-status v,verbose help version")},
-		&Spec{Name: "nice", Abbrev: true, NumericOpt: "--adjustment", Notation: ("n,adjustment= help version")},
-		&Spec{Name: "nohup", Notation: ("help version")},
-		&Spec{Name: "stdbuf", Abbrev: true, Notation: ("i,input= o,output= e,error= help version")},
-		&Spec{Name: "setsid", Abbrev: true, Notation: ("c,ctty f,fork w,wait h,help V,version")},
-		&Spec{Name: "ionice", Abbrev: true, Notation: ("c,class= n,classdata= p,pid P,pgid t,ignore u,uid= h,help V,version")},
-		&Spec{Name: "chrt", Abbrev: true, Notation: ("a,all-tasks b,batch d,deadline f,fifo i,idle o,other r,rr e,ext R,reset-on-fork p,pid m,max v,verbose T,sched-runtime= P,sched-period= D,sched-deadline= h,help V,version")},
-		&Spec{Name: "taskset", Abbrev: true, Notation: ("a,all-tasks c,cpu-list p,pid h,help V,version")},
-		&Spec{Name: "flock", Abbrev: true, Notation: ("s,shared x,e,exclusive u,unlock n,nb,nonblock w,wait,timeout= o,close E,conflict-exit-code= F,no-fork c,command= verbose h,help V,version")},
-		&Spec{Name: "watch", Abbrev: true, Notation: ("b,beep c,color C,no-color d,differences?= e,errexit g,chgexit n,interval= p,precise t,no-title w,no-wrap x,exec q,equexit= r,no-rerun s,shotgun h,help v,version")},
-		&Spec{Name: "xargs", Abbrev: true, Notation: ("0,null a,arg-file= d,delimiter= E= e,eof?= I= i,replace?= L= l,max-lines?= n,max-args= o,open-tty p,interactive P,max-procs= r,no-run-if-empty s,max-chars= show-limits t,verbose x,exit process-slot-var= help version")},
-		&Spec{Name: "command", Notation: ("p v V")},
-		&Spec{Name: "exec", Notation: ("c l a=")},
-		&Spec{Name: "su", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= w,whitelist-environment= session-command= h,help V,version")},
-		&Spec{Name: "runuser", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= u,user= w,whitelist-environment= session-command= h,help V,version")},
-		&Spec{Name: "script", GNU: true, Notation: ("a,append c,command= E,echo= e,return f,flush B,log-io= I,log-in= O,log-out= T,log-timing= m,logging-format= o,output-limit= q,quiet t,timing?= h,help V,version")},
-		&Spec{Name: "unbuffer", Notation: ("p")},
-		&Spec{Name: "strace", Notation: ("a= A b= c C d D e= E= f F h i I= k n o= O= p= P= q r s= S= t T u= v V w x X= y z Z")},
-		&Spec{Name: "ltrace", Notation: ("a= A= b c C D= e= f F= h i l= L n= o= p= r s= S t T u= w= x=")},
-		&Spec{Name: "time", Notation: ("a,append f,format= o,output= p,portability q,quiet v,verbose help version")},
-		&Spec{Name: "chroot", Abbrev: true, Notation: ("userspec= groups= skip-chdir help version")},
-	)
+	case "env":
+		return &Spec{Name: "env", Abbrev: true, Notation: ("i,ignore-environment 0,null u,unset= C,chdir= S,split-string= v,debug block-signal?= default-signal?= ignore-signal?= list-signal-handling a,argv0= help version")}
+	case "sudo":
+		return &Spec{Name: "sudo", Notation: ("A,askpass b,background C,close-from= D,chdir= E,preserve-env?= e,edit g,group= H,set-home h,host?= i,login K,remove-timestamp k,reset-timestamp l,list n,non-interactive P,preserve-groups p,prompt= R,chroot= r,role= S,stdin s,shell t,type= T,command-timeout= U,other-user= u,user= V,version v,validate B,bell N,no-update")}
+	case "doas":
+		return &Spec{Name: "doas", Notation: ("n s u= C= L")}
+	case "timeout":
+		return &Spec{Name: "timeout", Abbrev: true, Notation: ("k,kill-after= s,signal= f,foreground p,preserve-status v,verbose help version")}
+	case "nice":
+		return &Spec{Name: "nice", Abbrev: true, NumericOpt: "--adjustment", Notation: ("n,adjustment= help version")}
+	case "nohup":
+		return &Spec{Name: "nohup", Notation: ("help version")}
+	case "stdbuf":
+		return &Spec{Name: "stdbuf", Abbrev: true, Notation: ("i,input= o,output= e,error= help version")}
+	case "setsid":
+		return &Spec{Name: "setsid", Abbrev: true, Notation: ("c,ctty f,fork w,wait h,help V,version")}
+	case "ionice":
+		return &Spec{Name: "ionice", Abbrev: true, Notation: ("c,class= n,classdata= p,pid P,pgid t,ignore u,uid= h,help V,version")}
+	case "chrt":
+		return &Spec{Name: "chrt", Abbrev: true, Notation: ("a,all-tasks b,batch d,deadline f,fifo i,idle o,other r,rr e,ext R,reset-on-fork p,pid m,max v,verbose T,sched-runtime= P,sched-period= D,sched-deadline= h,help V,version")}
+	case "taskset":
+		return &Spec{Name: "taskset", Abbrev: true, Notation: ("a,all-tasks c,cpu-list p,pid h,help V,version")}
+	case "flock":
+		return &Spec{Name: "flock", Abbrev: true, Notation: ("s,shared x,e,exclusive u,unlock n,nb,nonblock w,wait,timeout= o,close E,conflict-exit-code= F,no-fork c,command= verbose h,help V,version")}
+	case "watch":
+		return &Spec{Name: "watch", Abbrev: true, Notation: ("b,beep c,color C,no-color d,differences?= e,errexit g,chgexit n,interval= p,precise t,no-title w,no-wrap x,exec q,equexit= r,no-rerun s,shotgun h,help v,version")}
+	case "xargs":
+		return &Spec{Name: "xargs", Abbrev: true, Notation: ("0,null a,arg-file= d,delimiter= E= e,eof?= I= i,replace?= L= l,max-lines?= n,max-args= o,open-tty p,interactive P,max-procs= r,no-run-if-empty s,max-chars= show-limits t,verbose x,exit process-slot-var= help version")}
+	case "command":
+		return &Spec{Name: "command", Notation: ("p v V")}
+	case "exec":
+		return &Spec{Name: "exec", Notation: ("c l a=")}
+	case "su":
+		return &Spec{Name: "su", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= w,whitelist-environment= session-command= h,help V,version")}
+	case "runuser":
+		return &Spec{Name: "runuser", GNU: true, Notation: ("c,command= f,fast g,group= G,supp-group= l,login m,p,preserve-environment P,pty s,shell= u,user= w,whitelist-environment= session-command= h,help V,version")}
+	case "script":
+		return &Spec{Name: "script", GNU: true, Notation: ("a,append c,command= E,echo= e,return f,flush B,log-io= I,log-in= O,log-out= T,log-timing= m,logging-format= o,output-limit= q,quiet t,timing?= h,help V,version")}
+	case "unbuffer":
+		return &Spec{Name: "unbuffer", Notation: ("p")}
+	case "strace":
+		return &Spec{Name: "strace", Notation: ("a= A b= c C d D e= E= f F h i I= k n o= O= p= P= q r s= S= t T u= v V w x X= y z Z")}
+	case "ltrace":
+		return &Spec{Name: "ltrace", Notation: ("a= A= b c C D= e= f F= h i l= L n= o= p= r s= S t T u= w= x=")}
+	case "time":
+		return &Spec{Name: "time", Notation: ("a,append f,format= o,output= p,portability q,quiet v,verbose help version")}
+	case "chroot":
+		return &Spec{Name: "chroot", Abbrev: true, Notation: ("userspec= groups= skip-chdir help version")}
+	}
+	return nil
 }
 
 func gitSpec() *Spec {

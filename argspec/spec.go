@@ -162,24 +162,32 @@ func (s *Spec) Opt(name string) string {
 	return ""
 }
 
-var registry = map[string]*Spec{}
-
-func register(specs ...*Spec) {
-	for _, s := range specs {
-		registry[s.Name] = s
-	}
+// specs caches the specs built so far, so that each program has one.
+var specs struct {
+	sync.Mutex
+	m map[string]*Spec
 }
 
 // Lookup returns the spec of a program by its base name, or nil.
 func Lookup(prog string) *Spec {
-	catalogOnce.Do(loadCatalog)
-	if s := registry[prog]; s != nil {
+	specs.Lock()
+	defer specs.Unlock()
+	if s := specs.m[prog]; s != nil {
 		return s
 	}
-	if build := builtOnUse[prog]; build != nil {
-		return build()
+	s := catalogSpec(prog)
+	if s == nil {
+		if build := builtOnUse[prog]; build != nil {
+			s = build()
+		}
 	}
-	return nil
+	if s != nil {
+		if specs.m == nil {
+			specs.m = map[string]*Spec{}
+		}
+		specs.m[prog] = s
+	}
+	return s
 }
 
 // builtOnUse are the specs with large subcommand tables, built the first
@@ -188,8 +196,6 @@ var builtOnUse = map[string]func() *Spec{
 	"git": sync.OnceValue(gitSpec), "kubectl": sync.OnceValue(kubectlSpec), "docker": sync.OnceValue(dockerSpec),
 	"helm": sync.OnceValue(helmSpec), "terraform": sync.OnceValue(terraformSpec),
 }
-
-var catalogOnce sync.Once
 
 // sub builds a subcommand table.
 func subs(specs ...*Spec) map[string]*Spec {

@@ -2,6 +2,8 @@ package argspec_test
 
 import (
 	"fmt"
+	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -310,5 +312,33 @@ func TestNormalizedString(t *testing.T) {
 		if got := norm(in).String(); got != want {
 			t.Errorf("Normalize(%q).String() = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// TestCatalog: every program of the catalogue (each case of catalogSpec,
+// read from its source) has a spec of its own name whose option notation
+// parses, and Lookup returns the same spec every time.
+func TestCatalog(t *testing.T) {
+	src, err := os.ReadFile("catalog.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := regexp.MustCompile(`(?m)^\tcase "([^"]+)":$`).FindAllStringSubmatch(string(src), -1)
+	if len(names) < 50 {
+		t.Fatalf("found %d programs in catalog.go; the test no longer reads it right", len(names))
+	}
+	for _, m := range append(names, []string{"", "git"}, []string{"", "kubectl"}) {
+		s := argspec.Lookup(m[1])
+		if s == nil || s.Name != m[1] {
+			t.Errorf("argspec.Lookup(%q) = %+v", m[1], s)
+			continue
+		}
+		s.Opt("--help") // parses the notation; a bad one panics
+		if argspec.Lookup(m[1]) != s {
+			t.Errorf("argspec.Lookup(%q) built a second spec", m[1])
+		}
+	}
+	if argspec.Lookup("no-such-program") != nil {
+		t.Error("Lookup of an unknown program is not nil")
 	}
 }
