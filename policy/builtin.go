@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -421,11 +420,9 @@ func builtinRules(env *Env) (*builtins, error) {
 		add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true)
 	}
 	for _, f := range env.Protect {
-		// A directory is protected with everything in it; a file alone.
-		pat := f
-		if fi, err := os.Stat(f); err == nil && fi.IsDir() || err != nil && filepath.Ext(f) == "" {
-			pat = filepath.Join(f, "**")
-		}
+		// "f/**" matches f itself too: a file is protected, and a directory
+		// with everything in it, without a stat to tell which.
+		pat := filepath.Join(f, "**")
 		add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true)
 	}
 	b.any, b.absAny = rules, absolute

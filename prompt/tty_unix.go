@@ -22,8 +22,17 @@ var promptSignals = []os.Signal{
 	syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU,
 }
 
-// errBackground: the terminal now belongs to another process group.
-var errBackground = fmt.Errorf("%w: terminal taken by another process group", ErrInterrupted)
+// errBackground: the terminal now belongs to another process group. A
+// type rather than fmt.Errorf, which would run fmt in every guard
+// process's start-up.
+var errBackground error = backgroundError{}
+
+type backgroundError struct{}
+
+func (backgroundError) Error() string {
+	return ErrInterrupted.Error() + ": terminal taken by another process group"
+}
+func (backgroundError) Unwrap() error { return ErrInterrupted }
 
 // Ask shows q on the terminal and waits for an answer. See the package
 // comment for the contract.
