@@ -10,15 +10,22 @@ import (
 
 // A guarded shell leaves a mark that its descendants can find without the
 // environment changing (the guard must hand bash exactly the environment it
-// was given): a directory entry named after the shell's process id and
-// start time, which stay the same across exec. The guard's own approval
-// commands (trust, hook) look for a marked ancestor and refuse to act for a
-// program that runs under a guard.
+// was given): a directory entry named "PID-T", the shell's process id and
+// the time of marking T, in nanoseconds since boot. The process id stays
+// the same across exec. The guard's own approval commands (trust, hook)
+// look for a marked ancestor and refuse to act for a program that runs
+// under a guard.
 //
-// Every shell start leaves a mark, so it must be cheap: a mark is a hard
-// link to one shared file (markTarget) rather than a file of its own, which
-// would cost a new inode (≈0.15 ms on ext4 in a fresh process, against
-// ≈0.04 ms for a link).
+// A mark "PID-T" belongs to the process PID that started at or before T:
+// the marked process did; a later process that reuses the id after it
+// exited started after T. (/proc's start times count 10 ms ticks, so a
+// process reusing the id within 10 ms of T would also count as marked:
+// a refusal too many, never one too few.)
+//
+// Every shell start leaves a mark, so it must be cheap: reading the clock
+// rather than /proc/self/stat, and a hard link to one shared file
+// (markTarget) rather than a file of its own, which would cost a new inode
+// (≈0.15 ms on ext4 in a fresh process, against ≈0.04 ms for a link).
 
 func guardedDir(dir string) string { return filepath.Join(dir, "guarded") }
 
@@ -26,15 +33,20 @@ func guardedDir(dir string) string { return filepath.Join(dir, "guarded") }
 // is never taken for a mark.
 const markTarget = ".mark"
 
-// MarkGuarded records that process pid (about to exec the real shell) is a
-// guarded shell. Old marks of exited processes are swept now and then.
+// ticksPerSecond is USER_HZ, the unit of /proc/PID/stat's start time; it
+// is 100 on every Linux.
+const ticksPerSecond = 100
+
+// MarkGuarded records that process pid, which must be the calling process
+// (about to exec the real shell), is a guarded shell. Old marks of exited
+// processes are swept now and then.
 func MarkGuarded(dir string, pid int) error {
-	id, err := procID("/proc", pid)
+	now, err := bootNanos()
 	if err != nil {
 		return err
 	}
 	gd := guardedDir(dir)
-	mark, target := filepath.Join(gd, id), filepath.Join(gd, markTarget)
+	mark, target := filepath.Join(gd, strconv.Itoa(pid)+"-"+strconv.FormatInt(now, 10)), filepath.Join(gd, markTarget)
 	err = os.Link(target, mark)
 	if errors.Is(err, os.ErrNotExist) {
 		// The first mark: make the directory and the target.
@@ -63,43 +75,78 @@ func MarkGuarded(dir string, pid int) error {
 	return nil
 }
 
+// readMarks returns the marks in gd: for each process id, the times.
+func readMarks(gd string) map[int][]int64 {
+	entries, err := os.ReadDir(gd)
+	if err != nil {
+		return nil
+	}
+	marks := map[int][]int64{}
+	for _, e := range entries {
+		if pid, t, ok := parseMark(e.Name()); ok {
+			marks[pid] = append(marks[pid], t)
+		}
+	}
+	return marks
+}
+
+func parseMark(name string) (pid int, t int64, ok bool) {
+	p, ts, ok := strings.Cut(name, "-")
+	if !ok {
+		return 0, 0, false
+	}
+	pid, err1 := strconv.Atoi(p)
+	t, err2 := strconv.ParseInt(ts, 10, 64)
+	return pid, t, err1 == nil && err2 == nil && pid > 0
+}
+
+// markedBy reports whether one of the mark times ts belongs to a process
+// whose /proc start time is start (in ticks): it started at or before
+// the mark.
+func markedBy(ts []int64, start uint64) bool {
+	for _, t := range ts {
+		if start <= uint64(t)/(1e9/ticksPerSecond) {
+			return true
+		}
+	}
+	return false
+}
+
+// procStart reads a process's start time (ticks since boot) and parent.
+func procStart(pid int) (start uint64, ppid int, err error) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0, 0, err
+	}
+	st, err := startTime(string(stat))
+	if err != nil {
+		return 0, 0, err
+	}
+	start, err = strconv.ParseUint(st, 10, 64)
+	return start, parentOf(string(stat)), err
+}
+
 // UnderGuard reports whether an ancestor of this process is a guarded
 // shell.
 func UnderGuard(dir string) bool {
 	if dir == "" {
 		return false
 	}
-	gd := guardedDir(dir)
-	if _, err := os.Stat(gd); err != nil {
+	marks := readMarks(guardedDir(dir))
+	if len(marks) == 0 {
 		return false
 	}
 	for pid, n := os.Getppid(), 0; pid > 1 && n < 64; n++ {
-		stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		start, ppid, err := procStart(pid)
 		if err != nil {
 			return false
 		}
-		st, err := startTime(string(stat))
-		if err != nil {
-			return false
-		}
-		if _, err := os.Stat(filepath.Join(gd, strconv.Itoa(pid)+"-"+st)); err == nil {
+		if markedBy(marks[pid], start) {
 			return true
 		}
-		pid = parentOf(string(stat))
+		pid = ppid
 	}
 	return false
-}
-
-func procID(proc string, pid int) (string, error) {
-	b, err := os.ReadFile(filepath.Join(proc, strconv.Itoa(pid), "stat"))
-	if err != nil {
-		return "", err
-	}
-	st, err := startTime(string(b))
-	if err != nil {
-		return "", err
-	}
-	return strconv.Itoa(pid) + "-" + st, nil
 }
 
 // parentOf returns field 4 (ppid) of a /proc/<pid>/stat line.
@@ -117,7 +164,8 @@ func parentOf(stat string) int {
 }
 
 // sweepGuarded removes marks of processes that no longer exist: no
-// process with that id, or one that started at another time. (A mark of a
+// process with that id, or one that started after the mark (and entries
+// that are not marks). (A mark of a
 // live process in another PID namespace sharing this state directory
 // looks dead from here; its descendants then lose the mark, as they would
 // with any guard that cannot see the process.)
@@ -127,13 +175,13 @@ func sweepGuarded(gd string) {
 		return
 	}
 	for _, e := range entries {
-		pid, st, ok := strings.Cut(e.Name(), "-")
-		if !ok {
+		if e.Name() == markTarget {
 			continue
 		}
-		n, _ := strconv.Atoi(pid)
-		if id, err := procID("/proc", n); err == nil && id == pid+"-"+st {
-			continue
+		if pid, t, ok := parseMark(e.Name()); ok {
+			if start, _, err := procStart(pid); err == nil && markedBy([]int64{t}, start) {
+				continue
+			}
 		}
 		os.Remove(filepath.Join(gd, e.Name()))
 	}
