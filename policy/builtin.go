@@ -211,6 +211,10 @@ type builtins struct {
 	absAny []*Rule
 	mu     sync.Mutex
 	byProg map[string][2][]*Rule // prog → rules, absolute rules
+	// extra are rules about one program that depend on env (not in the
+	// static tables), kept out of any so that other programs never
+	// compile them.
+	extra map[string][]*Rule
 }
 
 // catalogRule is the catalogue's rule for prog (writer, carrier or
@@ -277,6 +281,7 @@ func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
 			rules = append(rules, b.newRule(ruleFromSpec(d), false))
 		}
 	}
+	rules = append(rules, b.extra[prog]...)
 	for _, d := range absoluteCommands {
 		if specProg(d.command) == prog {
 			abs = append(abs, b.newRule(ruleFromSpec(d), true))
@@ -300,6 +305,9 @@ func (b *builtins) all() (rules, abs []*Rule) {
 				progs[p] = true
 			}
 		}
+	}
+	for p := range b.extra {
+		progs[p] = true
 	}
 	for p := range progs {
 		r, a := b.forProg(p)
@@ -368,10 +376,11 @@ func builtinRules(env *Env) (*builtins, error) {
 	// of the user's shell (functions, aliases, options) before every
 	// command. It is the user's own configuration, trusted like ~/.bashrc.
 	if env.Home != "" {
+		b.extra = map[string][]*Rule{}
 		for _, snap := range []string{"/.claude/shell-snapshots/*", "/.codex/shell_snapshots/*", "/.codex/shell-snapshots/*"} {
 			for _, verb := range []string{"source", "."} {
-				preds = append(preds, &Rule{Decision: Allow, Command: verb + " " + quoteWord(env.Home+snap[:len(snap)-1]) + "*",
-					Name: "client shell snapshot", Why: "the agent client's snapshot of your own shell configuration"})
+				b.extra[verb] = append(b.extra[verb], b.newRule(&Rule{Decision: Allow, Command: verb + " " + quoteWord(env.Home+snap[:len(snap)-1]) + "*",
+					Name: "client shell snapshot", Why: "the agent client's snapshot of your own shell configuration"}, false))
 			}
 		}
 	}
