@@ -272,7 +272,8 @@ type aspectResult struct {
 // aspect finds the winning rule of one aspect, with Maybe matches raising
 // the result to ask when they would have won.
 func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labelOf func() string, match func(*Rule) (word.Tri, bool)) aspectResult {
-	var yes, maybe []*Rule
+	var yes, maybe []*Rule // yes only when explaining: the winner is all that counts otherwise
+	var win *Rule
 	for _, r := range rules {
 		t, applies := match(r)
 		if !applies || t == word.No {
@@ -285,24 +286,21 @@ func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labe
 			continue
 		}
 		if t == word.Yes {
-			yes = append(yes, r)
+			if win == nil || win.Key().Less(r.Key()) {
+				win = r
+			}
+			if explain {
+				yes = append(yes, r)
+			}
 		} else {
 			maybe = append(maybe, r)
 		}
 	}
 	res := aspectResult{decision: Allow}
-	var win *Rule
-	for _, r := range yes {
-		if win == nil || win.Key().Less(r.Key()) {
-			win = r
-		}
-	}
 	label := ""
 	if explain {
 		label = labelOf()
 		sort.SliceStable(yes, func(i, j int) bool { return yes[j].Key().Less(yes[i].Key()) })
-	} else {
-		yes = nil // nothing to record
 	}
 	for _, r := range yes {
 		m := Match{Rule: r, Tri: word.Yes, Aspect: label}
@@ -320,7 +318,7 @@ func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labe
 			res.reason = p.Opaque
 		}
 		if res.reason == "" {
-			res.reason = fmt.Sprintf("%s by rule %s", win.Decision, win.Source)
+			res.reason = win.Decision.String() + " by rule " + win.Source
 		}
 	}
 	for _, r := range maybe {

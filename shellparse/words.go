@@ -45,17 +45,37 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
 
 // appendFields appends the fields of wd to out.
 func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
+	if !hasBrace(wd) { // most words: no slice of one word to make
+		return w.appendExpanded(out, sc, wd)
+	}
 	for _, bw := range w.braces(wd) {
-		start := len(out)
-		b := fieldBuilder{fields: out} // the fields land in out directly
-		w.parts(sc, &b, bw.Parts, wctx{}, true)
-		b.end()
-		out = b.fields
-		for i := start; i < len(out); i++ {
-			out[i] = w.globbed(sc, out[i])
-		}
+		out = w.appendExpanded(out, sc, bw)
 	}
 	return out
+}
+
+// appendExpanded appends the fields of a word after brace expansion.
+func (w *walker) appendExpanded(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
+	start := len(out)
+	b := fieldBuilder{fields: out} // the fields land in out directly
+	w.parts(sc, &b, wd.Parts, wctx{}, true)
+	b.end()
+	out = b.fields
+	for i := start; i < len(out); i++ {
+		out[i] = w.globbed(sc, out[i])
+	}
+	return out
+}
+
+// hasBrace reports whether a word may hold a brace expansion: only
+// unquoted text can.
+func hasBrace(wd *syntax.Word) bool {
+	for _, p := range wd.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // value expands a word without field splitting (assignment values,
@@ -83,14 +103,7 @@ func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
 // braces performs brace expansion. An expansion too large to list is one
 // unknown word.
 func (w *walker) braces(orig *syntax.Word) []*syntax.Word {
-	brace := false
-	for _, p := range orig.Parts {
-		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
-			brace = true // only unquoted text can hold a brace expansion
-			break
-		}
-	}
-	if !brace {
+	if !hasBrace(orig) {
 		return []*syntax.Word{orig}
 	}
 	// SplitBraces rewrites the word in place; the AST is walked again
