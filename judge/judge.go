@@ -136,9 +136,28 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	var strictest *Part
 	allowed := 0
 	env := pol.Env.ForJudgement()
+	// Parts that differ only in position are judged once: a script
+	// repeats its commands (echo, ls, git status …) in branches and
+	// loops. The verdict and the part's analysis are shared, read-only.
+	type judged struct {
+		p *policy.Part
+		v *policy.Verdict
+	}
+	memo := map[string]judged{}
 	for _, c := range parsed.Cmds {
-		p := policy.NewPart(c, env)
-		v := pol.Judge(p, req.Explain)
+		key := c.Key()
+		j, seen := memo[key]
+		if !seen {
+			j.p = policy.NewPart(c, env)
+			j.v = pol.Judge(j.p, req.Explain)
+			memo[key] = j
+		}
+		p, v := j.p, j.v
+		if seen {
+			cp := *p
+			cp.Cmd = c // its own position
+			p = &cp
+		}
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
