@@ -144,13 +144,14 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		v *policy.Verdict
 	}
 	memo := map[string]judged{}
+	var key []byte
 	for _, c := range parsed.Cmds {
-		key := c.Key()
-		j, seen := memo[key]
+		key = c.AppendKey(key[:0])
+		j, seen := memo[string(key)]
 		if !seen {
 			j.p = policy.NewPart(c, env)
 			j.v = pol.Judge(j.p, req.Explain)
-			memo[key] = j
+			memo[string(key)] = j
 		}
 		p, v := j.p, j.v
 		if seen {

@@ -13,8 +13,10 @@ import (
 //
 // Every field of Cmd and of the types it holds must be encoded here;
 // TestKeyCoversEveryField changes each one in turn to make sure.
-func (c *Cmd) Key() string {
-	b := make([]byte, 0, 128)
+func (c *Cmd) Key() string { return string(c.AppendKey(nil)) }
+
+// AppendKey appends the key to b, for callers that reuse a buffer.
+func (c *Cmd) AppendKey(b []byte) []byte {
 	b = appendWords(b, c.Argv)
 	b = strconv.AppendInt(b, int64(len(c.Assigns)), 10)
 	for _, a := range c.Assigns {
@@ -43,7 +45,7 @@ func (c *Cmd) Key() string {
 		b = appendBool(b, c.Stdin.Known)
 	}
 	b = appendStr(b, c.Func)
-	return string(b)
+	return b
 }
 
 // appendStr appends s, length first, so that no two lists of strings

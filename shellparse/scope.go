@@ -35,50 +35,56 @@ type varState struct {
 // new layer of its own.
 type varLayer struct {
 	// A layer holds a few variables (those set between two copies of the
-	// scope) in ks/vs; past smallLayer they move to m.
-	ks     []string
-	vs     []varState
-	m      map[string]varState
+	// scope) in es; past smallLayer they move to m. States are shared by
+	// pointer, never changed in place: merging layers copies pointers,
+	// not states.
+	es     []varEntry
+	m      map[string]*varState
 	parent *varLayer
 	depth  int
 	frozen bool
 }
 
+type varEntry struct {
+	k string
+	s *varState
+}
+
 const smallLayer = 8
 
-func (l *varLayer) get(k string) (varState, bool) {
+func (l *varLayer) get(k string) (*varState, bool) {
 	if l.m != nil {
 		s, ok := l.m[k]
 		return s, ok
 	}
-	for i, lk := range l.ks {
-		if lk == k {
-			return l.vs[i], true
+	for _, e := range l.es {
+		if e.k == k {
+			return e.s, true
 		}
 	}
-	return varState{}, false
+	return nil, false
 }
 
-func (l *varLayer) set(k string, s varState) {
+func (l *varLayer) set(k string, s *varState) {
 	if l.m != nil {
 		l.m[k] = s
 		return
 	}
-	for i, lk := range l.ks {
-		if lk == k {
-			l.vs[i] = s
+	for i, e := range l.es {
+		if e.k == k {
+			l.es[i].s = s
 			return
 		}
 	}
-	if len(l.ks) < smallLayer {
-		l.ks, l.vs = append(l.ks, k), append(l.vs, s)
+	if len(l.es) < smallLayer {
+		l.es = append(l.es, varEntry{k, s})
 		return
 	}
-	l.m = make(map[string]varState, 2*smallLayer)
-	for i, lk := range l.ks {
-		l.m[lk] = l.vs[i]
+	l.m = make(map[string]*varState, 2*smallLayer)
+	for _, e := range l.es {
+		l.m[e.k] = e.s
 	}
-	l.ks, l.vs = nil, nil
+	l.es = nil
 	l.m[k] = s
 }
 
@@ -86,19 +92,19 @@ func (l *varLayer) size() int {
 	if l.m != nil {
 		return len(l.m)
 	}
-	return len(l.ks)
+	return len(l.es)
 }
 
 // each calls fn for every variable of the layer.
-func (l *varLayer) each(fn func(string, varState)) {
+func (l *varLayer) each(fn func(string, *varState)) {
 	if l.m != nil {
 		for k, s := range l.m {
 			fn(k, s)
 		}
 		return
 	}
-	for i, k := range l.ks {
-		fn(k, l.vs[i])
+	for _, e := range l.es {
+		fn(e.k, e.s)
 	}
 }
 
@@ -108,7 +114,7 @@ type vars struct{ top *varLayer }
 func (v *vars) lookup(k string) (varState, bool) {
 	for l := v.top; l != nil; l = l.parent {
 		if s, ok := l.get(k); ok {
-			return s, true
+			return *s, true
 		}
 	}
 	return varState{}, false
@@ -122,7 +128,7 @@ func (v *vars) put(k string, s varState) {
 		}
 		v.top = &varLayer{parent: v.top, depth: depth}
 	}
-	v.top.set(k, s)
+	v.top.set(k, &s)
 	v.compact()
 }
 
@@ -135,6 +141,9 @@ func (v *vars) compact() {
 	for t := v.top; t.parent != nil && t.parent.size() <= 2*t.size(); t = v.top {
 		p := t.parent
 		n := &varLayer{parent: p.parent, depth: p.depth}
+		if size := p.size() + t.size(); size > smallLayer {
+			n.m = make(map[string]*varState, size)
+		}
 		p.each(n.set)
 		t.each(n.set)
 		v.top = n
@@ -145,10 +154,10 @@ func (v *vars) compact() {
 func (v *vars) each(fn func(string, varState)) {
 	seen := map[string]bool{}
 	for l := v.top; l != nil; l = l.parent {
-		l.each(func(k string, s varState) {
+		l.each(func(k string, s *varState) {
 			if !seen[k] {
 				seen[k] = true
-				fn(k, s)
+				fn(k, *s)
 			}
 		})
 	}
@@ -188,7 +197,7 @@ func changed(a, b vars) []string {
 	var seen map[string]bool
 	for _, v := range []vars{a, b} {
 		for l := v.top; l != nil && l != common; l = l.parent {
-			l.each(func(k string, _ varState) {
+			l.each(func(k string, _ *varState) {
 				if seen == nil {
 					seen = map[string]bool{}
 				}
