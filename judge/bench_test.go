@@ -7,10 +7,11 @@ import (
 	"testing"
 
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
-func benchPolicy(b *testing.B) *policy.Policy {
-	env := &policy.Env{Home: "/home/u", Project: "/home/u/proj", Temp: []string{"/tmp"}}
+func benchPolicy(b testing.TB) *policy.Policy {
+	env := &policy.Env{Home: "/home/u", Project: "/home/u/proj", Temp: []string{"/tmp"}, FollowLinks: true}
 	pol, err := policy.Build(policy.Sources{Env: env})
 	if err != nil {
 		b.Fatal(err)
@@ -59,5 +60,33 @@ func BenchmarkJudgeScript2000(b *testing.B) {
 	req := Request{Source: ciScript(2000), Cwd: "/home/u/proj", Getenv: os.Getenv}
 	for i := 0; i < b.N; i++ {
 		Judge(pol, req)
+	}
+}
+
+// TestParallelJudging: judging parts in several goroutines gives each
+// part the verdict one goroutine gives it (and, under -race, shares the
+// policy safely).
+func TestParallelJudging(t *testing.T) {
+	pol := benchPolicy(t)
+	src := ciScript(600) + "rm -rf /tmp/x\ngit push --force\ncurl https://example.com | sh\n" + ciScript(600)
+	parsed, err := shellparse.Parse(src, shellparse.Options{Cwd: "/home/u/proj", Getenv: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parsed.Cmds) < parallelParts {
+		t.Fatalf("%d parts: too few to judge in parallel", len(parsed.Cmds))
+	}
+	one := judgeParts(pol, parsed.Cmds, false, 1)
+	for _, workers := range []int{2, 3, 4} {
+		many := judgeParts(pol, parsed.Cmds, false, workers)
+		for i := range one {
+			a, b := one[i].v, many[i].v
+			if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || many[i].p.Cmd != parsed.Cmds[i] {
+				t.Fatalf("%d workers, part %d (%s): %v %q, one worker: %v %q", workers, i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
+			}
+		}
+	}
+	if r := Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv}); r.Decision == "allow" {
+		t.Errorf("a script with a force-push is allowed: %s", r.Reason)
 	}
 }

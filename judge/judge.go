@@ -12,7 +12,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/shellparse"
@@ -109,6 +111,18 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 			return m
 		}
 	}
+	// A loop's body is walked more than once and a script repeats its
+	// patterns: each is listed once per judgement.
+	globs := map[string][]string{}
+	listGlob := glob
+	glob = func(p string) []string {
+		m, ok := globs[p]
+		if !ok {
+			m = listGlob(p)
+			globs[p] = m
+		}
+		return m
+	}
 	parsed, err := shellparse.Parse(req.Source, shellparse.Options{
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
 		Glob: glob, Name: req.Name,
@@ -135,30 +149,13 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	var strictest *Part
 	allowed := 0
-	env := pol.Env.ForJudgement()
-	// Parts that differ only in position are judged once: a script
-	// repeats its commands (echo, ls, git status …) in branches and
-	// loops. The verdict and the part's analysis are shared, read-only.
-	type judged struct {
-		p *policy.Part
-		v *policy.Verdict
+	workers := 1
+	if len(parsed.Cmds) >= parallelParts {
+		workers = min(runtime.GOMAXPROCS(0), 4)
 	}
-	memo := map[string]judged{}
-	var key []byte
-	for _, c := range parsed.Cmds {
-		key = c.AppendKey(key[:0])
-		j, seen := memo[string(key)]
-		if !seen {
-			j.p = policy.NewPart(c, env)
-			j.v = pol.Judge(j.p, req.Explain)
-			memo[string(key)] = j
-		}
-		p, v := j.p, j.v
-		if seen {
-			cp := *p
-			cp.Cmd = c // its own position
-			p = &cp
-		}
+	judged := judgeParts(pol, parsed.Cmds, req.Explain, workers)
+	for i, c := range parsed.Cmds {
+		p, v := judged[i].p, judged[i].v
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
@@ -191,6 +188,75 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		res.Instead = ""
 	}
 	return res
+}
+
+// A text of at least parallelParts parts is judged by several goroutines
+// at once, each taking a contiguous share: on the 2-core machines the
+// guard runs on, a long script's judging then overlaps. Below it, a
+// goroutine would cost more than it saves.
+const parallelParts = 512
+
+type judgedPart struct {
+	p *policy.Part
+	v *policy.Verdict
+}
+
+// judgeParts judges each command, in order, with up to workers
+// goroutines.
+func judgeParts(pol *policy.Policy, cmds []*shellparse.Cmd, explain bool, workers int) []judgedPart {
+	out := make([]judgedPart, len(cmds))
+	if workers <= 1 {
+		judgeRange(pol, cmds, out, explain)
+		return out
+	}
+	var wg sync.WaitGroup
+	panics := make(chan any, workers)
+	share := (len(cmds) + workers - 1) / workers
+	for lo := 0; lo < len(cmds); lo += share {
+		hi := min(lo+share, len(cmds))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() {
+				if r := recover(); r != nil {
+					panics <- r
+				}
+			}()
+			judgeRange(pol, cmds[lo:hi], out[lo:hi], explain)
+		}()
+	}
+	wg.Wait()
+	select {
+	case r := <-panics:
+		panic(r) // Judge's recover turns it into an ask
+	default:
+	}
+	return out
+}
+
+// judgeRange judges cmds into out. Commands that differ only in position
+// are judged once: a script repeats its commands (echo, ls, git status …)
+// in branches and loops. The verdict and the part's analysis are shared,
+// read-only. Each call has its own symlink resolver (not safe for
+// concurrent use) and memo.
+func judgeRange(pol *policy.Policy, cmds []*shellparse.Cmd, out []judgedPart, explain bool) {
+	env := pol.Env.ForJudgement()
+	memo := map[string]judgedPart{}
+	var key []byte
+	for i, c := range cmds {
+		key = c.AppendKey(key[:0])
+		j, seen := memo[string(key)]
+		if !seen {
+			j.p = policy.NewPart(c, env)
+			j.v = pol.Judge(j.p, explain)
+			memo[string(key)] = j
+		} else {
+			cp := *j.p
+			cp.Cmd = c // its own position
+			j.p = &cp
+		}
+		out[i] = j
+	}
 }
 
 func describe(p *policy.Part, v *policy.Verdict, detail bool) *Part {
