@@ -6,7 +6,6 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/guard-exec/guard-exec/word"
@@ -120,11 +119,12 @@ func (w *walker) braces(orig *syntax.Word) []*syntax.Word {
 		return []*syntax.Word{wd}
 	}
 	var out []*syntax.Word
-	for bw, err := range expand.BracesSeq(nil, wd) {
-		if err != nil || len(out) > 4096 {
-			return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
-		}
+	ok := expandBraces(wd, func(bw *syntax.Word) bool {
 		out = append(out, bw)
+		return len(out) <= 4096
+	})
+	if !ok || len(out) > 4096 {
+		return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
 	}
 	return out
 }
