@@ -267,11 +267,35 @@ func readKill(s *Spec, args []wordT, pattern bool) *Cmd {
 	return c
 }
 
-var signalNumbers = map[string]string{"1": "HUP", "2": "INT", "3": "QUIT", "6": "ABRT", "9": "KILL", "15": "TERM", "18": "CONT", "19": "STOP", "10": "USR1", "12": "USR2"}
+func signalNumbers(name string) (string, bool) {
+	switch name {
+	case "1":
+		return "HUP", true
+	case "2":
+		return "INT", true
+	case "3":
+		return "QUIT", true
+	case "6":
+		return "ABRT", true
+	case "9":
+		return "KILL", true
+	case "15":
+		return "TERM", true
+	case "18":
+		return "CONT", true
+	case "19":
+		return "STOP", true
+	case "10":
+		return "USR1", true
+	case "12":
+		return "USR2", true
+	}
+	return "", false
+}
 
 func signalName(s string) string {
 	s = strings.ToUpper(strings.TrimPrefix(strings.ToUpper(s), "SIG"))
-	if n, ok := signalNumbers[s]; ok {
+	if n, ok := signalNumbers(s); ok {
 		return n
 	}
 	return s

@@ -8,14 +8,18 @@ import (
 
 // find's expression is not getopt: primaries are single-dash words, some
 // take arguments, and -exec/-ok take a command up to ";" or "+".
-var findArgs = map[string]int{
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
-	"-regex": 1, "-iregex": 1, "-regextype": 1, "-type": 1, "-xtype": 1, "-size": 1, "-perm": 1,
-	"-user": 1, "-group": 1, "-uid": 1, "-gid": 1, "-newer": 1, "-anewer": 1, "-cnewer": 1,
-	"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1, "-amin": 1, "-cmin": 1, "-used": 1,
-	"-maxdepth": 1, "-mindepth": 1, "-printf": 1, "-fprint": 1, "-fprint0": 1, "-fls": 1,
-	"-fprintf": 2, "-samefile": 1, "-inum": 1, "-links": 1, "-lname": 1, "-ilname": 1,
-	"-context": 1, "-fstype": 1, "-files0-from": 1,
+func findArgs(name string) (int, bool) {
+	switch name {
+	case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
+		"-regextype", "-type", "-xtype", "-size", "-perm", "-user", "-group", "-uid", "-gid", "-newer",
+		"-anewer", "-cnewer", "-mtime", "-atime", "-ctime", "-mmin", "-amin", "-cmin", "-used",
+		"-maxdepth", "-mindepth", "-printf", "-fprint", "-fprint0", "-fls", "-samefile", "-inum",
+		"-links", "-lname", "-ilname", "-context", "-fstype", "-files0-from":
+		return 1, true
+	case "-fprintf":
+		return 2, true
+	}
+	return 0, false
 }
 
 // FindExec is one -exec/-execdir/-ok/-okdir action of a find command.
@@ -31,10 +35,15 @@ type FindExec struct {
 
 // findNoFilter are find's words that select nothing out: options that
 // change the walk, not which files the actions see.
-var findNoFilter = map[string]int{
-	"-depth": 0, "-d": 0, "-xdev": 0, "-mount": 0, "-follow": 0, "-noleaf": 0, "-maxdepth": 1,
-	"-ignore_readdir_race": 0, "-noignore_readdir_race": 0, "-daystart": 0, "-warn": 0, "-nowarn": 0,
-	"-regextype": 1, "-true": 0, "-print": 0, "-print0": 0, "-ls": 0,
+func findNoFilter(name string) (int, bool) {
+	switch name {
+	case "-depth", "-d", "-xdev", "-mount", "-follow", "-noleaf", "-ignore_readdir_race",
+		"-noignore_readdir_race", "-daystart", "-warn", "-nowarn", "-true", "-print", "-print0", "-ls":
+		return 0, true
+	case "-maxdepth", "-regextype":
+		return 1, true
+	}
+	return 0, false
 }
 
 // FindExecs returns the commands a find runs. It reads the argv again
@@ -65,7 +74,7 @@ func FindExecs(args []word.Word) (out []FindExec, unterminated bool) {
 			out = append(out, fe)
 			i = j
 		default:
-			if n, ok := findArgs[t]; ok {
+			if n, ok := findArgs(t); ok {
 				i += n
 			}
 		}
@@ -93,7 +102,7 @@ func findUnfiltered(before []word.Word) bool {
 expr:
 	for ; i < len(before); i++ {
 		t, ok := before[i].Static()
-		n, known := findNoFilter[t]
+		n, known := findNoFilter(t)
 		if !ok || !known {
 			return false
 		}
@@ -160,7 +169,7 @@ func readFind(s *Spec, args []wordT, pattern bool) *Cmd {
 			continue // ( ) ! , and the like
 		}
 		opt := Opt{Name: t, Known: true}
-		if n, ok := findArgs[t]; ok && i+n < len(args) {
+		if n, ok := findArgs(t); ok && i+n < len(args) {
 			// The first argument is the value (-fprintf FILE FORMAT).
 			v := args[i+1]
 			opt.Value = &v

@@ -36,41 +36,66 @@ type Effect struct {
 }
 
 // readers read every operand.
-var readers = set("cat", "tac", "head", "tail", "less", "more", "wc", "nl", "od", "xxd", "hexdump",
-	"strings", "file", "stat", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum",
-	"b2sum", "cksum", "sum", "base64", "base32", "cut", "paste", "diff", "cmp", "comm", "rev", "fold",
-	"fmt", "column", "ls", "du", "bat", "batcat", "readlink", "realpath", "tree", "shasum", "zcat",
-	"bzcat", "xzcat", "zless", "expand", "unexpand", "join", "pr", "split", "csplit", "tsort", "look",
-	"numfmt", "iconv", "jq", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc", "wc")
+func readers(name string) bool {
+	switch name {
+	case "cat", "tac", "head", "tail", "less", "more", "wc", "nl", "od", "xxd", "hexdump", "strings",
+		"file", "stat", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum",
+		"cksum", "sum", "base64", "base32", "cut", "paste", "diff", "cmp", "comm", "rev", "fold", "fmt",
+		"column", "ls", "du", "bat", "batcat", "readlink", "realpath", "tree", "shasum", "zcat", "bzcat",
+		"xzcat", "zless", "expand", "unexpand", "join", "pr", "split", "csplit", "tsort", "look",
+		"numfmt", "iconv", "jq", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc":
+		return true
+	}
+	return false
+}
 
 // patternFirst read operands after a leading pattern or program, unless
 // the pattern came by option.
-var patternFirst = map[string][]string{
-	"grep": {"--regexp", "--file"}, "egrep": {"-e", "-f"}, "fgrep": {"-e", "-f"},
-	"rg": {"--regexp", "--file"}, "ag": {}, "ack": {},
-	"awk": {"-f"}, "gawk": {"-f"}, "mawk": {"-f"}, "nawk": {"-f"},
-	"sed": {"--expression", "--file"},
+func patternFirst(name string) ([]string, bool) {
+	switch name {
+	case "grep":
+		return []string{"--regexp", "--file"}, true
+	case "egrep":
+		return []string{"-e", "-f"}, true
+	case "fgrep":
+		return []string{"-e", "-f"}, true
+	case "rg":
+		return []string{"--regexp", "--file"}, true
+	case "ag":
+		return []string{}, true
+	case "ack":
+		return []string{}, true
+	case "awk":
+		return []string{"-f"}, true
+	case "gawk":
+		return []string{"-f"}, true
+	case "mawk":
+		return []string{"-f"}, true
+	case "nawk":
+		return []string{"-f"}, true
+	case "sed":
+		return []string{"--expression", "--file"}, true
+	}
+	return nil, false
 }
 
 // noPaths are programs whose operands are not paths.
-var noPaths = set("echo", "printf", "true", "false", ":", "test", "[", "[[", "sleep", "date", "whoami",
-	"id", "uname", "hostname", "pwd", "env", "printenv", "which", "type", "command", "seq", "yes",
-	"expr", "basename", "dirname", "kill", "pkill", "ps", "pgrep", "uptime", "nproc", "tty", "locale",
-	"exit", "return", "shift", "set", "shopt", "export", "unset", "declare", "local", "readonly",
-	"typeset", "alias", "unalias", "hash", "wait", "jobs", "fg", "bg", "disown", "umask", "ulimit",
-	"times", "trap", "getopts", "read", "let", "break", "continue", "history", "help", "caller",
-	"compgen", "complete", "dirs", "popd", "pushd", "cd", "logout", "suspend", "enable", "mapfile",
-	"readarray", "eval", "builtin", "exec", "bind", "fc", "tput", "stty", "clear", "reset", "cal",
-	"groups", "users", "who", "w", "last", "free", "df", "lsblk", "lscpu", "lsof", "netstat", "ss",
-	"ip", "ifconfig", "ping", "dig", "nslookup", "host", "curl", "wget", "git", "docker", "kubectl",
-	"helm", "terraform")
-
-func set(names ...string) map[string]bool {
-	m := map[string]bool{}
-	for _, n := range names {
-		m[n] = true
+func noPaths(name string) bool {
+	switch name {
+	case "echo", "printf", "true", "false", ":", "test", "[", "[[", "sleep", "date", "whoami", "id",
+		"uname", "hostname", "pwd", "env", "printenv", "which", "type", "command", "seq", "yes", "expr",
+		"basename", "dirname", "kill", "pkill", "ps", "pgrep", "uptime", "nproc", "tty", "locale",
+		"exit", "return", "shift", "set", "shopt", "export", "unset", "declare", "local", "readonly",
+		"typeset", "alias", "unalias", "hash", "wait", "jobs", "fg", "bg", "disown", "umask", "ulimit",
+		"times", "trap", "getopts", "read", "let", "break", "continue", "history", "help", "caller",
+		"compgen", "complete", "dirs", "popd", "pushd", "cd", "logout", "suspend", "enable", "mapfile",
+		"readarray", "eval", "builtin", "exec", "bind", "fc", "tput", "stty", "clear", "reset", "cal",
+		"groups", "users", "who", "w", "last", "free", "df", "lsblk", "lscpu", "lsof", "netstat", "ss",
+		"ip", "ifconfig", "ping", "dig", "nslookup", "host", "curl", "wget", "git", "docker", "kubectl",
+		"helm", "terraform":
+		return true
 	}
-	return m
+	return false
 }
 
 // Effects returns the paths a command touches. known is false when the
@@ -294,17 +319,17 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 	case "git":
 		return gitEffects(c), true
 	default:
-		if noPaths[c.Prog] {
+		if noPaths(c.Prog) {
 			return nil, true
 		}
-		if readers[c.Prog] {
+		if readers(c.Prog) {
 			if c.Raw {
 				args = nonOptions(args)
 			}
 			addAll(args, Read, "", c.Prog == "du" || c.Prog == "tree" || c.Prog == "ls" && c.Has("-R"))
 			return effs, true
 		}
-		if opts, ok := patternFirst[c.Prog]; ok {
+		if opts, ok := patternFirst(c.Prog); ok {
 			if c.Raw {
 				args = nonOptions(args)
 			}

@@ -198,9 +198,14 @@ var sqlDestroy = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)\b(drop\s+(table|database|schema|index|view|user|role)|truncate(\s+table)?\s+\w|flushall|flushdb|dropdatabase)\b`)
 })
 
-var dbClients = map[string]bool{"psql": true, "mysql": true, "mariadb": true, "sqlite3": true, "sqlcmd": true,
-	"clickhouse-client": true, "cockroach": true, "mongosh": true, "mongo": true, "redis-cli": true,
-	"duckdb": true, "cqlsh": true, "bq": true, "snowsql": true}
+func dbClients(name string) bool {
+	switch name {
+	case "psql", "mysql", "mariadb", "sqlite3", "sqlcmd", "clickhouse-client", "cockroach", "mongosh",
+		"mongo", "redis-cli", "duckdb", "cqlsh", "bq", "snowsql":
+		return true
+	}
+	return false
+}
 
 // builtins holds the built-in rules. The rules about one program (the
 // catalogues and the defaults) are made when a command names that program:
@@ -354,7 +359,7 @@ func builtinRules(env *Env) (*builtins, error) {
 			return word.No
 		}, Why: "prints a version or usage"},
 		{Decision: Ask, Name: "destructive database statement", spec: 25, pred: func(p *Part) word.Tri {
-			if len(p.Argv) == 0 || !dbClients[filepath.Base(p.Name())] {
+			if len(p.Argv) == 0 || !dbClients(filepath.Base(p.Name())) {
 				return word.No
 			}
 			texts := []string{}

@@ -116,7 +116,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "mode"), Msg: fmt.Sprintf("mode must be \"enforce\" or \"audit\", not %q", fc.Mode)}
 	}
 	for _, p := range fc.Presets {
-		if _, ok := Presets[p]; !ok {
+		if _, ok := Presets()[p]; !ok {
 			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "presets"), Msg: fmt.Sprintf("unknown preset %q", p), Hint: "known presets: " + strings.Join(PresetNames(), ", ")}
 		}
 	}
@@ -266,7 +266,7 @@ func Build(src Sources) (*Policy, error) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		for _, r := range Presets[name].rules() {
+		for _, r := range Presets()[name].rules() {
 			r.Layer, r.Source = User, "preset "+name
 			if err := r.compile(src.Env); err != nil {
 				return nil, fmt.Errorf("preset %s: %v", name, err)

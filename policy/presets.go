@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Preset is a named set of allow rules for one ecosystem's everyday
@@ -30,53 +31,56 @@ func (p Preset) rules() []*Rule {
 	return out
 }
 
-// Presets are the built-in presets.
-var Presets = map[string]Preset{
-	"go": {Doc: "go build, test, vet, fmt, run, mod tidy …", Detect: []string{"go.mod"},
-		Allow: []string{"go build", "go test", "go vet", "go fmt", "gofmt", "go run", "go mod tidy", "go mod download",
-			"go mod verify", "go mod why", "go mod graph", "go list", "go version", "go env", "go doc", "go tool cover",
-			"golangci-lint run", "staticcheck", "goimports"}},
-	"node": {Doc: "npm/yarn/pnpm install, test, run <script>; npx of local tools", Detect: []string{"package.json"},
-		Allow: []string{"npm test", "npm t", "npm run", "npm run-script", "npm install", "npm i", "npm ci", "npm ls",
-			"npm outdated", "npm view", "npm audit", "npm exec", "npm start", "yarn test", "yarn run", "yarn install",
-			"yarn", "yarn build", "yarn lint", "pnpm test", "pnpm run", "pnpm install", "pnpm i", "pnpm build", "pnpm lint",
-			"npx tsc", "npx jest", "npx vitest", "npx eslint", "npx prettier", "npx playwright test", "tsc", "jest", "vitest",
-			"eslint", "prettier", "node --test"},
-		Ask: []string{"npm publish", "npm unpublish", "npm deprecate", "npm dist-tag", "npm owner", "npm access", "npm token",
-			"yarn publish", "pnpm publish", "npm run deploy", "npm run publish", "npm run release"}},
-	"python": {Doc: "pytest, unittest, pip install -r, ruff, black, mypy, tox, poetry/uv run", Detect: []string{"pyproject.toml", "setup.py", "requirements.txt", "setup.cfg", "tox.ini"},
-		Allow: []string{"pytest", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
-			"pip install -r", "pip3 install -r", "pip install -e", "pip list", "pip show", "pip freeze", "pip3 list",
-			"ruff", "black", "isort", "flake8", "mypy", "pyright", "pylint", "tox", "nox", "poetry run", "poetry install",
-			"poetry show", "uv run", "uv sync", "uv pip install", "uv pip list", "uv add", "uv lock", "uv venv", "coverage run",
-			"coverage report", "pip install", "pip3 install", "python -m pip install", "python3 -m pip install", "python -m venv",
-			"python3 -m venv", "source */bin/activate", ". */bin/activate"},
-		Ask: []string{"twine upload", "poetry publish", "uv publish", "pip uninstall"}},
-	"rust": {Doc: "cargo build, test, check, clippy, fmt, run, doc", Detect: []string{"Cargo.toml"},
-		Allow: []string{"cargo build", "cargo test", "cargo check", "cargo clippy", "cargo fmt", "cargo run", "cargo doc",
-			"cargo bench", "cargo tree", "cargo metadata", "rustfmt", "cargo nextest"},
-		Ask: []string{"cargo publish", "cargo yank", "cargo owner", "cargo login"}},
-	"make": {Doc: "make and its targets, except install, deploy and release", Detect: []string{"Makefile", "makefile", "GNUmakefile"},
-		Allow: []string{"make"},
-		Ask:   []string{"make install", "make deploy", "make release", "make publish", "make uninstall"}},
-	"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase", Detect: []string{".git"},
-		Allow: []string{"git add", "git commit", "git switch", "git checkout -b", "git stash push", "git stash", "git stash pop",
-			"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag"}},
-	"git-readonly": {Doc: "git fetch and read-only git beyond the defaults", Allow: []string{"git fetch", "git remote"}},
-	"java": {Doc: "mvn and gradle build, test, verify", Detect: []string{"pom.xml", "build.gradle", "build.gradle.kts"},
-		Allow: []string{"mvn test", "mvn verify", "mvn package", "mvn compile", "mvn clean", "./mvnw", "gradle build", "gradle test",
-			"gradle check", "./gradlew build", "./gradlew test", "./gradlew check"},
-		Ask: []string{"mvn deploy", "gradle publish", "./gradlew publish"}},
-	"ruby": {Doc: "bundle install, rspec, rake test, rubocop", Detect: []string{"Gemfile"},
-		Allow: []string{"bundle install", "bundle exec rspec", "bundle exec rake test", "rspec", "rake test", "rubocop", "bundle exec rubocop"},
-		Ask:   []string{"gem push", "bundle exec rake release"}},
-	"docker-readonly": {Doc: "docker ps, images, logs, inspect (also the defaults)", Allow: []string{"docker ps", "docker images", "docker logs", "docker inspect"}},
-}
+// Presets returns the built-in presets, by name. The table is made on
+// first use: most guard processes name no preset.
+var Presets = sync.OnceValue(func() map[string]Preset {
+	return map[string]Preset{
+		"go": {Doc: "go build, test, vet, fmt, run, mod tidy …", Detect: []string{"go.mod"},
+			Allow: []string{"go build", "go test", "go vet", "go fmt", "gofmt", "go run", "go mod tidy", "go mod download",
+				"go mod verify", "go mod why", "go mod graph", "go list", "go version", "go env", "go doc", "go tool cover",
+				"golangci-lint run", "staticcheck", "goimports"}},
+		"node": {Doc: "npm/yarn/pnpm install, test, run <script>; npx of local tools", Detect: []string{"package.json"},
+			Allow: []string{"npm test", "npm t", "npm run", "npm run-script", "npm install", "npm i", "npm ci", "npm ls",
+				"npm outdated", "npm view", "npm audit", "npm exec", "npm start", "yarn test", "yarn run", "yarn install",
+				"yarn", "yarn build", "yarn lint", "pnpm test", "pnpm run", "pnpm install", "pnpm i", "pnpm build", "pnpm lint",
+				"npx tsc", "npx jest", "npx vitest", "npx eslint", "npx prettier", "npx playwright test", "tsc", "jest", "vitest",
+				"eslint", "prettier", "node --test"},
+			Ask: []string{"npm publish", "npm unpublish", "npm deprecate", "npm dist-tag", "npm owner", "npm access", "npm token",
+				"yarn publish", "pnpm publish", "npm run deploy", "npm run publish", "npm run release"}},
+		"python": {Doc: "pytest, unittest, pip install -r, ruff, black, mypy, tox, poetry/uv run", Detect: []string{"pyproject.toml", "setup.py", "requirements.txt", "setup.cfg", "tox.ini"},
+			Allow: []string{"pytest", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
+				"pip install -r", "pip3 install -r", "pip install -e", "pip list", "pip show", "pip freeze", "pip3 list",
+				"ruff", "black", "isort", "flake8", "mypy", "pyright", "pylint", "tox", "nox", "poetry run", "poetry install",
+				"poetry show", "uv run", "uv sync", "uv pip install", "uv pip list", "uv add", "uv lock", "uv venv", "coverage run",
+				"coverage report", "pip install", "pip3 install", "python -m pip install", "python3 -m pip install", "python -m venv",
+				"python3 -m venv", "source */bin/activate", ". */bin/activate"},
+			Ask: []string{"twine upload", "poetry publish", "uv publish", "pip uninstall"}},
+		"rust": {Doc: "cargo build, test, check, clippy, fmt, run, doc", Detect: []string{"Cargo.toml"},
+			Allow: []string{"cargo build", "cargo test", "cargo check", "cargo clippy", "cargo fmt", "cargo run", "cargo doc",
+				"cargo bench", "cargo tree", "cargo metadata", "rustfmt", "cargo nextest"},
+			Ask: []string{"cargo publish", "cargo yank", "cargo owner", "cargo login"}},
+		"make": {Doc: "make and its targets, except install, deploy and release", Detect: []string{"Makefile", "makefile", "GNUmakefile"},
+			Allow: []string{"make"},
+			Ask:   []string{"make install", "make deploy", "make release", "make publish", "make uninstall"}},
+		"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase", Detect: []string{".git"},
+			Allow: []string{"git add", "git commit", "git switch", "git checkout -b", "git stash push", "git stash", "git stash pop",
+				"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag"}},
+		"git-readonly": {Doc: "git fetch and read-only git beyond the defaults", Allow: []string{"git fetch", "git remote"}},
+		"java": {Doc: "mvn and gradle build, test, verify", Detect: []string{"pom.xml", "build.gradle", "build.gradle.kts"},
+			Allow: []string{"mvn test", "mvn verify", "mvn package", "mvn compile", "mvn clean", "./mvnw", "gradle build", "gradle test",
+				"gradle check", "./gradlew build", "./gradlew test", "./gradlew check"},
+			Ask: []string{"mvn deploy", "gradle publish", "./gradlew publish"}},
+		"ruby": {Doc: "bundle install, rspec, rake test, rubocop", Detect: []string{"Gemfile"},
+			Allow: []string{"bundle install", "bundle exec rspec", "bundle exec rake test", "rspec", "rake test", "rubocop", "bundle exec rubocop"},
+			Ask:   []string{"gem push", "bundle exec rake release"}},
+		"docker-readonly": {Doc: "docker ps, images, logs, inspect (also the defaults)", Allow: []string{"docker ps", "docker images", "docker logs", "docker inspect"}},
+	}
+})
 
 // PresetNames lists the presets, sorted.
 func PresetNames() []string {
-	out := make([]string, 0, len(Presets))
-	for n := range Presets {
+	out := make([]string, 0, len(Presets()))
+	for n := range Presets() {
 		out = append(out, n)
 	}
 	sort.Strings(out)
@@ -87,7 +91,7 @@ func PresetNames() []string {
 func DescribePresets() string {
 	var b strings.Builder
 	for _, n := range PresetNames() {
-		b.WriteString(n + ": " + Presets[n].Doc + "\n")
+		b.WriteString(n + ": " + Presets()[n].Doc + "\n")
 	}
 	return b.String()
 }
@@ -97,7 +101,7 @@ func DescribePresets() string {
 func StarterConfig(root string, exists func(string) bool) string {
 	var found []string
 	for _, name := range PresetNames() {
-		for _, f := range Presets[name].Detect {
+		for _, f := range Presets()[name].Detect {
 			if exists(f) {
 				found = append(found, name)
 				break

@@ -15,14 +15,16 @@ import (
 
 // exactOnly are programs for which only the exact argv is ever remembered:
 // shells, interpreters and wrappers run whatever their arguments say.
-var exactOnly = map[string]bool{
-	"bash": true, "sh": true, "dash": true, "zsh": true, "ksh": true, "fish": true, "python": true, "python3": true,
-	"python2": true, "node": true, "nodejs": true, "deno": true, "bun": true, "perl": true, "ruby": true, "php": true,
-	"lua": true, "env": true, "sudo": true, "doas": true, "su": true, "xargs": true, "eval": true, "exec": true,
-	"nohup": true, "timeout": true, "nice": true, "watch": true, "find": true, "ssh": true, "npx": true, "source": true,
-	".": true, "parallel": true, "busybox": true, "command": true, "builtin": true, "time": true, "strace": true,
-	"awk": true, "gawk": true, "osascript": true, "Rscript": true, "julia": true, "setsid": true, "stdbuf": true,
-	"flock": true, "script": true, "unbuffer": true, "chroot": true, "runuser": true, "docker": false,
+func exactOnly(prog string) bool {
+	switch prog {
+	case "bash", "sh", "dash", "zsh", "ksh", "fish", "python", "python3", "python2", "node", "nodejs",
+		"deno", "bun", "perl", "ruby", "php", "lua", "env", "sudo", "doas", "su", "xargs", "eval",
+		"exec", "nohup", "timeout", "nice", "watch", "find", "ssh", "npx", "source", ".", "parallel",
+		"busybox", "command", "builtin", "time", "strace", "awk", "gawk", "osascript", "Rscript",
+		"julia", "setsid", "stdbuf", "flock", "script", "unbuffer", "chroot", "runuser":
+		return true
+	}
+	return false
 }
 
 var subWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`) })
@@ -96,7 +98,7 @@ func rememberCommand(p *Part, specific bool) (command string, ok bool) {
 		return "", false
 	}
 	prog := argspec.ProgName(words[0])
-	if p.Opaque != "" || exactOnly[prog] || pythonLike(prog) || specific {
+	if p.Opaque != "" || exactOnly(prog) || pythonLike(prog) || specific {
 		if p.Opaque != "" && p.CodeArg < 1 {
 			return "", false
 		}

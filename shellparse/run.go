@@ -130,25 +130,77 @@ func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
 
 // codeVars are environment variables whose value other programs run as a
 // shell command.
-var codeVars = map[string]string{
-	"GIT_PAGER": "git's pager", "PAGER": "the pager", "MANPAGER": "man's pager", "GIT_EDITOR": "git's editor",
-	"EDITOR": "the editor", "VISUAL": "the editor", "GIT_SEQUENCE_EDITOR": "git's rebase editor",
-	"GIT_SSH_COMMAND": "git's ssh command", "GIT_EXTERNAL_DIFF": "git's diff program",
-	"GIT_ASKPASS": "git's password prompt", "SSH_ASKPASS": "ssh's password prompt",
-	"LESSOPEN": "less's input filter", "LESSCLOSE": "less's input filter", "PROMPT_COMMAND": "the prompt command",
-	"RSYNC_RSH": "rsync's remote shell", "GIT_SSH": "git's ssh program",
+func codeVars(name string) string {
+	switch name {
+	case "GIT_PAGER":
+		return "git's pager"
+	case "PAGER":
+		return "the pager"
+	case "MANPAGER":
+		return "man's pager"
+	case "GIT_EDITOR":
+		return "git's editor"
+	case "EDITOR":
+		return "the editor"
+	case "VISUAL":
+		return "the editor"
+	case "GIT_SEQUENCE_EDITOR":
+		return "git's rebase editor"
+	case "GIT_SSH_COMMAND":
+		return "git's ssh command"
+	case "GIT_EXTERNAL_DIFF":
+		return "git's diff program"
+	case "GIT_ASKPASS":
+		return "git's password prompt"
+	case "SSH_ASKPASS":
+		return "ssh's password prompt"
+	case "LESSOPEN":
+		return "less's input filter"
+	case "LESSCLOSE":
+		return "less's input filter"
+	case "PROMPT_COMMAND":
+		return "the prompt command"
+	case "RSYNC_RSH":
+		return "rsync's remote shell"
+	case "GIT_SSH":
+		return "git's ssh program"
+	}
+	return ""
 }
 
 // hiddenCodeVars make programs load code the guard cannot see.
-var hiddenCodeVars = map[string]string{
-	"BASH_ENV": "makes every later bash source that file", "ENV": "makes later shells source that file",
-	"LD_PRELOAD": "loads that library into every program", "LD_AUDIT": "loads that library into every program",
-	"LD_LIBRARY_PATH": "changes which libraries programs load", "NODE_OPTIONS": "passes options (such as --require) to node",
-	"PERL5OPT": "passes options to perl", "RUBYOPT": "passes options to ruby", "PYTHONSTARTUP": "runs that file in python",
-	"SHELLOPTS": "changes how later shells parse", "BASHOPTS": "changes how later shells parse",
-	"GIT_CONFIG_PARAMETERS": "sets git configuration (which can name programs to run)",
-	"GIT_CONFIG_COUNT":      "sets git configuration (which can name programs to run)",
-	"PROMPT_COMMAND":        "",
+func hiddenCodeVars(name string) string {
+	switch name {
+	case "BASH_ENV":
+		return "makes every later bash source that file"
+	case "ENV":
+		return "makes later shells source that file"
+	case "LD_PRELOAD":
+		return "loads that library into every program"
+	case "LD_AUDIT":
+		return "loads that library into every program"
+	case "LD_LIBRARY_PATH":
+		return "changes which libraries programs load"
+	case "NODE_OPTIONS":
+		return "passes options (such as --require) to node"
+	case "PERL5OPT":
+		return "passes options to perl"
+	case "RUBYOPT":
+		return "passes options to ruby"
+	case "PYTHONSTARTUP":
+		return "runs that file in python"
+	case "SHELLOPTS":
+		return "changes how later shells parse"
+	case "BASHOPTS":
+		return "changes how later shells parse"
+	case "GIT_CONFIG_PARAMETERS":
+		return "sets git configuration (which can name programs to run)"
+	case "GIT_CONFIG_COUNT":
+		return "sets git configuration (which can name programs to run)"
+	case "PROMPT_COMMAND":
+		return ""
+	}
+	return ""
 }
 
 // checkAssigns judges assignments whose values are code or make later
@@ -164,19 +216,19 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 			} else {
 				w.dataAsCode(a.Name + " is set to a value not known here; bash expands it as a prompt, which can run commands")
 			}
-		case codeVars[a.Name] != "":
+		case codeVars(a.Name) != "":
 			if s, ok := a.Value.Static(); ok {
 				if s != "" {
-					w.code(sc.clone(), s, Layer{Kind: a.Name + " (" + codeVars[a.Name] + ")"})
+					w.code(sc.clone(), s, Layer{Kind: a.Name + " (" + codeVars(a.Name) + ")"})
 				}
 			} else {
-				w.emit(&Cmd{Assigns: []Assign{a}, Opaque: a.Name + " is set to a command not known here; " + codeVars[a.Name] + " runs it", CodeArg: -1})
+				w.emit(&Cmd{Assigns: []Assign{a}, Opaque: a.Name + " is set to a command not known here; " + codeVars(a.Name) + " runs it", CodeArg: -1})
 			}
-		case hiddenCodeVars[a.Name] != "" || strings.HasPrefix(a.Name, "GIT_CONFIG_KEY_"):
+		case hiddenCodeVars(a.Name) != "" || strings.HasPrefix(a.Name, "GIT_CONFIG_KEY_"):
 			if s, ok := a.Value.Static(); ok && s == "" {
 				continue
 			}
-			reason := hiddenCodeVars[a.Name]
+			reason := hiddenCodeVars(a.Name)
 			if reason == "" {
 				reason = "sets git configuration (which can name programs to run)"
 			}
@@ -978,13 +1030,23 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 	}
 }
 
-var shells = map[string]bool{"bash": true, "sh": true, "dash": true, "ash": true, "ksh": true,
-	"ksh93": true, "mksh": true, "zsh": true, "yash": true, "posh": true, "rbash": true}
+func shells(prog string) bool {
+	switch prog {
+	case "bash", "sh", "dash", "ash", "ksh", "ksh93", "mksh", "zsh", "yash", "posh", "rbash":
+		return true
+	}
+	return false
+}
 
-var foreignShells = map[string]bool{"fish": true, "csh": true, "tcsh": true, "pwsh": true,
-	"powershell": true, "nu": true, "xonsh": true, "elvish": true, "rc": true}
+func foreignShells(prog string) bool {
+	switch prog {
+	case "fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish", "rc":
+		return true
+	}
+	return false
+}
 
-func isShell(prog string) bool { return shells[prog] || foreignShells[prog] }
+func isShell(prog string) bool { return shells(prog) || foreignShells(prog) }
 
 // shell handles a nested shell: its -c string, its script, or its input.
 func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
@@ -1008,7 +1070,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 		args = append(args, s)
 	}
-	if foreignShells[prog] {
+	if foreignShells(prog) {
 		cmd.Opaque = "code for " + prog + ", which the guard does not read"
 		if len(args) == 0 {
 			cmd.Opaque = prog + " reading commands from its input"

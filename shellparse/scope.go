@@ -320,9 +320,14 @@ func unionCwd(a, b Cwd) Cwd {
 }
 
 // bashNumeric are variables bash itself keeps as integers.
-var bashNumeric = map[string]bool{"?": true, "$": true, "!": true, "#": true, "RANDOM": true,
-	"LINENO": true, "SECONDS": true, "BASHPID": true, "PPID": true, "UID": true, "EUID": true,
-	"SHLVL": true, "OPTIND": true, "COLUMNS": true, "LINES": true, "EPOCHSECONDS": true}
+func bashNumeric(name string) bool {
+	switch name {
+	case "?", "$", "!", "#", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "SHLVL",
+		"OPTIND", "COLUMNS", "LINES", "EPOCHSECONDS":
+		return true
+	}
+	return false
+}
 
 // defineFunc records a function, copying the shared table first.
 func (sc *scope) defineFunc(name string, body *syntax.Stmt) {
@@ -393,15 +398,20 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 			}
 		}
 	}
-	if digitVars[name] {
+	if digitVars(name) {
 		return word.Word{Segs: []word.Seg{{Kind: word.Digits, Text: "$" + name}}}, false
 	}
 	return word.Unknown("$" + name), false
 }
 
 // digitVars are set by bash to non-negative numbers.
-var digitVars = map[string]bool{"$": true, "!": true, "?": true, "#": true, "PPID": true, "UID": true,
-	"EUID": true, "BASHPID": true, "RANDOM": true, "SECONDS": true, "LINENO": true, "EPOCHSECONDS": true}
+func digitVars(name string) bool {
+	switch name {
+	case "$", "!", "?", "#", "PPID", "UID", "EUID", "BASHPID", "RANDOM", "SECONDS", "LINENO", "EPOCHSECONDS":
+		return true
+	}
+	return false
+}
 
 // lookup returns a variable's value, or a hole described by desc.
 func (sc *scope) lookup(w *walker, name, desc string) word.Word {
@@ -418,7 +428,7 @@ func (sc *scope) lookup(w *walker, name, desc string) word.Word {
 // numeric reports whether a variable certainly holds an integer, so that
 // evaluating it as arithmetic cannot run code.
 func (sc *scope) numeric(w *walker, name string) bool {
-	if bashNumeric[name] {
+	if bashNumeric(name) {
 		return true
 	}
 	if v, ok := sc.vars.lookup(name); ok {
