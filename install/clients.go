@@ -305,11 +305,19 @@ func geminiUninstall(p *planner) error {
 	return p.unlinkShared("gemini-cli")
 }
 
-var shellVarHow = map[string]string{
-	"aider":    "Aider runs `$SHELL -c CMD` (through your terminal when it has one, so an `ask` prompt reaches you)",
-	"cline":    "the Cline CLI runs `$SHELL -l -c CMD` with no terminal, so an `ask` becomes a refusal; inside VS Code point the integrated terminal's profile at the link instead",
-	"continue": "Continue runs `$SHELL -l -c CMD` with no terminal, so an `ask` becomes a refusal",
-	"shell":    "any program that starts `$SHELL` runs guard-exec",
+// shellVarHow says how a client that takes $SHELL runs commands.
+func shellVarHow(name string) string {
+	switch name {
+	case "aider":
+		return "Aider runs `$SHELL -c CMD` (through your terminal when it has one, so an `ask` prompt reaches you)"
+	case "cline":
+		return "the Cline CLI runs `$SHELL -l -c CMD` with no terminal, so an `ask` becomes a refusal; inside VS Code point the integrated terminal's profile at the link instead"
+	case "continue":
+		return "Continue runs `$SHELL -l -c CMD` with no terminal, so an `ask` becomes a refusal"
+	case "shell":
+		return "any program that starts `$SHELL` runs guard-exec"
+	}
+	return ""
 }
 
 func shellVarInstall(p *planner) error {
@@ -322,7 +330,7 @@ func shellVarInstall(p *planner) error {
 		prog = "PROGRAM"
 	}
 	p.note("add `export SHELL=%s` to your shell profile, or start the program as `guard-exec run -- %s`", link, prog)
-	p.note("%s", shellVarHow[c])
+	p.note("%s", shellVarHow(c))
 	return nil
 }
 

@@ -31,7 +31,13 @@ type HookInput struct {
 
 // shellTools are the tool names whose tool_input.command is a shell command.
 // Codex's apply_patch also has a "command" (a patch), so it is not here.
-var shellTools = map[string]bool{"Bash": true, "run_shell_command": true, "ShellTool": true, "shell": true}
+func shellTools(name string) bool {
+	switch name {
+	case "Bash", "run_shell_command", "ShellTool", "shell":
+		return true
+	}
+	return false
+}
 
 // maxHookInput bounds what a hook reads: commands can be long, not endless.
 const maxHookInput = 64 << 20
@@ -66,7 +72,7 @@ func ParseHookInput(r io.Reader) (*HookInput, error) {
 	if in.ToolName == "" {
 		return nil, errors.New("hook input has no tool_name: cannot tell what the client is about to run")
 	}
-	if !shellTools[in.ToolName] {
+	if !shellTools(in.ToolName) {
 		return &in, nil
 	}
 	var ti struct {

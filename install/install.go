@@ -33,6 +33,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Change kinds.
@@ -77,23 +78,25 @@ type client struct {
 	install, uninstall func(*planner) error
 }
 
-var clients = map[string]client{
-	"claude-code":    {claudeInstall, claudeUninstall},
-	"codex":          {codexInstall, codexUninstall},
-	"gemini-cli":     {geminiInstall, geminiUninstall},
-	"aider":          {shellVarInstall, shellVarUninstall},
-	"cline":          {shellVarInstall, shellVarUninstall},
-	"continue":       {shellVarInstall, shellVarUninstall},
-	"shell":          {shellVarInstall, shellVarUninstall},
-	"github-actions": {actionsInstall, actionsUninstall},
-	"gitlab-ci":      {gitlabInstall, gitlabUninstall},
-	"path-shim":      {shimInstall, shimUninstall},
-}
+var clients = sync.OnceValue(func() map[string]client {
+	return map[string]client{
+		"claude-code":    {claudeInstall, claudeUninstall},
+		"codex":          {codexInstall, codexUninstall},
+		"gemini-cli":     {geminiInstall, geminiUninstall},
+		"aider":          {shellVarInstall, shellVarUninstall},
+		"cline":          {shellVarInstall, shellVarUninstall},
+		"continue":       {shellVarInstall, shellVarUninstall},
+		"shell":          {shellVarInstall, shellVarUninstall},
+		"github-actions": {actionsInstall, actionsUninstall},
+		"gitlab-ci":      {gitlabInstall, gitlabUninstall},
+		"path-shim":      {shimInstall, shimUninstall},
+	}
+})
 
 // Clients lists the names Install accepts, sorted.
 func Clients() []string {
-	names := make([]string, 0, len(clients))
-	for n := range clients {
+	names := make([]string, 0, len(clients()))
+	for n := range clients() {
 		names = append(names, n)
 	}
 	sort.Strings(names)
@@ -108,7 +111,7 @@ func Install(name string, e Env) (*Plan, error) { return plan(name, e, true) }
 func Uninstall(name string, e Env) (*Plan, error) { return plan(name, e, false) }
 
 func plan(name string, e Env, install bool) (*Plan, error) {
-	c, ok := clients[name]
+	c, ok := clients()[name]
 	if !ok {
 		return nil, fmt.Errorf("unknown client %q: choose one of %s", name, strings.Join(Clients(), ", "))
 	}
