@@ -1,6 +1,8 @@
 package judge
 
 import (
+	"bufio"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -89,4 +91,62 @@ func TestParallelJudging(t *testing.T) {
 	if r := Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv}); r.Decision == "allow" {
 		t.Errorf("a script with a force-push is allowed: %s", r.Reason)
 	}
+}
+
+// TestParallelJudgingCorpus: the same over the real CI scripts, joined
+// into texts long enough to be judged in parallel.
+func TestParallelJudgingCorpus(t *testing.T) {
+	f, err := os.Open("../testdata/corpora/ci-scripts.jsonl")
+	if err != nil {
+		t.Fatalf("the CI corpus is part of the repository: %v", err)
+	}
+	defer f.Close()
+	pol := benchPolicy(t)
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var text strings.Builder
+	texts, parts, pending := 0, 0, 0
+	opts := shellparse.Options{Cwd: "/home/u/proj", Getenv: os.Getenv, ParamsUnknown: true}
+	check := func() {
+		parsed, err := shellparse.Parse(text.String(), opts)
+		text.Reset()
+		pending = 0
+		if err != nil || len(parsed.Cmds) < parallelParts {
+			return
+		}
+		texts++
+		parts += len(parsed.Cmds)
+		one := judgeParts(pol, parsed.Cmds, false, 1)
+		many := judgeParts(pol, parsed.Cmds, false, 2)
+		for i := range one {
+			a, b := one[i].v, many[i].v
+			if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason {
+				t.Fatalf("part %d (%s): 2 workers %v %q, one worker %v %q", i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
+			}
+		}
+	}
+	for sc.Scan() {
+		var rec struct {
+			Script string `json:"script"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		// Only scripts read on their own join: a join must not change how
+		// the rest is read.
+		parsed, err := shellparse.Parse(rec.Script, opts)
+		if err != nil || strings.Contains(rec.Script, "<<") {
+			continue
+		}
+		// In a subshell, so that an exit ends only its own script.
+		text.WriteString("(\n" + rec.Script + "\n)\n")
+		if pending += len(parsed.Cmds); pending >= parallelParts+64 {
+			check()
+		}
+	}
+	check()
+	if texts < 10 {
+		t.Fatalf("only %d joined texts were long enough to judge in parallel", texts)
+	}
+	t.Logf("%d texts, %d parts", texts, parts)
 }
