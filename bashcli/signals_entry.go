@@ -20,7 +20,7 @@ var (
 func rt0()
 
 // StartRecorded reports whether the signal state the process started with
-// was recorded before the Go runtime changed it; see SignalFidelity.
+// was recorded before the Go runtime changed it; see SignalRecord.
 func StartRecorded() bool { return startRecorded != 0 }
 
 // SignalRecord says how the start state is recorded, for guard-exec version.
@@ -69,8 +69,9 @@ func rawSigmask(set, old *uint64) {
 
 // prepareSignals puts back what exec would otherwise lose: SIG_IGN for
 // the signals ignored at start, SIG_DFL for signals ignored since, and the
-// start signal mask on the calling thread. Handlers are left alone: exec
-// resets them to SIG_DFL itself. The caller must hold the OS thread.
+// start signal mask on the calling thread (when maskToRestore, which is
+// when the caller must hold the OS thread). Handlers are left alone: exec
+// resets them to SIG_DFL itself.
 func prepareSignals() (undo func()) {
 	if startRecorded == 0 {
 		return prepareUnrecorded()

@@ -13,7 +13,7 @@ import "syscall"
 func IgnoredAtStart() []syscall.Signal { return nil }
 
 // StartRecorded reports whether the signal state the process started with
-// was recorded before the Go runtime changed it; see SignalFidelity.
+// was recorded before the Go runtime changed it; see SignalRecord.
 func StartRecorded() bool { return false }
 
 // SignalRecord says how the start state is recorded, for guard-exec version.
