@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -281,7 +282,8 @@ func (w *walker) emit(c *Cmd) {
 		return
 	}
 	if c.Cwd.Dirs == nil && !c.Cwd.Unknown && w.curScope != nil {
-		c.Cwd = Cwd{Dirs: append([]string(nil), w.curScope.cwd.Dirs...), Unknown: w.curScope.cwd.Unknown}
+		// Dirs slices are replaced, never changed in place: shared.
+		c.Cwd = Cwd{Dirs: slices.Clip(w.curScope.cwd.Dirs), Unknown: w.curScope.cwd.Unknown}
 	}
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos

@@ -307,6 +307,11 @@ func numericVal(v varState) bool {
 }
 
 func unionCwd(a, b Cwd) Cwd {
+	if slices.Equal(a.Dirs, b.Dirs) {
+		// The usual case: both branches stayed in one directory. Dirs
+		// slices are never changed in place, so they can be shared.
+		return Cwd{Unknown: a.Unknown || b.Unknown, Dirs: a.Dirs}
+	}
 	out := Cwd{Unknown: a.Unknown || b.Unknown, Dirs: slices.Clone(a.Dirs)}
 	for _, d := range b.Dirs {
 		if !slices.Contains(out.Dirs, d) {
