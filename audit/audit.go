@@ -12,7 +12,6 @@
 package audit
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"time"
 
 	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/internal/sha256"
 )
 
 // Part is the judgement of one simple command within Record.Command.

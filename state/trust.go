@@ -1,7 +1,6 @@
 package state
 
 import (
-	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/internal/sha256"
 )
 
 // trustFile is the content of dir/trust.json.

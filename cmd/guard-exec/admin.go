@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/install"
+	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/prompt"
