@@ -150,3 +150,61 @@ func TestParallelJudgingCorpus(t *testing.T) {
 	}
 	t.Logf("%d texts, %d parts", texts, parts)
 }
+
+// TestStreamingJudging: judging commands while the text is read gives
+// every part the verdict judging after the walk gives it, on a generated
+// script with a refusal in the middle and on the CI corpus joined.
+func TestStreamingJudging(t *testing.T) {
+	pol := benchPolicy(t)
+	opts := shellparse.Options{Cwd: "/home/u/proj", Getenv: os.Getenv, ParamsUnknown: true}
+	texts := []string{ciScript(600) + "git push --force\n" + ciScript(600), ciScript(3)}
+	f, err := os.Open("../testdata/corpora/ci-scripts.jsonl")
+	if err != nil {
+		t.Fatalf("the CI corpus is part of the repository: %v", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<26)
+	var all strings.Builder
+	for sc.Scan() {
+		var rec struct {
+			Script string `json:"script"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
+			t.Fatal(err)
+		}
+		wrapped := "(\n" + rec.Script + "\n)\n"
+		if _, err := shellparse.Parse(wrapped, opts); err == nil && !strings.Contains(rec.Script, "<<") {
+			all.WriteString(wrapped)
+		}
+	}
+	texts = append(texts, all.String())
+	for _, src := range texts {
+		parsed, err := shellparse.Parse(src, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := judgeParts(pol, parsed.Cmds, false, 1)
+		sparsed, got, err := parseAndJudge(pol, opts, src, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) || len(sparsed.Cmds) != len(parsed.Cmds) {
+			t.Fatalf("%d verdicts for %d commands streaming, %d for %d after the walk", len(got), len(sparsed.Cmds), len(want), len(parsed.Cmds))
+		}
+		for i := range want {
+			a, b := want[i].v, got[i].v
+			if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || got[i].p.Cmd != sparsed.Cmds[i] {
+				t.Fatalf("part %d (%s): streaming %v %q, after the walk %v %q", i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
+			}
+		}
+	}
+	// Through Judge: the refusal in the middle of a long script counts.
+	if r := Judge(pol, Request{Source: texts[0], Cwd: "/home/u/proj", Getenv: os.Getenv}); r.Decision == "allow" {
+		t.Errorf("a script with a force-push is allowed: %s", r.Reason)
+	}
+	// A syntax error after many committed statements: never an allow.
+	if r := Judge(pol, Request{Source: texts[0] + "if then fi\n", Cwd: "/home/u/proj", Getenv: os.Getenv}); r.Decision == "allow" || r.ParseError == "" {
+		t.Errorf("a long script with a syntax error at the end: %s, parse error %q", r.Decision, r.ParseError)
+	}
+}

@@ -123,10 +123,18 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		}
 		return m
 	}
-	parsed, err := shellparse.Parse(req.Source, shellparse.Options{
+	opts := shellparse.Options{
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
 		Glob: glob, Name: req.Name,
-	})
+	}
+	var parsed *shellparse.Result
+	var judged []judgedPart
+	var err error
+	if workers := min(runtime.GOMAXPROCS(0), 4); workers > 1 && len(req.Source) >= streamBytes {
+		parsed, judged, err = parseAndJudge(pol, opts, req.Source, req.Explain)
+	} else {
+		parsed, err = shellparse.Parse(req.Source, opts)
+	}
 	res = &Result{Commands: []*Part{}, Notices: pol.Notices}
 	if err != nil {
 		pe, _ := err.(*shellparse.ParseError)
@@ -149,11 +157,13 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	var strictest *Part
 	allowed := 0
-	workers := 1
-	if len(parsed.Cmds) >= parallelParts {
-		workers = min(runtime.GOMAXPROCS(0), 4)
+	if judged == nil {
+		workers := 1
+		if len(parsed.Cmds) >= parallelParts {
+			workers = min(runtime.GOMAXPROCS(0), 4)
+		}
+		judged = judgeParts(pol, parsed.Cmds, req.Explain, workers)
 	}
-	judged := judgeParts(pol, parsed.Cmds, req.Explain, workers)
 	for i, c := range parsed.Cmds {
 		p, v := judged[i].p, judged[i].v
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
@@ -234,15 +244,107 @@ func judgeParts(pol *policy.Policy, cmds []*shellparse.Cmd, explain bool, worker
 	return out
 }
 
-// judgeRange judges cmds into out. Commands that differ only in position
-// are judged once: a script repeats its commands (echo, ls, git status …)
-// in branches and loops. The verdict and the part's analysis are shared,
-// read-only. Each call has its own symlink resolver (not safe for
-// concurrent use) and memo.
+// A text of at least streamBytes is judged while it is read: after each
+// top-level statement the walk hands its commands (settled by then, see
+// shellparse.Options.Committed) to a goroutine that judges them on the
+// other core. Once the walk ends, both judge what is left.
+const streamBytes = 8 << 10
+
+// streamBatch is how many commands a goroutine judges at a time.
+const streamBatch = 64
+
+// A batch is a run of commands, judged into out by one goroutine.
+type batch struct {
+	cmds []*shellparse.Cmd
+	out  []judgedPart
+}
+
+// parseAndJudge reads src and judges its commands as they are read. On
+// error the verdicts mean nothing.
+func parseAndJudge(pol *policy.Policy, opts shellparse.Options, src string, explain bool) (*shellparse.Result, []judgedPart, error) {
+	queue := make(chan *batch, 256)
+	var batches []*batch
+	var wg sync.WaitGroup
+	panics := make(chan any, 2)
+	consume := func() {
+		defer wg.Done()
+		defer func() {
+			if r := recover(); r != nil {
+				panics <- r
+				for range queue { // keep the walk from blocking on a full queue
+				}
+			}
+		}()
+		j := newJudger(pol, explain)
+		for b := range queue {
+			b.out = make([]judgedPart, len(b.cmds))
+			j.judge(b.cmds, b.out)
+		}
+	}
+	wg.Add(1)
+	go consume()
+	sent := 0
+	send := func(cmds []*shellparse.Cmd, all bool) {
+		for len(cmds)-sent >= streamBatch || all && sent < len(cmds) {
+			hi := min(sent+streamBatch, len(cmds))
+			b := &batch{cmds: cmds[sent:hi:hi]}
+			batches = append(batches, b)
+			queue <- b
+			sent = hi
+		}
+	}
+	opts.Committed = func(cmds []*shellparse.Cmd) { send(cmds, false) }
+	parsed, err := shellparse.Parse(src, opts)
+	if err == nil {
+		send(parsed.Cmds, true)
+	}
+	close(queue)
+	wg.Add(1)
+	consume() // this goroutine takes its share of what is left
+	wg.Wait()
+	select {
+	case r := <-panics:
+		panic(r) // Judge's recover turns it into an ask
+	default:
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	judged := make([]judgedPart, 0, len(parsed.Cmds))
+	for _, b := range batches {
+		judged = append(judged, b.out...)
+	}
+	return parsed, judged, nil
+}
+
+// judgeRange judges cmds into out with a judger of its own.
 func judgeRange(pol *policy.Policy, cmds []*shellparse.Cmd, out []judgedPart, explain bool) {
-	env := pol.Env.ForJudgement()
-	memo := map[string]judgedPart{}
+	newJudger(pol, explain).judge(cmds, out)
+}
+
+// A judger judges commands on one goroutine. Commands that differ only in
+// position are judged once: a script repeats its commands (echo, ls, git
+// status …) in branches and loops. The verdict and the part's analysis
+// are shared, read-only. Each judger has its own symlink resolver (not
+// safe for concurrent use) and memo.
+type judger struct {
+	pol     *policy.Policy
+	env     *policy.Env
+	explain bool
+	memo    map[string]judgedPart
+	key     []byte
+}
+
+func newJudger(pol *policy.Policy, explain bool) *judger {
+	return &judger{pol: pol, env: pol.Env.ForJudgement(), explain: explain, memo: map[string]judgedPart{}}
+}
+
+// judge judges cmds into out.
+func (jr *judger) judge(cmds []*shellparse.Cmd, out []judgedPart) {
+	pol, env, explain, memo := jr.pol, jr.env, jr.explain, jr.memo
 	var key []byte
+	defer func() { jr.key = key }()
+	key = jr.key
 	for i, c := range cmds {
 		key = c.AppendKey(key[:0])
 		j, seen := memo[string(key)]

@@ -30,6 +30,7 @@ type walker struct {
 	arithDepth int
 	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
+	top        *scope // the top level's state
 }
 
 // Parse reads src and returns every command that would run.
@@ -37,20 +38,72 @@ func Parse(src string, opts Options) (*Result, error) {
 	if opts.Cwd == "" {
 		opts.Cwd = "/"
 	}
-	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}}
+	if streamable(src) {
+		w := newWalker(opts)
+		if ok := w.walkStream(src); ok {
+			return w.finish()
+		}
+		// The text does not parse as it streams: read it the usual way,
+		// which says why (or reads it after all), from the start.
+	}
+	w := newWalker(opts)
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
 		return nil, perr
 	}
-	sc := &scope{
-		funcs:         map[string]*syntax.Stmt{},
-		cwd:           Cwd{Dirs: []string{filepath.Clean(opts.Cwd)}},
-		params:        opts.Params,
-		paramsUnknown: opts.ParamsUnknown,
+	sc := w.topScope()
+	if opts.Committed == nil {
+		w.stmts(sc, f.Stmts)
+	} else {
+		for _, st := range f.Stmts {
+			if !w.topStmt(sc, st) {
+				break
+			}
+			w.commit()
+		}
 	}
-	w.curScope = sc
-	w.stmts(sc, f.Stmts)
-	w.checkUncalled(sc)
+	return w.finish()
+}
+
+func newWalker(opts Options) *walker {
+	return &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}}
+}
+
+// topScope is the state the top level starts in.
+func (w *walker) topScope() *scope {
+	w.top = &scope{
+		funcs:         map[string]*syntax.Stmt{},
+		cwd:           Cwd{Dirs: []string{filepath.Clean(w.opts.Cwd)}},
+		params:        w.opts.Params,
+		paramsUnknown: w.opts.ParamsUnknown,
+	}
+	w.curScope = w.top
+	return w.top
+}
+
+// topStmt walks one top-level statement as w.stmts does; false: stop.
+func (w *walker) topStmt(sc *scope, st *syntax.Stmt) bool {
+	if !w.step() {
+		return false
+	}
+	settle(sc)
+	w.stmt(sc, st, nil)
+	return true
+}
+
+// commit hands the commands reported so far to Options.Committed:
+// everything a top-level statement reports is settled once its walk ends
+// (commands are built, changed and dropped only while their statement is
+// walked).
+func (w *walker) commit() {
+	if w.opts.Committed != nil && w.fatal == nil {
+		w.opts.Committed(w.res.Cmds[:len(w.res.Cmds):len(w.res.Cmds)])
+	}
+}
+
+// finish walks the functions never called and returns the result.
+func (w *walker) finish() (*Result, error) {
+	w.checkUncalled(w.top)
 	if w.fatal != nil {
 		return nil, w.fatal
 	}

@@ -29,6 +29,12 @@ type Options struct {
 	Glob func(pattern string) []string
 	// Name is shown in positions ("script.sh:3"); "" for -c strings.
 	Name string
+	// Committed, when set, is called after each top-level statement with
+	// the commands reported so far (a prefix of the final Result.Cmds).
+	// Those commands never change afterwards, so a caller may judge them
+	// on another goroutine while the walk goes on. It runs on the walking
+	// goroutine. If Parse returns an error, the commands mean nothing.
+	Committed func(cmds []*Cmd)
 }
 
 // Pos is a position in the top-level text.

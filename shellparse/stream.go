@@ -1,0 +1,121 @@
+package shellparse
+
+import (
+	"fmt"
+	"runtime"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// A long text is parsed on another goroutine, statement by statement,
+// while the walk goes through the statements already parsed: on the
+// 2-core machines the guard runs on, parsing (a quarter of the time a long
+// script takes) then overlaps with walking. Nothing is committed
+// (Options.Committed) until the whole text has parsed, so that a text that
+// does not parse as it streams is read again the usual way from the start
+// and the caller never sees commands of a walk that was abandoned.
+const streamParseBytes = 16 << 10
+
+// streamable reports whether src is parsed while it is walked: long
+// enough, on more than one CPU, and without the constructs the usual
+// parse treats specially: here-documents (whose bodies the parser fills in
+// after their statement, and which may be closed at the end of the text
+// by a retry) and "((" (which a retry may read as two subshells).
+func streamable(src string) bool {
+	return len(src) >= streamParseBytes && len(src) <= MaxBytes && runtime.GOMAXPROCS(0) > 1 &&
+		!strings.Contains(src, "<<") && !strings.Contains(src, "((") && !strings.Contains(src, "\r\n")
+}
+
+// stmtStream is the statements a parsing goroutine has published. A
+// statement is published once the parser has begun the next one (or
+// ended), so that nothing in it is still being written.
+type stmtStream struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	stmts   []*syntax.Stmt
+	done    bool
+	err     error
+	waiting bool
+}
+
+func (s *stmtStream) publish(st *syntax.Stmt, done bool, err error) {
+	s.mu.Lock()
+	if st != nil {
+		s.stmts = append(s.stmts, st)
+	}
+	s.done, s.err = done, err
+	wake := s.waiting
+	s.mu.Unlock()
+	if wake {
+		s.cond.Signal()
+	}
+}
+
+// next waits until statements after the first from are published or the
+// parse has ended, and returns those statements and whether and how the
+// parse has ended. Once it reports the end, it has returned every
+// statement.
+func (s *stmtStream) next(from int) ([]*syntax.Stmt, bool, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for len(s.stmts) <= from && !s.done {
+		s.waiting = true
+		s.cond.Wait()
+		s.waiting = false
+	}
+	return s.stmts[from:], s.done, s.err
+}
+
+// walkStream parses src on another goroutine and walks its statements as
+// they come. It reports false when src does not parse so: the walk is then
+// void, and nothing of it was committed.
+func (w *walker) walkStream(src string) bool {
+	w.bytes += len(src)
+	s := &stmtStream{}
+	s.cond.L = &s.mu
+	go func() {
+		var prev *syntax.Stmt
+		var err error
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("internal error in the parser: %v", r)
+			}
+			s.publish(prev, true, err)
+		}()
+		p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+		for st, perr := range p.StmtsSeq(strings.NewReader(src)) {
+			if perr != nil {
+				err = perr
+				return
+			}
+			s.publish(prev, false, nil)
+			prev = st
+		}
+	}()
+	sc := w.topScope()
+	walking := true
+	for i := 0; ; {
+		stmts, done, err := s.next(i)
+		if err != nil {
+			return false
+		}
+		for _, st := range stmts {
+			if walking && !w.topStmt(sc, st) {
+				// Too much work (w.fatal says so). The walk counts only if
+				// the whole text parses: read on to the end.
+				walking = false
+			}
+			if walking && done {
+				w.commit() // the whole text has parsed
+			}
+		}
+		i += len(stmts)
+		if done {
+			break
+		}
+	}
+	w.commit()
+	return true
+}

@@ -1,0 +1,85 @@
+package shellparse
+
+import (
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// TestStreamAsParse: walking statements as another goroutine parses them
+// reports exactly what parsing the whole text first does, for every text
+// of the corpora (and their join); a text that does not parse is never
+// reported as walked.
+func TestStreamAsParse(t *testing.T) {
+	opts := Options{Cwd: "/home/u/proj", Getenv: func(string) string { return "" }, ParamsUnknown: true}
+	texts := corpusTexts(t)
+	var all strings.Builder
+	for _, s := range texts {
+		if !strings.Contains(s, "<<") && !strings.Contains(s, "((") && !strings.Contains(s, "\r\n") {
+			all.WriteString("(\n" + s + "\n)\n")
+		}
+	}
+	texts = append(texts, all.String(), "echo a; if then", "echo ok\nfor x in; do", "f() { echo $((", "echo 'unclosed")
+	if !streamable(all.String()) {
+		t.Fatalf("the joined corpora (%d bytes) would not stream", all.Len())
+	}
+	compared, refused := 0, 0
+	for _, src := range texts {
+		if strings.Contains(src, "<<") || strings.Contains(src, "((") || strings.Contains(src, "\r\n") {
+			continue // never streamed
+		}
+		want, syntaxErr, wantErr := parseWhole(src, opts)
+		sw := newWalker(opts)
+		ok := sw.walkStream(src)
+		if syntaxErr != nil {
+			// The text does not parse: the stream must not count.
+			if ok {
+				t.Errorf("%.80q: does not parse (%v), yet the stream walked it", src, syntaxErr)
+			}
+			refused++
+			continue
+		}
+		if !ok {
+			t.Errorf("%.80q: parses whole, not as a stream", src)
+			continue
+		}
+		got, err := sw.finish()
+		if (err != nil) != (wantErr != nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Errorf("%.80q: streamed error %v, whole %v", src, err, wantErr)
+			continue
+		}
+		if err != nil {
+			continue
+		}
+		if len(got.Cmds) != len(want.Cmds) {
+			t.Errorf("%.80q: %d commands streamed, %d whole", src, len(got.Cmds), len(want.Cmds))
+			continue
+		}
+		for i := range got.Cmds {
+			if g, w := got.Cmds[i].Key()+got.Cmds[i].Pos.String(), want.Cmds[i].Key()+want.Cmds[i].Pos.String(); g != w {
+				t.Errorf("%.80q: command %d streamed %q, whole %q", src, i, g, w)
+				break
+			}
+		}
+		compared++
+	}
+	t.Logf("%d texts walked as streamed and whole alike, %d refused", compared, refused)
+	if compared < 4000 || refused < 3 {
+		t.Fatalf("compared %d texts, %d with syntax errors: the corpora are not being read", compared, refused)
+	}
+}
+
+// parseWhole is Parse without streaming: the commands, or the error of
+// the parse, or the error of the walk.
+func parseWhole(src string, opts Options) (*Result, *ParseError, error) {
+	w := newWalker(opts)
+	f, perr := w.parse(src, syntax.LangBash)
+	if perr != nil {
+		return nil, perr, nil
+	}
+	sc := w.topScope()
+	w.stmts(sc, f.Stmts)
+	res, err := w.finish()
+	return res, nil, err
+}
