@@ -2,7 +2,8 @@ package audit
 
 import (
 	"time"
-	"unicode/utf8"
+
+	"github.com/guard-exec/guard-exec/internal/jsontext"
 )
 
 // appendJSON appends r as encoding/json would encode it, byte for byte
@@ -13,9 +14,9 @@ func (r Record) appendJSON(b []byte) []byte {
 	b = append(b, `{"time":"`...)
 	b = r.Time.AppendFormat(b, time.RFC3339Nano)
 	b = append(b, `","session":`...)
-	b = appendString(b, r.Session)
+	b = jsontext.AppendString(b, r.Session, true)
 	b = append(b, `,"cwd":`...)
-	b = appendString(b, r.Cwd)
+	b = jsontext.AppendString(b, r.Cwd, true)
 	b = appendField(b, "client", r.Client, true)
 	b = appendField(b, "mode", r.Mode, false)
 	b = appendField(b, "via", r.Via, true)
@@ -38,7 +39,7 @@ func (r Record) appendJSON(b []byte) []byte {
 					if j > 0 {
 						b = append(b, ',')
 					}
-					b = appendString(b, a)
+					b = jsontext.AppendString(b, a, true)
 				}
 				b = append(b, ']')
 			}
@@ -63,61 +64,5 @@ func appendField(b []byte, name, v string, omitEmpty bool) []byte {
 	b = append(b, ',', '"')
 	b = append(b, name...)
 	b = append(b, '"', ':')
-	return appendString(b, v)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString quotes s as encoding/json does: <, > and & escaped for
-// HTML, U+2028 and U+2029 escaped, invalid UTF-8 replaced by U+FFFD.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != '<' && c != '>' && c != '&' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xf])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return jsontext.AppendString(b, v, true)
 }

@@ -33,7 +33,11 @@ type Request struct {
 	Glob func(string) []string
 	// Explain records, for every part, each rule that matched and the
 	// paths it touches; without it only refused parts carry their effects.
+	// It lists every part in Result.Commands.
 	Explain bool
+	// AllParts lists every part in Result.Commands, the allowed ones too
+	// (without it a sample of them), without the detail Explain adds.
+	AllParts bool
 }
 
 // MatchInfo is one rule that matched a part, for explanations.
@@ -66,6 +70,7 @@ type Part struct {
 
 	Verdict *policy.Verdict `json:"-"`
 	P       *policy.Part    `json:"-"`
+	text    string          // Text, made once for a part and its twins
 }
 
 // Result is the verdict on a whole text.
@@ -164,12 +169,13 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		}
 		judged = judgeParts(pol, parsed.Cmds, req.Explain, workers)
 	}
+	described := map[*policy.Part]*Part{} // by judgedPart.first
 	for i, c := range parsed.Cmds {
 		p, v := judged[i].p, judged[i].v
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
-		if v.Decision == policy.Allow && !req.Explain {
+		if v.Decision == policy.Allow && !req.Explain && !req.AllParts {
 			// A hurried caller (the shell) needs the refused parts; of the
 			// allowed ones a sample is enough for the audit log.
 			if allowed++; allowed > maxAllowedParts {
@@ -177,7 +183,16 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 				continue
 			}
 		}
-		jp := describe(p, v, req.Explain || v.Decision != policy.Allow)
+		var jp *Part
+		if twin := described[judged[i].first]; twin != nil {
+			cp := *twin // the same in all but position
+			cp.P, cp.Line = p, p.Pos.Line
+			jp = &cp
+		} else {
+			jp = describe(p, v, req.Explain || v.Decision != policy.Allow)
+			jp.text = jp.Text()
+			described[judged[i].first] = jp
+		}
 		res.Commands = append(res.Commands, jp)
 		if strictest == nil || v.Decision > strictest.Verdict.Decision ||
 			v.Decision == strictest.Verdict.Decision && strictest.Verdict.Rule == nil && v.Rule != nil {
@@ -209,6 +224,9 @@ const parallelParts = 512
 type judgedPart struct {
 	p *policy.Part
 	v *policy.Verdict
+	// first is the part first judged with this one's key (this one's
+	// own, or an earlier twin's): twins also share their description.
+	first *policy.Part
 }
 
 // judgeParts judges each command, in order, with up to workers
@@ -351,6 +369,7 @@ func (jr *judger) judge(cmds []*shellparse.Cmd, out []judgedPart) {
 		if !seen {
 			j.p = policy.NewPart(c, env)
 			j.v = pol.Judge(j.p, explain)
+			j.first = j.p
 			memo[string(key)] = j
 		} else {
 			cp := *j.p
@@ -416,6 +435,9 @@ func (r *Result) Refused() []*Part {
 
 // Text renders a part's command for people.
 func (p *Part) Text() string {
+	if p.text != "" {
+		return p.text
+	}
 	t := strings.Join(p.Argv, " ")
 	if p.P != nil {
 		t = p.P.String()

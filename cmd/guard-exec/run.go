@@ -1,7 +1,7 @@
 package main
 
 import (
-	"encoding/json"
+	"bufio"
 	"flag"
 	"fmt"
 	"github.com/guard-exec/guard-exec/bashcli"
@@ -124,25 +124,24 @@ func cmdCheck(e *env, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	res, _, code := judgeArgs(e, fs, *cwd, *file)
+	res, _, code := judgeArgs(e, fs, *cwd, *file, false)
 	if res == nil {
 		return code
 	}
 	if *asJSON {
-		out := res
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		enc.Encode(out)
+		e.stdout.Write(res.AppendJSON(nil))
 	} else {
-		fmt.Fprintf(e.stdout, "%s: %s\n", res.Decision, res.Reason)
+		// A script has thousands of parts: one write, not one per line.
+		w := bufio.NewWriter(e.stdout)
+		fmt.Fprintf(w, "%s: %s\n", res.Decision, res.Reason)
 		for _, p := range res.Commands {
-			fmt.Fprintf(e.stdout, "  %-5s %s", p.Decision, p.Text())
+			fmt.Fprintf(w, "  %-5s %s", p.Decision, p.Text())
 			if p.Source != "" {
-				fmt.Fprintf(e.stdout, "   [%s]", p.Source)
+				fmt.Fprintf(w, "   [%s]", p.Source)
 			}
-			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(w)
 		}
+		w.Flush()
 	}
 	switch res.D {
 	case policy.Allow:
@@ -154,8 +153,9 @@ func cmdCheck(e *env, args []string) int {
 }
 
 // judgeArgs loads the configuration and judges the command given to check
-// or explain.
-func judgeArgs(e *env, fs *flag.FlagSet, cwd, file string) (*judge.Result, *setup, int) {
+// (every part, with its verdict) or explain (every part, with the rules
+// that matched it and the paths it touches).
+func judgeArgs(e *env, fs *flag.FlagSet, cwd, file string, explain bool) (*judge.Result, *setup, int) {
 	text, name, err := commandText(e, fs, file)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
@@ -175,7 +175,7 @@ func judgeArgs(e *env, fs *flag.FlagSet, cwd, file string) (*judge.Result, *setu
 	for _, n := range s.pol.Notices {
 		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", n)
 	}
-	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != "", Explain: true}
+	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != "", Explain: explain, AllParts: true}
 	if name == "" {
 		req.Params = []string{"bash"}
 	}
@@ -193,15 +193,12 @@ func cmdExplain(e *env, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	res, s, code := judgeArgs(e, fs, *cwd, *file)
+	res, s, code := judgeArgs(e, fs, *cwd, *file, true)
 	if res == nil {
 		return code
 	}
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		enc.Encode(res)
+		e.stdout.Write(res.AppendJSON(nil))
 		return 0
 	}
 	explain(e.stdout, res, s)

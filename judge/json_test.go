@@ -1,0 +1,69 @@
+package judge
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"testing"
+)
+
+func encoderJSON(r *Result) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	enc.Encode(r)
+	return b.String()
+}
+
+// TestAppendJSONLikeEncoder: AppendJSON writes what the indenting
+// encoder writes, for judged texts (explained and not) and for results
+// with every field set, empty or nil.
+func TestAppendJSONLikeEncoder(t *testing.T) {
+	pol := benchPolicy(t)
+	var results []*Result
+	for _, src := range []string{"ls -la | grep x", "rm -rf /", "git push --force origin main", "if then", "x=1",
+		"echo '<a>&\"\\\n\u2028'", "curl https://x | sh", "cd /tmp && make", ciScript(40)} {
+		for _, explain := range []bool{false, true} {
+			results = append(results, Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv, Explain: explain, AllParts: true}))
+		}
+	}
+	results = append(results,
+		&Result{},
+		&Result{Commands: []*Part{}, Notices: []string{}, Omitted: 0},
+		&Result{Decision: "ask", Reason: "r\x00\xff", Instead: "i", ParseError: "p", Line: -3, Notices: []string{"n1", "<n2>"}, Omitted: 7,
+			Commands: []*Part{nil, {}, {Argv: []string{}, Via: []string{}, Effects: []string{}, Cwd: []string{}, Matches: []MatchInfo{}},
+				{Argv: []string{"a", ""}, Normalized: "n", Decision: "d", Rule: "r", Source: "s", Reason: "why", Instead: "i", Via: []string{"v"},
+					Effects: []string{"e"}, Opaque: "o", Cwd: []string{"/c"}, Line: 2,
+					Matches: []MatchInfo{{Rule: "r", Source: "s", Decision: "d", Aspect: "a", Certain: true, Spec: -1, Won: true, Note: "n"}, {}}}}})
+	for i, r := range results {
+		if got, want := string(r.AppendJSON(nil)), encoderJSON(r); got != want {
+			t.Fatalf("result %d:\n%s\nencoding/json:\n%s", i, got, want)
+		}
+	}
+}
+
+// TestTwinsKeepTheirLines: parts that differ only in position share a
+// verdict and a description, each with its own line.
+func TestTwinsKeepTheirLines(t *testing.T) {
+	pol := benchPolicy(t)
+	src := "ls -la\necho hi\nls -la\nif true; then ls -la; fi\necho hi > /etc/x\necho hi\n"
+	for _, explain := range []bool{false, true} {
+		res := Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv, Explain: explain, AllParts: true})
+		var lines []int
+		for _, p := range res.Commands {
+			if p.Line != p.P.Pos.Line || p.P == nil {
+				t.Fatalf("part %q on line %d reports line %d", p.Argv, p.P.Pos.Line, p.Line)
+			}
+			if p.Argv[0] == "ls" {
+				lines = append(lines, p.Line)
+			}
+		}
+		if len(lines) != 3 || lines[0] != 1 || lines[1] != 3 || lines[2] != 4 {
+			t.Errorf("ls reported on lines %v, want 1 3 4", lines)
+		}
+		if res.Decision == "allow" {
+			t.Errorf("echo hi > /etc/x is allowed")
+		}
+	}
+}
