@@ -98,8 +98,8 @@ func run(n int, cmd string, lines int) error {
 }
 
 // scriptBench times the guarded shell judging a generated CI-like script
-// (guard-exec script.sh) against a one-liner (guard-exec -c true), so that
-// process start cancels out. The "real shell" is /bin/true: bash never
+// (guard-exec script.sh), and check --file on it, against a one-liner
+// (guard-exec -c true), so that process start cancels out. The "real shell" is /bin/true: bash never
 // runs the script, only the judging is timed. A config allows the two
 // programs the script uses that the defaults would ask about, so that the
 // script is allowed, as a CI job's would be.
@@ -134,9 +134,10 @@ func scriptBench(guard, dir string, env []string, lines int) error {
 	os.MkdirAll(filepath.Dir(cfg), 0o755)
 	os.WriteFile(cfg, []byte("[[rule]]\ndecision = \"allow\"\ncommand = \"gofmt\"\n\n[[rule]]\ndecision = \"allow\"\ncommand = \"date\"\n"), 0o644)
 	env = append(append([]string(nil), env...), "GUARD_EXEC_SHELL=/bin/true", "TMPDIR="+dir)
-	var one, big []time.Duration
+	runs := [][]string{{"-c", "true"}, {path}, {"check", "--file", path}, {"check", "--json", "--file", path}}
+	times := make([][]time.Duration, len(runs))
 	for i := 0; i < 30; i++ {
-		for _, args := range [][]string{{"-c", "true"}, {path}} {
+		for j, args := range runs {
 			c := exec.Command(guard, args...)
 			c.Env, c.Dir = env, dir
 			var stderr strings.Builder
@@ -145,16 +146,14 @@ func scriptBench(guard, dir string, env []string, lines int) error {
 			err := c.Run()
 			d := time.Since(start)
 			if err != nil {
-				return fmt.Errorf("guard-exec %s was not allowed (%v): %s", args[0], err, stderr.String())
+				return fmt.Errorf("guard-exec %s was not allowed (%v): %s", strings.Join(args, " "), err, stderr.String())
 			}
-			if len(args) == 2 {
-				one = append(one, d)
-			} else {
-				big = append(big, d)
-			}
+			times[j] = append(times[j], d)
 		}
 	}
-	fmt.Printf("the guarded shell judges a %d-line script in %.2f ms more than a one-liner (medians of 30)\n", lines, ms(median(big)-median(one)))
+	one := median(times[0])
+	fmt.Printf("the guarded shell judges a %d-line script in %.2f ms more than a one-liner (medians of 30)\n", lines, ms(median(times[1])-one))
+	fmt.Printf("check --file: %.2f ms more than a one-liner; check --json --file: %.2f ms\n", ms(median(times[2])-one), ms(median(times[3])-one))
 	return nil
 }
 
