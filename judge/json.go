@@ -1,18 +1,31 @@
 package judge
 
 import (
+	"io"
 	"strconv"
 
 	"github.com/guard-exec/guard-exec/internal/jsontext"
 )
 
-// AppendJSON appends r as check --json and explain --json print it: what a
+// WriteJSON writes r as check --json and explain --json print it: what a
 // json.Encoder with SetIndent("", "  ") and SetEscapeHTML(false) writes,
-// byte for byte, newline included (TestAppendJSONLikeEncoder). A script
-// has thousands of parts, and encoding/json's reflection and its second
-// pass to indent took longer than judging them.
-func (r *Result) AppendJSON(b []byte) []byte {
-	w := &jsonWriter{b: b}
+// byte for byte, newline included (TestWriteJSONLikeEncoder). A script has
+// thousands of parts, and encoding/json's reflection and its second pass
+// to indent took longer than judging them. The text (megabytes for a long
+// script) goes out in chunks: growing one buffer to hold it all cost as
+// much again in copies and fresh pages.
+func (r *Result) WriteJSON(out io.Writer) error {
+	w := &jsonWriter{b: make([]byte, 0, jsonChunk+4096), out: out}
+	w.result(r)
+	w.b = append(w.b, '\n')
+	w.flush()
+	return w.err
+}
+
+// jsonChunk is how much JSON text is gathered before it is written.
+const jsonChunk = 64 << 10
+
+func (w *jsonWriter) result(r *Result) {
 	w.open('{')
 	w.str("decision", r.Decision, false)
 	w.str("reason", r.Reason, false)
@@ -23,12 +36,16 @@ func (r *Result) AppendJSON(b []byte) []byte {
 	if r.Commands == nil {
 		w.b = append(w.b, "null"...)
 	} else {
-		w.array(len(r.Commands), func(i int) { w.part(r.Commands[i]) })
+		w.array(len(r.Commands), func(i int) {
+			w.part(r.Commands[i])
+			if len(w.b) >= jsonChunk {
+				w.flush()
+			}
+		})
 	}
 	w.strs("notices", r.Notices, true)
 	w.int("omitted", r.Omitted, true)
 	w.close('}')
-	return append(w.b, '\n')
 }
 
 func (w *jsonWriter) part(p *Part) {
@@ -72,8 +89,17 @@ func (w *jsonWriter) part(p *Part) {
 // every member and element, "key": value.
 type jsonWriter struct {
 	b     []byte
+	out   io.Writer
+	err   error
 	depth int
 	first bool // no member written yet at this level
+}
+
+func (w *jsonWriter) flush() {
+	if w.err == nil {
+		_, w.err = w.out.Write(w.b)
+	}
+	w.b = w.b[:0]
 }
 
 func (w *jsonWriter) newline() {

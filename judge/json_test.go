@@ -16,14 +16,15 @@ func encoderJSON(r *Result) string {
 	return b.String()
 }
 
-// TestAppendJSONLikeEncoder: AppendJSON writes what the indenting
-// encoder writes, for judged texts (explained and not) and for results
-// with every field set, empty or nil.
-func TestAppendJSONLikeEncoder(t *testing.T) {
+// TestWriteJSONLikeEncoder: WriteJSON writes what the indenting encoder
+// writes, for judged texts (explained and not; one long enough to be
+// written in several chunks) and for results with every field set, empty
+// or nil.
+func TestWriteJSONLikeEncoder(t *testing.T) {
 	pol := benchPolicy(t)
 	var results []*Result
 	for _, src := range []string{"ls -la | grep x", "rm -rf /", "git push --force origin main", "if then", "x=1",
-		"echo '<a>&\"\\\n\u2028'", "curl https://x | sh", "cd /tmp && make", ciScript(40)} {
+		"echo '<a>&\"\\\n\u2028'", "curl https://x | sh", "cd /tmp && make", ciScript(40), ciScript(1000)} {
 		for _, explain := range []bool{false, true} {
 			results = append(results, Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv, Explain: explain, AllParts: true}))
 		}
@@ -37,7 +38,11 @@ func TestAppendJSONLikeEncoder(t *testing.T) {
 					Effects: []string{"e"}, Opaque: "o", Cwd: []string{"/c"}, Line: 2,
 					Matches: []MatchInfo{{Rule: "r", Source: "s", Decision: "d", Aspect: "a", Certain: true, Spec: -1, Won: true, Note: "n"}, {}}}}})
 	for i, r := range results {
-		if got, want := string(r.AppendJSON(nil)), encoderJSON(r); got != want {
+		var b bytes.Buffer
+		if err := r.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		if got, want := b.String(), encoderJSON(r); got != want {
 			t.Fatalf("result %d:\n%s\nencoding/json:\n%s", i, got, want)
 		}
 	}

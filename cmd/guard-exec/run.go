@@ -124,12 +124,14 @@ func cmdCheck(e *env, args []string) int {
 	if err := fs.Parse(args); err != nil {
 		return ExitUsage
 	}
-	res, _, code := judgeArgs(e, fs, *cwd, *file, false)
+	// --json carries what explain shows (each part's effects and every
+	// rule that matched it); the text lists verdicts only.
+	res, _, code := judgeArgs(e, fs, *cwd, *file, *asJSON)
 	if res == nil {
 		return code
 	}
 	if *asJSON {
-		e.stdout.Write(res.AppendJSON(nil))
+		res.WriteJSON(e.stdout)
 	} else {
 		// A script has thousands of parts: one write, not one per line.
 		w := bufio.NewWriter(e.stdout)
@@ -198,7 +200,7 @@ func cmdExplain(e *env, args []string) int {
 		return code
 	}
 	if *asJSON {
-		e.stdout.Write(res.AppendJSON(nil))
+		res.WriteJSON(e.stdout)
 		return 0
 	}
 	explain(e.stdout, res, s)
