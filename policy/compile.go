@@ -10,7 +10,17 @@ import (
 )
 
 // compile prepares a rule for matching.
-func (r *Rule) compile(env *Env) error {
+func (r *Rule) compile(env *Env) error { return r.build(env, true) }
+
+// check finds the errors compile would, without reading the command the
+// way its program reads argv (argspec.Normalize, the costly part: git's
+// option tables, say): configuration loading checks every rule so, and
+// each is compiled the first time a command could match it. A rule whose
+// compile fails after all never allows (see Rule.ready).
+func (r *Rule) check(env *Env) error { return r.build(env, false) }
+
+// build compiles the rule (full) or only checks it.
+func (r *Rule) build(env *Env, full bool) error {
 	if r.pred != nil || r.predEffect != nil {
 		return nil
 	}
@@ -19,11 +29,13 @@ func (r *Rule) compile(env *Env) error {
 	}
 	spec := 0
 	if r.Command != "" || len(r.Flags) > 0 {
-		cp, s, err := compileCommand(r.Command, r.Flags, env.Project, env.Home)
+		cp, s, err := compileCommand(r.Command, r.Flags, env.Project, env.Home, full)
 		if err != nil {
 			return fmt.Errorf("command %q: %v", r.Command, err)
 		}
-		r.cmd, spec = cp, s
+		if full {
+			r.cmd, spec = cp, s
+		}
 	}
 	if r.Path != "" {
 		abs := r.Path
@@ -47,21 +59,26 @@ func (r *Rule) compile(env *Env) error {
 		if err != nil {
 			return fmt.Errorf("path %q: %v", r.Path, err)
 		}
-		r.path = p
 		spec += pathSpec(abs)
+		var acc Access
 		switch r.Access {
 		case "", "any":
-			r.acc = argspec.Read | argspec.Write
+			acc = argspec.Read | argspec.Write
 		case "read":
-			r.acc, spec = argspec.Read, spec+1
+			acc, spec = argspec.Read, spec+1
 		case "write":
-			r.acc, spec = argspec.Write, spec+1
+			acc, spec = argspec.Write, spec+1
 		default:
 			return fmt.Errorf("access must be \"read\", \"write\" or \"any\", not %q", r.Access)
+		}
+		if full {
+			r.path, r.acc = p, acc
 		}
 	} else if r.Access != "" {
 		return fmt.Errorf("access is only meaningful with path")
 	}
-	r.spec = spec
+	if full {
+		r.spec = spec
+	}
 	return nil
 }

@@ -236,11 +236,18 @@ func Build(src Sources) (*Policy, error) {
 			if f.Layer == Project && !src.ProjectTrusted && r.Decision == Allow {
 				continue
 			}
-			if err := r.compile(src.Env); err != nil {
+			// Checked now (a broken file is refused whole), compiled when
+			// first needed: a guard process judges a command or two.
+			err := r.check(src.Env)
+			if err == nil && len(r.Match)+len(r.NotMatch) > 0 {
+				err = r.compile(src.Env) // its examples are run below
+			}
+			if err != nil {
 				line := 0
 				fmt.Sscanf(r.Source[strings.LastIndexByte(r.Source, ':')+1:], "%d", &line)
 				return nil, &ConfigError{File: f.Path, Line: line, Msg: err.Error(), Hint: "see the README for the rule format"}
 			}
+			r.lazy, r.env = len(r.Match)+len(r.NotMatch) == 0, src.Env
 			pol.rules = append(pol.rules, r)
 		}
 		if f.Layer == Project && !src.ProjectTrusted {
@@ -267,18 +274,17 @@ func Build(src Sources) (*Policy, error) {
 	sort.Strings(names)
 	for _, name := range names {
 		for _, r := range Presets()[name].rules() {
-			r.Layer, r.Source = User, "preset "+name
-			if err := r.compile(src.Env); err != nil {
-				return nil, fmt.Errorf("preset %s: %v", name, err)
-			}
+			// Compiled when first needed (TestPresetsCompile checks them).
+			r.Layer, r.Source, r.lazy, r.env = User, "preset "+name, true, src.Env
 			pol.rules = append(pol.rules, r)
 		}
 	}
 	for _, r := range src.Session {
 		r.Layer = Session
-		if err := r.compile(src.Env); err != nil {
+		if err := r.check(src.Env); err != nil {
 			continue // a corrupt approval is never an allow
 		}
+		r.lazy, r.env = true, src.Env // and one that fails to compile never matches
 		pol.rules = append(pol.rules, r)
 	}
 	pol.idx = newIndex(pol.rules)

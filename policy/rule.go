@@ -189,7 +189,9 @@ type optPattern struct {
 
 // compileCommand compiles the command and flags of a rule. base resolves a
 // program path written in the rule ("./scripts/ci.sh").
-func compileCommand(command string, flags []string, base, home string) (*cmdPattern, int, error) {
+// compileCommand compiles a command pattern; without full it only checks
+// it (every error, none of the normalising) and returns no pattern.
+func compileCommand(command string, flags []string, base, home string, full bool) (*cmdPattern, int, error) {
 	words, err := splitRule(command)
 	if err != nil {
 		return nil, 0, err
@@ -238,6 +240,14 @@ func compileCommand(command string, flags []string, base, home string) (*cmdPatt
 			return nil, 0, err
 		}
 		cp.rawArgs = append(cp.rawArgs, p)
+	}
+	if !full {
+		for _, f := range flags {
+			if !strings.HasPrefix(f, "-") {
+				return nil, 0, fmt.Errorf("flag %q does not start with '-'", f)
+			}
+		}
+		return nil, 0, nil
 	}
 	if cp.progLit != "" {
 		cp.norm = argspec.Normalize(append([]word.Word{word.FromLit(cp.progLit)}, words[1:]...), true)

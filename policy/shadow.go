@@ -10,8 +10,11 @@ import (
 // matches everything they match and always wins over them.
 func (pol *Policy) Shadowed(rs []*Rule) []string {
 	var out []string
+	for _, r := range pol.Rules() {
+		r.ready() // rules are compiled on first use
+	}
 	for _, r := range rs {
-		if r.cmd == nil && r.path == nil {
+		if !r.ready() || r.cmd == nil && r.path == nil {
 			continue
 		}
 		if w := pol.absoluteOver(r); w != "" {
