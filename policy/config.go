@@ -79,7 +79,19 @@ func parseErrorLine(pe toml.ParseError, text []byte) int {
 	return pe.Position.Line
 }
 
-var ruleHeader = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`) })
+// isRuleHeader reports whether a line starts a [[rule]] table, as the
+// regular expression ^\s*\[\[\s*rule\s*\]\] would (a regexp cost more
+// than decoding a small file).
+func isRuleHeader(l string) bool {
+	const space = " \t\n\f\r"
+	l = strings.TrimLeft(l, space)
+	l, ok := strings.CutPrefix(l, "[[")
+	if !ok {
+		return false
+	}
+	l, ok = strings.CutPrefix(strings.TrimLeft(l, space), "rule")
+	return ok && strings.HasPrefix(strings.TrimLeft(l, space), "]]")
+}
 
 // ParseFile parses config text. Rules are returned uncompiled; Build
 // compiles and checks them.
@@ -96,7 +108,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	lines := strings.Split(string(text), "\n")
 	var headers []int
 	for i, l := range lines {
-		if ruleHeader().MatchString(l) {
+		if isRuleHeader(l) {
 			headers = append(headers, i+1)
 		}
 	}

@@ -1,6 +1,9 @@
 package policy
 
-import "testing"
+import (
+	"regexp"
+	"testing"
+)
 
 // TestPresetsCompile: preset rules are compiled on first use, so every one
 // must compile.
@@ -42,6 +45,16 @@ func TestCheckFindsCompileErrors(t *testing.T) {
 		errCheck, errCompile := a.check(env), b.compile(env)
 		if (errCheck == nil) != (errCompile == nil) {
 			t.Errorf("rule %+v: check says %v, compile says %v", r, errCheck, errCompile)
+		}
+	}
+}
+
+func TestIsRuleHeader(t *testing.T) {
+	re := regexp.MustCompile(`^\s*\[\[\s*rule\s*\]\]`)
+	for _, l := range []string{"[[rule]]", "  [[ rule ]]  # x", "\t[[rule]]x", "[rule]", "[[rules]]", "[[ rule", "x [[rule]]",
+		"[[\trule\t]]", "", "[[", "[[rule]", "\f\r[[ rule]]"} {
+		if got, want := isRuleHeader(l), re.MatchString(l); got != want {
+			t.Errorf("%q: %v, the regexp says %v", l, got, want)
 		}
 	}
 }
