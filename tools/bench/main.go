@@ -62,19 +62,42 @@ func run(n int, cmd string, lines int) error {
 		return fmt.Errorf("building the exec-only wrapper: %v\n%s", err, out)
 	}
 	env := append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "GUARD_EXEC_SESSION=bench")
+	// A configuration like the one guard-exec init writes for a Go and
+	// Node project, with a few rules of the user's own.
+	initConfig := filepath.Join(dir, "init.toml")
+	os.WriteFile(initConfig, []byte(`presets = ["git", "go", "node"]
+
+[[rule]]
+decision = "deny"
+command = "git push --force"
+why = "rewrites shared history"
+
+[[rule]]
+decision = "allow"
+command = "docker compose up"
+
+[[rule]]
+decision = "deny"
+path = "test/**"
+access = "write"
+why = "tests are the acceptance criterion"
+`), 0o644)
+	withConfig := append(append([]string(nil), env...), "GUARD_EXEC_CONFIG="+initConfig)
 	variants := []struct {
 		name string
 		argv []string
+		env  []string
 	}{
-		{"bash -c", []string{"/bin/bash", "-c", cmd}},
-		{"exec-only Go wrapper", []string{wrapper, "-c", cmd}},
-		{"guard-exec -c", []string{guard, "-c", cmd}},
+		{"bash -c", []string{"/bin/bash", "-c", cmd}, env},
+		{"exec-only Go wrapper", []string{wrapper, "-c", cmd}, env},
+		{"guard-exec -c", []string{guard, "-c", cmd}, env},
+		{"  with an init config", []string{guard, "-c", cmd}, withConfig},
 	}
 	times := make([][]time.Duration, len(variants))
 	for i := 0; i < n; i++ {
 		for j, v := range variants {
 			c := exec.Command(v.argv[0], v.argv[1:]...)
-			c.Env, c.Dir = env, dir
+			c.Env, c.Dir = v.env, dir
 			start := time.Now()
 			if err := c.Run(); err != nil {
 				return fmt.Errorf("%s: %v", v.name, err)
@@ -91,6 +114,7 @@ func run(n int, cmd string, lines int) error {
 	fmt.Printf("guard-exec adds %.3f ms to bash -c (ratio %.2f); the exec-only floor adds %.3f ms (ratio %.2f)\n",
 		ms(med[2]-med[0]), float64(med[2])/float64(med[0]), ms(med[1]-med[0]), float64(med[1])/float64(med[0]))
 	fmt.Printf("guard-exec over the exec-only floor: %.3f ms (ratio %.2f)\n", ms(med[2]-med[1]), float64(med[2])/float64(med[1]))
+	fmt.Printf("with the init-style config: %.3f ms over the floor (ratio %.2f), %.3f ms over bash -c\n", ms(med[3]-med[1]), float64(med[3])/float64(med[1]), ms(med[3]-med[0]))
 	if lines > 0 {
 		return scriptBench(guard, dir, env, lines)
 	}
