@@ -58,3 +58,35 @@ func TestIsRuleHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRuleTexts: reading approvals together gives what reading each
+// alone gives, malformed ones included.
+func TestParseRuleTexts(t *testing.T) {
+	ok := func(cmd string) string { return "[[rule]]\ndecision = \"allow\"\ncommand = '" + cmd + "'\n" }
+	sets := [][]string{
+		{ok("make a"), ok("make b"), "[[rule]]\ndecision = \"allow\"\npath = \"/tmp/x/**\"\naccess = \"write\"\n", "# c\n[[rule]]\ndecision = \"deny\"\ncommand = \"x\""},
+		{ok("a"), "[[rule]]\ndecision = \"allow\"\nwhy = \"\"\"open", ok("b")},
+		{ok("a"), "decision = \"allow\"\n[[rule]]\ncommand = \"x\"", ok("b")},
+		{ok("a"), "[[rule]]\ndecision = \"allow\"\ncommand = \"x\"\n[[rule]]\ndecision = \"deny\"\ncommand = \"y\"", ok("b")},
+		{ok("a"), "[[rule]]\ndecision = \"allow\"\nbogus = 1\ncommand = \"x\"", ok("b")},
+		{ok("a"), "[[rule]]\ndecision = \"allow\"\ncommand = \"x\"\n[other]\nk = 1", ok("b")},
+		{ok("only")},
+		{},
+	}
+	for _, texts := range sets {
+		sources := make([]string, len(texts))
+		for i := range texts {
+			sources[i] = "approval " + string(rune('1'+i))
+		}
+		rules, errs := ParseRuleTexts(texts, sources)
+		for i, text := range texts {
+			want, wantErr := ParseRuleText(text, sources[i])
+			if (errs[i] == nil) != (wantErr == nil) || (rules[i] == nil) != (want == nil) {
+				t.Fatalf("%q: together %v %v, alone %v %v", text, rules[i], errs[i], want, wantErr)
+			}
+			if want != nil && (rules[i].Command != want.Command || rules[i].Path != want.Path || rules[i].Decision != want.Decision || rules[i].Source != want.Source || rules[i].Access != want.Access) {
+				t.Errorf("%q: together %+v, alone %+v", text, rules[i], want)
+			}
+		}
+	}
+}

@@ -175,6 +175,55 @@ func ParseRuleText(text, source string) (*Rule, error) {
 	return r, nil
 }
 
+// ParseRuleTexts reads many rules written as TOML, each text one rule (a
+// session's approvals), as ParseRuleText reads each: rules[i] is nil where
+// errs[i] says why. Texts that are each one plain [[rule]] table are
+// decoded as one document (a session gathers approvals, and one decode
+// each cost more than the rest of starting the guard); anything else, or
+// a document that does not decode into one rule per text, is read text by
+// text.
+func ParseRuleTexts(texts, sources []string) (rules []*Rule, errs []error) {
+	rules, errs = make([]*Rule, len(texts)), make([]error, len(texts))
+	if len(texts) > 1 && allPlainRules(texts) {
+		if f, err := ParseFile("session approvals", []byte(strings.Join(texts, "\n")), Session); err == nil && len(f.Rules) == len(texts) {
+			for i, r := range f.Rules {
+				r.Source = sources[i]
+				rules[i] = r
+			}
+			return rules, errs
+		}
+	}
+	for i, t := range texts {
+		rules[i], errs[i] = ParseRuleText(t, sources[i])
+	}
+	return rules, errs
+}
+
+// allPlainRules reports whether every text is one [[rule]] table: its
+// first line that says anything is the header, and no other line opens a
+// table (which would make a join read differently from each text alone).
+func allPlainRules(texts []string) bool {
+	for _, t := range texts {
+		header := false
+		for _, l := range strings.Split(t, "\n") {
+			l = strings.TrimSpace(l)
+			if l == "" || strings.HasPrefix(l, "#") {
+				continue
+			}
+			switch {
+			case !header && isRuleHeader(l):
+				header = true
+			case !header || strings.HasPrefix(l, "["):
+				return false
+			}
+		}
+		if !header {
+			return false
+		}
+	}
+	return true
+}
+
 // AppendRule appends rule text to a config file, keeping everything else
 // in it byte for byte, writes it atomically, and checks that the result
 // still loads. On failure the file is left as it was.

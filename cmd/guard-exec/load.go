@@ -131,9 +131,13 @@ func load(e *env, cwd string) (*setup, error) {
 			if aerr != nil && !errors.Is(aerr, state.ErrCorrupt) {
 				s.warnings = append(s.warnings, aerr.Error())
 			}
+			texts, sources := make([]string, len(approvals)), make([]string, len(approvals))
 			for i, a := range approvals {
-				r, err := policy.ParseRuleText(a.Rule, fmt.Sprintf("session %s approval %d", id, i+1))
-				if err == nil {
+				texts[i], sources[i] = a.Rule, fmt.Sprintf("session %s approval %d", id, i+1)
+			}
+			rules, _ := policy.ParseRuleTexts(texts, sources)
+			for _, r := range rules {
+				if r != nil {
 					src.Session = append(src.Session, r)
 				}
 			}
