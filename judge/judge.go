@@ -6,6 +6,12 @@
 // strictest verdict of its parts. Text that cannot be read reliably is
 // never allowed: it is an ask, with parse_error saying why.
 // Judge never panics on any input and never executes anything.
+//
+// A long text is judged on several goroutines: its commands are judged as
+// the walk settles them, and parts that differ only in position are
+// judged once. Every part gets the verdict judging one part after another
+// would give it (the tests compare the two). Judge is safe for concurrent
+// use with one policy.
 package judge
 
 import (

@@ -26,4 +26,10 @@
 // than the documented limit, and the constructs where mvdan/sh and bash are
 // known to disagree (the D1–D5 table of bash-pitfalls.md). It never returns
 // a partial reading together with an error.
+//
+// A long text is parsed on another goroutine while it is walked (see
+// stream.go); the result is the same as parsing it whole first. A caller
+// may take the commands as they are settled, after each top-level
+// statement (Options.Committed), to judge them while the walk goes on.
+// Parse is safe for concurrent use.
 package shellparse
