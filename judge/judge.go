@@ -365,18 +365,14 @@ func newJudger(pol *policy.Policy, explain bool) *judger {
 
 // judge judges cmds into out.
 func (jr *judger) judge(cmds []*shellparse.Cmd, out []judgedPart) {
-	pol, env, explain, memo := jr.pol, jr.env, jr.explain, jr.memo
-	var key []byte
-	defer func() { jr.key = key }()
-	key = jr.key
 	for i, c := range cmds {
-		key = c.AppendKey(key[:0])
-		j, seen := memo[string(key)]
+		jr.key = c.AppendKey(jr.key[:0]) // the buffer is reused
+		j, seen := jr.memo[string(jr.key)]
 		if !seen {
-			j.p = policy.NewPart(c, env)
-			j.v = pol.Judge(j.p, explain)
+			j.p = policy.NewPart(c, jr.env)
+			j.v = jr.pol.Judge(j.p, jr.explain)
 			j.first = j.p
-			memo[string(key)] = j
+			jr.memo[string(jr.key)] = j
 		} else {
 			cp := *j.p
 			cp.Cmd = c // its own position
