@@ -2,6 +2,7 @@ package policy
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 )
 
@@ -89,4 +90,56 @@ func TestParseRuleTexts(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sameRule compares what a rule's text says.
+func sameRule(a, b *Rule) bool {
+	return a.Decision == b.Decision && a.Command == b.Command && a.Path == b.Path && a.Access == b.Access &&
+		a.Layer == b.Layer && len(a.Flags) == 0 && len(b.Flags) == 0 && a.Why == b.Why && a.Instead == b.Instead &&
+		len(a.Match) == len(b.Match) && len(a.NotMatch) == len(b.NotMatch)
+}
+
+// TestSimpleRule: the approvals the guard writes are read without the
+// TOML decoder, as the decoder reads them; anything else is left to it.
+func TestSimpleRule(t *testing.T) {
+	for _, r := range []Remembered{{Command: "make test"}, {Command: "it's \"quoted\""}, {Command: "tab\there"},
+		{Command: "é漢字"}, {Path: "/tmp/x/**", Access: "write"}, {Command: "line\nbreak"}, {Command: `back\slash`}} {
+		text := r.TOML("")
+		got, ok := simpleRule(text)
+		want, err := ParseRuleText(text, "x")
+		if err != nil {
+			t.Fatalf("%q: %v", text, err)
+		}
+		if ok && !sameRule(got, want) {
+			t.Errorf("%q: read %+v, the decoder %+v", text, got, want)
+		}
+		if !ok && !strings.Contains(text, `\`) { // escapes are the decoder's
+			t.Errorf("%q: the form the guard writes is not read without the decoder", text)
+		}
+	}
+	for _, text := range []string{"[[rule]]\ncommand = 'x'", "[[rule]]\ndecision = \"allow\"\ndecision = \"deny\"",
+		"[[rule]]\ndecision = \"allow\"\ncommand = 'x' # c", "[[rule]]\ndecision = \"allow\"\nwhy = 'x'",
+		"[[rule]] \ndecision = \"allow\"", "[[rule]]\ndecision = \"maybe\"", "[[rule]]\ndecision = \"allow\"\ncommand = 'a\x01'"} {
+		if _, ok := simpleRule(text); ok {
+			t.Errorf("%q: read without the decoder", text)
+		}
+	}
+}
+
+func FuzzSimpleRule(f *testing.F) {
+	f.Add("[[rule]]\ndecision = \"allow\"\ncommand = 'make test'\n")
+	f.Add("[[rule]]\ndecision = \"ask\"\npath = \"/x\"\naccess = 'read'")
+	f.Fuzz(func(t *testing.T, text string) {
+		got, ok := simpleRule(text)
+		if !ok {
+			return
+		}
+		want, err := ParseRuleText(text, "x")
+		if err != nil {
+			t.Fatalf("%q: read without the decoder, but the decoder says %v", text, err)
+		}
+		if !sameRule(got, want) {
+			t.Fatalf("%q: read %+v, the decoder %+v", text, got, want)
+		}
+	})
 }

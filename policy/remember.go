@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/atomicfile"
@@ -182,21 +183,104 @@ func ParseRuleText(text, source string) (*Rule, error) {
 // each cost more than the rest of starting the guard); anything else, or
 // a document that does not decode into one rule per text, is read text by
 // text.
+//
+// Texts in the form the guard writes them (Remembered.TOML) are read
+// without the TOML decoder at all (simpleRule).
 func ParseRuleTexts(texts, sources []string) (rules []*Rule, errs []error) {
 	rules, errs = make([]*Rule, len(texts)), make([]error, len(texts))
-	if len(texts) > 1 && allPlainRules(texts) {
-		if f, err := ParseFile("session approvals", []byte(strings.Join(texts, "\n")), Session); err == nil && len(f.Rules) == len(texts) {
-			for i, r := range f.Rules {
-				r.Source = sources[i]
-				rules[i] = r
-			}
-			return rules, errs
+	var rest []int
+	for i, t := range texts {
+		if r, ok := simpleRule(t); ok {
+			r.Source = sources[i]
+			rules[i] = r
+		} else {
+			rest = append(rest, i)
 		}
 	}
-	for i, t := range texts {
-		rules[i], errs[i] = ParseRuleText(t, sources[i])
+	if len(rest) > 1 {
+		sub := make([]string, len(rest))
+		for j, i := range rest {
+			sub[j] = texts[i]
+		}
+		if allPlainRules(sub) {
+			if f, err := ParseFile("session approvals", []byte(strings.Join(sub, "\n")), Session); err == nil && len(f.Rules) == len(sub) {
+				for j, r := range f.Rules {
+					r.Source = sources[rest[j]]
+					rules[rest[j]] = r
+				}
+				return rules, errs
+			}
+		}
+	}
+	for _, i := range rest {
+		rules[i], errs[i] = ParseRuleText(texts[i], sources[i])
 	}
 	return rules, errs
+}
+
+// simpleRule reads a rule in the form Remembered.TOML writes: a [[rule]]
+// header, then only decision, command, path and access, each once, as
+// key = 'literal' or key = "basic" with no escapes, and no comments. It
+// reports false for anything else, which the TOML decoder then reads; what
+// it reads, it reads as the decoder would (TestSimpleRule, FuzzSimpleRule).
+func simpleRule(text string) (*Rule, bool) {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	if len(lines) < 2 || lines[0] != "[[rule]]" {
+		return nil, false
+	}
+	r := &Rule{Layer: Session}
+	var decided, command, path, access bool
+	for _, l := range lines[1:] {
+		key, val, ok := strings.Cut(l, " = ")
+		if !ok {
+			return nil, false
+		}
+		v, ok := simpleString(val)
+		if !ok {
+			return nil, false
+		}
+		var seen *bool
+		switch key {
+		case "decision":
+			d, ok := ParseDecision(v)
+			if !ok {
+				return nil, false
+			}
+			r.Decision, seen = d, &decided
+		case "command":
+			r.Command, seen = v, &command
+		case "path":
+			r.Path, seen = v, &path
+		case "access":
+			r.Access, seen = v, &access
+		default:
+			return nil, false
+		}
+		if *seen {
+			return nil, false // defined twice: the decoder's error to give
+		}
+		*seen = true
+	}
+	return r, decided
+}
+
+// simpleString reads a TOML string that is all of val: 'literal' or
+// "basic" without escapes, and no control characters but tab.
+func simpleString(val string) (string, bool) {
+	if len(val) < 2 || (val[0] != '\'' && val[0] != '"') || val[len(val)-1] != val[0] {
+		return "", false
+	}
+	s := val[1 : len(val)-1]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == val[0] || c == '\\' && val[0] == '"' || c < 0x20 && c != '\t' || c == 0x7f {
+			return "", false
+		}
+	}
+	if !utf8.ValidString(s) {
+		return "", false
+	}
+	return s, true
 }
 
 // allPlainRules reports whether every text is one [[rule]] table: its

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -133,7 +134,7 @@ func load(e *env, cwd string) (*setup, error) {
 			}
 			texts, sources := make([]string, len(approvals)), make([]string, len(approvals))
 			for i, a := range approvals {
-				texts[i], sources[i] = a.Rule, fmt.Sprintf("session %s approval %d", id, i+1)
+				texts[i], sources[i] = a.Rule, "session "+id+" approval "+strconv.Itoa(i+1)
 			}
 			rules, _ := policy.ParseRuleTexts(texts, sources)
 			for _, r := range rules {
