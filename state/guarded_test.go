@@ -105,7 +105,7 @@ func TestUnderGuardIgnoresOthers(t *testing.T) {
 	dir := t.TempDir()
 	gd := guardedDir(dir)
 	os.MkdirAll(gd, 0o700)
-	for _, name := range []string{"999999999-1" + strconv.Itoa(int(^uint32(0))), strconv.Itoa(os.Getpid()) + "-1"} {
+	for _, name := range []string{"999999999-14294967295", strconv.Itoa(os.Getpid()) + "-1"} {
 		os.WriteFile(filepath.Join(gd, name), nil, 0o600)
 	}
 	if out, err := helper(t, dir); err != nil || string(out) != "false" {
