@@ -28,7 +28,7 @@ const ShellEnv = "GUARD_EXEC_SHELL"
 // handler before any Go code runs, and exec turns handlers into SIG_DFL, so
 // without a record the real shell would find SIGPIPE, SIGQUIT, SIGTERM…
 // no longer ignored. A cgo build records them in a C constructor instead,
-// which works everywhere but costs the C library's start-up (≈0.7 ms per
+// which works everywhere but costs the C library's start-up (≈0.8 ms per
 // command on a 2-core VM). A build with neither keeps only SIGHUP and
 // SIGINT (StartRecorded reports false).
 const EntryLDFlags = "-E=github.com/guard-exec/guard-exec/bashcli.rt0"
