@@ -19,13 +19,22 @@ import (
 const streamParseBytes = 16 << 10
 
 // streamable reports whether src is parsed while it is walked: long
-// enough, on more than one CPU, and without the constructs the usual
+// enough, on more than one CPU, and streamSafe.
+func streamable(src string) bool {
+	return len(src) >= streamParseBytes && len(src) <= MaxBytes && runtime.GOMAXPROCS(0) > 1 && streamSafe(src)
+}
+
+// streamSafe reports whether src is free of the constructs the usual
 // parse treats specially: here-documents (whose bodies the parser fills in
 // after their statement, and which may be closed at the end of the text
-// by a retry) and "((" (which a retry may read as two subshells).
-func streamable(src string) bool {
-	return len(src) >= streamParseBytes && len(src) <= MaxBytes && runtime.GOMAXPROCS(0) > 1 &&
-		!strings.Contains(src, "<<") && !strings.Contains(src, "((") && !strings.Contains(src, "\r\n")
+// by a retry), "((" (which a retry may read as two subshells) and CRLF.
+// The parser reads "<<" and "((" across a backslash-newline or a NUL
+// byte too, so those are looked for with both taken out.
+func streamSafe(src string) bool {
+	if strings.Contains(src, "\\\n") || strings.IndexByte(src, 0) >= 0 {
+		src = strings.NewReplacer("\\\n", "", "\x00", "").Replace(src)
+	}
+	return !strings.Contains(src, "<<") && !strings.Contains(src, "((") && !strings.Contains(src, "\r")
 }
 
 // stmtStream is the statements a parsing goroutine has published. A
