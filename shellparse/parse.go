@@ -116,6 +116,15 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 	if w.bytes > MaxBytes {
 		return nil, &ParseError{Reason: fmt.Sprintf("the command is larger than %d bytes, the most the guard reads part by part", MaxBytes), TooLarge: true}
 	}
+	if i := strings.IndexByte(src, 0); i >= 0 {
+		// Both bash and the parser skip NUL bytes, but the checks for
+		// the constructs they read differently look for their text
+		// ("<<"), which a NUL can split: "<\x00<EOF" is a here-document
+		// to both, and escaped the check that bash ends some of them
+		// earlier. No shell text needs a NUL byte.
+		return nil, &ParseError{Pos: posAt(src, i), Differential: true,
+			Reason: "the text has a NUL byte: bash skips it, and the guard does not read such text"}
+	}
 	if i := strings.Index(src, "\r\n"); i >= 0 {
 		return nil, &ParseError{Pos: posAt(src, i), Differential: true,
 			Reason: `the text has a carriage return before a newline (\r\n): bash keeps the \r as part of the text while the parser drops it, so the two would read different commands`}

@@ -28,13 +28,16 @@ func streamable(src string) bool {
 // parse treats specially: here-documents (whose bodies the parser fills in
 // after their statement, and which may be closed at the end of the text
 // by a retry), "((" (which a retry may read as two subshells) and CRLF.
-// The parser reads "<<" and "((" across a backslash-newline or a NUL
-// byte too, so those are looked for with both taken out.
+// A NUL byte, which the usual parse refuses, is not streamed either; "<<"
+// and "((" are also looked for across backslash-newlines.
 func streamSafe(src string) bool {
-	if strings.Contains(src, "\\\n") || strings.IndexByte(src, 0) >= 0 {
-		src = strings.NewReplacer("\\\n", "", "\x00", "").Replace(src)
+	if strings.IndexByte(src, 0) >= 0 || strings.IndexByte(src, '\r') >= 0 {
+		return false
 	}
-	return !strings.Contains(src, "<<") && !strings.Contains(src, "((") && !strings.Contains(src, "\r")
+	if strings.Contains(src, "\\\n") {
+		src = strings.ReplaceAll(src, "\\\n", "")
+	}
+	return !strings.Contains(src, "<<") && !strings.Contains(src, "((")
 }
 
 // stmtStream is the statements a parsing goroutine has published. A

@@ -605,6 +605,10 @@ func TestDifferentials(t *testing.T) {
 		// D5: any \r\n.
 		"echo a\r\nrm x",
 		"echo 'a\r\nb'",
+		// A NUL byte, which both skip: "<\x00<" is "<<" to both, and hid
+		// D4 from its check (bash ran the touch).
+		"echo start\ncat <\x00<EOF\nE\\\nOF\ntouch pwned\nEOF\n",
+		"echo a\x00b",
 		// Inside code found in a string the part is opaque instead (see
 		// TestDifferentialInString); at the top level the whole text is refused.
 	} {
