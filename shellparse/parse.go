@@ -129,6 +129,12 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		return nil, &ParseError{Pos: posAt(src, i), Differential: true,
 			Reason: `the text has a carriage return before a newline (\r\n): bash keeps the \r as part of the text while the parser drops it, so the two would read different commands`}
 	}
+	if i := strings.IndexByte(src, '\r'); i >= 0 {
+		// "ls\rrm -rf x" is one word to bash, a program named "ls\rrm";
+		// the parser splits words at \r as at a space, and would judge ls.
+		return nil, &ParseError{Pos: posAt(src, i), Differential: true,
+			Reason: `the text has a carriage return (\r): bash keeps it as part of a word while the parser reads it as a space, so the two would read different commands`}
+	}
 	p := syntax.NewParser(syntax.Variant(lang))
 	f, err := p.Parse(strings.NewReader(src), w.opts.Name)
 	for tries := 0; err != nil && tries < 16; tries++ {

@@ -609,6 +609,9 @@ func TestDifferentials(t *testing.T) {
 		// D4 from its check (bash ran the touch).
 		"echo start\ncat <\x00<EOF\nE\\\nOF\ntouch pwned\nEOF\n",
 		"echo a\x00b",
+		// A lone \r: part of a word to bash, a space to the parser.
+		"ls\rrm -rf x",
+		"echo 'a\rb'",
 		// Inside code found in a string the part is opaque instead (see
 		// TestDifferentialInString); at the top level the whole text is refused.
 	} {
