@@ -249,6 +249,12 @@ func TestWords(t *testing.T) {
 		{`$'\x72m' x`, []string{"rm x"}},
 		{`$'\162m' x`, []string{"rm x"}},
 		{`$'\u0072m' x`, []string{"rm x"}},
+		// bash 5.2's \x{…}: any number of digits, the low byte; none is NUL.
+		{`$'\x{72}m' x`, []string{"rm x"}},
+		{`$'\x{0072}\x{6D}' x`, []string{"rm x"}},
+		{`echo $'a\x{}b'`, []string{"echo a"}},
+		// Outside ASCII, \u depends on the locale (é, or the text \u00E9).
+		{`$'\u00e9cho' x`, []string{"⟨$'\\u00e9cho' (its text depends on the locale)⟩ x"}},
 		{`$"rm" x`, []string{"rm x"}},
 		{`\rm x`, []string{"rm x"}},
 		{`r\m x`, []string{"rm x"}},
@@ -524,6 +530,10 @@ func TestStdinToShell(t *testing.T) {
 		{"bash <<'EOF'\nrm $x\nEOF", []string{"bash", "rm ⟨$x⟩ via=input of bash (a heredoc)"}},
 		{"echo 'rm x' | sh", []string{"echo 'rm x'", "sh", "rm x via=input of sh (literal text from echo)"}},
 		{"printf 'rm x\\n' | bash -s", []string{"printf 'rm x\\n'", "bash -s", "rm x via=input of bash (literal text from printf)"}},
+		// printf's own escapes (\x, octal, %b) are not worked out: bash
+		// runs "rm -rf x" here, not a program named rx6d.
+		{"printf 'r\\x6d -rf x' | bash", []string{"printf 'r\\x6d -rf x'", "bash OPAQUE"}},
+		{"printf '%b' 'r\\0155 -rf x' | bash", []string{"printf %b 'r\\0155 -rf x'", "bash OPAQUE"}},
 		{"cat <<EOF | sh\nrm x\nEOF", []string{"cat", "sh", "rm x via=input of sh (a heredoc)"}},
 	})
 }

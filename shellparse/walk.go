@@ -650,14 +650,12 @@ func printfLiteral(args []string) (string, bool) {
 			c := format[i]
 			switch {
 			case c == '\\' && i+1 < len(format):
-				j := i + 1
-				for j < len(format) && j < i+4 && format[j] >= '0' && format[j] <= '7' && format[i+1] == '0' {
-					j++
-				}
-				if format[i+1] == '0' || format[i+1] == 'c' {
+				if strings.IndexByte("abefnrtv\\\"'?", format[i+1]) < 0 {
+					// Octal, \x, \u, \c …: printf's rules are not $'…''s.
 					return "", false
 				}
-				b.WriteString(ansiC(format[i : i+2]))
+				e, _ := ansiC(format[i : i+2])
+				b.WriteString(e)
 				i++
 			case c == '%' && i+1 < len(format):
 				i++
@@ -674,7 +672,10 @@ func printfLiteral(args []string) (string, bool) {
 				case 's':
 					b.WriteString(arg)
 				case 'b':
-					b.WriteString(ansiC(arg))
+					if strings.Contains(arg, `\`) {
+						return "", false // %b's escapes are not $'…''s either
+					}
+					b.WriteString(arg)
 				case 'c':
 					if arg != "" {
 						b.WriteByte(arg[0])

@@ -185,11 +185,15 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		if (ctx.arith || (ctx.param && ctx.dq)) && strings.ContainsAny(p.Value, "$`") {
 			w.differential(p.Pos(), "single quotes inside "+map[bool]string{true: "arithmetic", false: "a double-quoted ${…}"}[ctx.arith]+" (bash does not treat them as quotes there, so the text inside is expanded)")
 		}
-		v := p.Value
+		v, known := p.Value, true
 		if p.Dollar {
-			v = ansiC(v)
+			v, known = ansiC(v)
 		}
-		b.cur.AddLit(v)
+		if known {
+			b.cur.AddLit(v)
+		} else {
+			b.cur.Add(word.Seg{Kind: word.Hole, Text: "$'" + p.Value + "' (its text depends on the locale)"})
+		}
 		b.has = true
 	case *syntax.DblQuoted:
 		in := ctx
@@ -690,8 +694,12 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 	}
 }
 
-// ansiC decodes the body of $'…' as bash does, stopping at a NUL.
-func ansiC(s string) string {
+// ansiC decodes the body of $'…' as bash does, stopping at a NUL. known
+// is false when the text depends on bash's locale: a \u or \U escape of a
+// character outside ASCII becomes its UTF-8 bytes in a UTF-8 locale and
+// stays the text "\u00E9" in the C locale.
+func ansiC(s string) (text string, known bool) {
+	known = true
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -734,8 +742,32 @@ func ansiC(s string) string {
 			} else {
 				b.WriteString(`\c`)
 			}
-		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
+		case 'x':
+			// \xHH, or \x{H…} (bash 5.2: any number of digits, then an
+			// optional "}"; the value's low byte, NUL when there are none).
+			j, braced := i+1, i+1 < len(s) && s[i+1] == '{'
+			if braced {
+				j++
+			}
+			start := j
+			for j < len(s) && (braced || j < start+2) && isHex(s[j]) {
+				j++
+			}
+			if !braced && j == start {
+				b.WriteString(`\x`)
+				continue
+			}
+			var n uint64
+			for _, d := range s[start:j] {
+				n = n<<4 | uint64(hexValue(byte(d)))
+			}
+			if braced && j < len(s) && s[j] == '}' {
+				j++
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		case 'u', 'U':
+			max := map[byte]int{'u': 4, 'U': 8}[e]
 			j := i + 1
 			for j < len(s) && j < i+1+max && isHex(s[j]) {
 				j++
@@ -746,11 +778,10 @@ func ansiC(s string) string {
 				continue
 			}
 			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
-			if e == 'x' {
-				b.WriteByte(byte(n))
-			} else {
-				b.WriteRune(rune(n))
+			if n >= 0x80 {
+				known = false // see above
 			}
+			b.WriteRune(rune(n))
 			i = j - 1
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
@@ -769,11 +800,21 @@ func ansiC(s string) string {
 	if i := strings.IndexByte(out, 0); i >= 0 {
 		out = out[:i]
 	}
-	return out
+	return out, known
 }
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexValue(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
 }
 
 func isName(s string) bool {
