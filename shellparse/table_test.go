@@ -274,6 +274,11 @@ func TestWords(t *testing.T) {
 		{"echo \"~\" '~' \\~", []string{"echo ~ ~ ~"}},
 		{"echo a~b", []string{"echo a~b"}},
 		{"X=~/a:~/b; echo $X", []string{"X=/home/u/a:/home/u/b", "echo /home/u/a:/home/u/b"}},
+		// A word that looks like an assignment has its value's ~ expanded
+		// too (bash outside POSIX mode): dd writes to /home/u/.bashrc.
+		{"dd if=/dev/zero of=~/.bashrc", []string{"dd if=/dev/zero of=/home/u/.bashrc"}},
+		{"echo a=~/x:~/y _b=~ c=~+", []string{"echo a=/home/u/x:/home/u/y _b=/home/u c=/home/u/proj"}},
+		{`echo --dir=~/x 1a=~/x a-b=~/x "a"=~/x a\=~/x a==~/x x:~/y`, []string{`echo --dir=~/x 1a=~/x a-b=~/x a=~/x a=~/x a==~/x x:~/y`}},
 		// HOME and TMPDIR from the environment; other names are unknown.
 		{"echo $HOME/x \"$TMPDIR\" ${HOME}", []string{"echo /home/u/x /tmp /home/u"}},
 		{"echo $UNSET", []string{"echo ⟨$UNSET⟩"}},

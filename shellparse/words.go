@@ -20,6 +20,10 @@ type wctx struct {
 	noSplit bool // no field splitting or globbing: assignments, [[ ]], case, redirections
 	assign  bool // an assignment value: ~ also expands after ':'
 	pattern bool // a pattern (case, [[ == ]]): globs stay patterns, never expanded
+	// arg: a word of a simple command. One that looks like an assignment
+	// (NAME=…, unquoted) has its value's ~ expanded as an assignment's
+	// is, outside POSIX mode: dd of=~/x writes to $HOME/x.
+	arg bool
 }
 
 // fieldBuilder accumulates the fields one word expands to.
@@ -57,7 +61,7 @@ func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []wor
 func (w *walker) appendExpanded(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
 	start := len(out)
 	b := fieldBuilder{fields: out} // the fields land in out directly
-	w.parts(sc, &b, wd.Parts, wctx{}, true)
+	w.parts(sc, &b, wd.Parts, wctx{arg: true}, true)
 	b.end()
 	out = b.fields
 	for i := start; i < len(out); i++ {
@@ -301,6 +305,16 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 	if v == "" {
 		return
 	}
+	if !ctx.dq && atStart && ctx.arg {
+		if n := assignPrefix(v); n > 0 {
+			b.cur.AddLit(v[:n])
+			b.has = true
+			val := ctx
+			val.arg, val.assign = false, true
+			w.lit(sc, b, v[n:], val, true)
+			return
+		}
+	}
 	if !ctx.dq && atStart && strings.HasPrefix(v, "~") {
 		v = w.tilde(sc, b, v, ctx)
 	}
@@ -354,6 +368,16 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 		i++
 		b.has = true
 	}
+}
+
+// assignPrefix returns the length of a leading "NAME=" (a valid shell
+// name), or 0.
+func assignPrefix(v string) int {
+	i := strings.IndexByte(v, '=')
+	if i <= 0 || !isName(v[:i]) {
+		return 0
+	}
+	return i + 1
 }
 
 // special reports whether a byte of literal text needs lit's attention.
