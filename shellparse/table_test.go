@@ -274,6 +274,14 @@ func TestWords(t *testing.T) {
 		{"echo \"~\" '~' \\~", []string{"echo ~ ~ ~"}},
 		{"echo a~b", []string{"echo a~b"}},
 		{"X=~/a:~/b; echo $X", []string{"X=/home/u/a:/home/u/b", "echo /home/u/a:/home/u/b"}},
+		// Field splitting: an IFS character that is not white space ends a
+		// field even when it is empty; white space ends only one that has
+		// something (as bash: printf '<%s>' $x).
+		{`IFS=/; x="a//c"; echo $x pre$x`, []string{"IFS=/", "x=a//c", "echo a '' c prea '' c"}},
+		{`IFS=/; x="/a"; echo $x pre$x`, []string{"IFS=/", "x=/a", "echo '' a pre a"}},
+		{`IFS=/; x="a//"; echo $x`, []string{"IFS=/", "x=a//", "echo a ''"}},
+		{`IFS=" /"; x=" / / "; echo $x`, []string{"IFS=' /'", "x=' / / '", "echo '' ''"}},
+		{`IFS=" /"; x=" a  b / c "; echo $x`, []string{"IFS=' /'", "x=' a  b / c '", "echo a b c"}},
 		// A word that looks like an assignment has its value's ~ expanded
 		// too (bash outside POSIX mode): dd writes to /home/u/.bashrc.
 		{"dd if=/dev/zero of=~/.bashrc", []string{"dd if=/dev/zero of=/home/u/.bashrc"}},
@@ -706,7 +714,7 @@ func TestKnownSubstitutionOutput(t *testing.T) {
 		{"cd /tmp && cp a \"$(pwd)/b\"", []string{"cd /tmp", "pwd via=$(…) cwd=/tmp", "cp a /tmp/b cwd=/tmp"}},
 		{"pwd() { echo /; }; rm \"$(pwd)\"", []string{"echo / via=$(…)>function pwd", "rm ⟨$(…)⟩"}},
 		{"alias x=y; rm $(echo a)", []string{"alias x=y", "y via=alias x", "echo a via=$(…)", "rm ⟨$(…)⟩"}},
-		{"IFS=/; rm $(pwd)", []string{"IFS=/", "pwd via=$(…)", "rm home u proj"}},
+		{"IFS=/; rm $(pwd)", []string{"IFS=/", "pwd via=$(…)", "rm '' home u proj"}},
 		{"rm $(echo -e a)", []string{"echo -e a via=$(…)", "rm ⟨$(…)⟩"}},
 	})
 }

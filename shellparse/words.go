@@ -707,6 +707,17 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 				b.cur.Add(word.Seg{Kind: word.Quest})
 				b.has = true
 			default:
+				// One delimiter: IFS white space around at most one other
+				// IFS character. That other character ends the field even
+				// when it is empty (IFS=/ and a//c are "a" "" "c"); white
+				// space alone ends only a field that has something.
+				size = ifsDelimiter(text[i:], ifs)
+				if ifsOther(text[i:i+size], ifs) {
+					if len(b.cur.Segs) == 0 {
+						b.cur.AddLit("")
+					}
+					b.has = true
+				}
 				b.end()
 			}
 			text = text[i+size:]
@@ -716,6 +727,47 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 		b.cur.Multi = true
 		b.has = true
 	}
+}
+
+// ifsWhite reports whether r is IFS white space: a space, tab or newline
+// that is in IFS.
+func ifsWhite(r rune, ifs string) bool {
+	return (r == ' ' || r == '\t' || r == '\n') && strings.ContainsRune(ifs, r)
+}
+
+// ifsDelimiter returns the length of the field delimiter text starts with
+// (text starts with an IFS character): IFS white space, at most one other
+// IFS character, and IFS white space.
+func ifsDelimiter(text, ifs string) int {
+	n := 0
+	skipWhite := func() {
+		for n < len(text) {
+			r, size := utf8.DecodeRuneInString(text[n:])
+			if !ifsWhite(r, ifs) {
+				return
+			}
+			n += size
+		}
+	}
+	skipWhite()
+	if n < len(text) {
+		if r, size := utf8.DecodeRuneInString(text[n:]); strings.ContainsRune(ifs, r) && !ifsWhite(r, ifs) {
+			n += size
+			skipWhite()
+		}
+	}
+	return n
+}
+
+// ifsOther reports whether a delimiter holds an IFS character that is not
+// white space.
+func ifsOther(delim, ifs string) bool {
+	for _, r := range delim {
+		if !ifsWhite(r, ifs) {
+			return true
+		}
+	}
+	return false
 }
 
 // ansiC decodes the body of $'…' as bash does, stopping at a NUL. known
