@@ -286,7 +286,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			return
 		case "cd", "pushd", "popd":
 			w.emit(cmd)
-			w.cd(sc, name, argv)
+			w.cd(sc, name, argv, w.cdpathSet(sc, assigns))
 			return
 		case "exit", "return", "logout":
 			w.emit(cmd)
@@ -561,7 +561,27 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 	}
 }
 
-func (w *walker) cd(sc *scope, name string, argv []word.Word) {
+// cdpathSet reports whether cd may search CDPATH: it is set for this
+// command, in the text, or (neither saying otherwise) in the environment.
+func (w *walker) cdpathSet(sc *scope, assigns []Assign) bool {
+	empty := func(v word.Word) bool { s, ok := v.Static(); return ok && s == "" }
+	for _, a := range assigns {
+		if a.Name == "CDPATH" {
+			return !empty(a.Value)
+		}
+	}
+	if sc.havoc {
+		return true
+	}
+	if st, ok := sc.vars.lookup("CDPATH"); ok {
+		return !st.unset && (st.unknown || !empty(st.val))
+	}
+	return w.getenv("CDPATH") != ""
+}
+
+// cd follows cd, pushd and popd. With cdpath, a relative directory that
+// does not start with . may be found through CDPATH: anywhere.
+func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath bool) {
 	args := argv[1:]
 	for len(args) > 0 {
 		t, ok := args[0].Static()
@@ -593,7 +613,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word) {
 		old := sc.lookup(w, "OLDPWD", "$OLDPWD")
 		t, ok = old.Static()
 	}
-	if cdpath := w.getenv("CDPATH"); cdpath != "" && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, ".") {
+	if cdpath && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, ".") {
 		ok = false
 	}
 	if !ok || strings.HasPrefix(t, "+") && name == "pushd" {
@@ -869,7 +889,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 	if in.cwd != nil || in.cwdUnk {
 		isc = sc.clone()
 		if t, ok := staticPtr(in.cwd); ok {
-			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)})
+			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, false) // chdir(2): no CDPATH
 			isc.cdFallback = nil
 		} else {
 			isc.cwd = Cwd{Unknown: true}

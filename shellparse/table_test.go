@@ -321,6 +321,14 @@ func TestCwd(t *testing.T) {
 		{"cd /tmp && x", []string{"cd /tmp", "x cwd=/tmp"}},
 		{"cd .. && x", []string{"cd ..", "x cwd=/home/u"}},
 		{"cd && x", []string{"cd", "x cwd=/home/u"}},
+		// CDPATH set in the text, for the command or exported: cd sub may
+		// land anywhere (bash ran a touch in a denied directory so).
+		{"CDPATH=/x; cd sub && x", []string{"CDPATH=/x", "cd sub", "x cwd=?"}},
+		{"CDPATH=/x cd sub && x", []string{"cd sub", "x cwd=?"}},
+		{"export CDPATH=/x; cd sub; x", []string{"export CDPATH=/x", "cd sub", "x cwd=/home/u/proj?"}},
+		{"CDPATH=; cd sub && x", []string{"CDPATH=", "cd sub", "x cwd=/home/u/proj/sub"}},
+		{"CDPATH=/x; cd ./sub && x", []string{"CDPATH=/x", "cd ./sub", "x cwd=/home/u/proj/sub"}},
+		{"CDPATH=/x; unset CDPATH; cd sub && x", []string{"CDPATH=/x", "unset CDPATH", "cd sub", "x cwd=/home/u/proj/sub"}},
 		{"cd ~/w && x", []string{"cd /home/u/w", "x cwd=/home/u/w"}},
 		{"cd a && cd b && x", []string{"cd a", "cd b cwd=/home/u/proj/a", "x cwd=/home/u/proj/a/b"}},
 		{"pushd a && x", []string{"pushd a", "x cwd=/home/u/proj/a"}},
