@@ -233,8 +233,68 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 				reason = "sets git configuration (which can name programs to run)"
 			}
 			w.emit(&Cmd{Assigns: []Assign{a}, Opaque: "setting " + a.Name + " " + reason, CodeArg: -1})
+		case a.Name == "PATH":
+			if dir, ok := w.untrustedPath(sc, a.Value); ok {
+				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
+					Opaque: "PATH is set to include " + dir + ", so the command names after it may run programs from there instead of the ones the guard judged"})
+			}
 		}
 	}
+}
+
+// untrustedPath finds an entry of a PATH value that could hold programs
+// the text (or whoever edits the project) put there: empty or relative
+// (the working directory), a directory the command may run in or below
+// it, a temporary directory, or one not known here. The inherited $PATH
+// and other absolute directories are trusted like the inherited PATH.
+func (w *walker) untrustedPath(sc *scope, v word.Word) (string, bool) {
+	var entries []word.Word
+	cur := word.Word{}
+	for _, s := range v.Segs {
+		if s.Kind != word.Lit {
+			cur.Add(s)
+			continue
+		}
+		parts := strings.Split(s.Text, ":")
+		for i, p := range parts {
+			if i > 0 {
+				entries = append(entries, cur)
+				cur = word.Word{}
+			}
+			if p != "" {
+				cur.AddLit(p)
+			}
+		}
+	}
+	entries = append(entries, cur)
+	temp := []string{"/tmp", "/var/tmp", "/dev/shm"}
+	if t := w.getenv("TMPDIR"); filepath.IsAbs(t) {
+		temp = append(temp, filepath.Clean(t))
+	}
+	for _, e := range entries {
+		if len(e.Segs) == 1 && e.Segs[0].Kind == word.Hole && (e.Segs[0].Text == "$PATH" || e.Segs[0].Text == "${PATH}") {
+			continue // what the guard was started with
+		}
+		d, static := e.Static()
+		switch {
+		case !static:
+			return e.String(), true
+		case !filepath.IsAbs(d):
+			if d == "" {
+				d = "the working directory (an empty entry)"
+			}
+			return d, true
+		case sc.cwd.Unknown:
+			return d, true
+		}
+		d = filepath.Clean(d)
+		for _, root := range append(append([]string(nil), sc.cwd.Dirs...), temp...) {
+			if root != "/" && (d == root || strings.HasPrefix(d, root+"/")) {
+				return d, true
+			}
+		}
+	}
+	return "", false
 }
 
 // run resolves a command and reports it: a function call, a builtin that

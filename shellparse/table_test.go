@@ -544,6 +544,25 @@ func TestNestingDepth(t *testing.T) {
 	}
 }
 
+// TestPathChanges: PATH set to include a directory the text or the
+// project could have filled makes the command names after it unknown.
+func TestPathChanges(t *testing.T) {
+	runTable(t, []tcase{
+		{"PATH=.:$PATH ls", []string{"PATH=⟨.:$PATH⟩ OPAQUE", "ls"}},
+		{"PATH=./bin; ls", []string{"PATH=./bin OPAQUE", "PATH=./bin", "ls"}},
+		{"export PATH=/home/u/proj/bin:$PATH; ls", []string{"PATH=⟨/home/u/proj/bin:$PATH⟩ OPAQUE", "export PATH=/home/u/proj/bin:$PATH", "ls"}},
+		{"PATH=$PATH: ls", []string{"PATH=⟨$PATH:⟩ OPAQUE", "ls"}},
+		{"PATH=/tmp/x:$PATH ls", []string{"PATH=⟨/tmp/x:$PATH⟩ OPAQUE", "ls"}},
+		{"PATH=$d:$PATH ls", []string{"PATH=⟨$d:$PATH⟩ OPAQUE", "ls"}},
+		{"env PATH=./bin ls", []string{"env PATH=./bin ls", "PATH=./bin via=wrapper env OPAQUE", "ls via=wrapper env"}},
+		// Inherited PATH and other absolute directories: as trusted as
+		// the inherited PATH.
+		{"PATH=$PATH:/usr/local/go/bin go version", []string{"go version"}},
+		{"export PATH=$HOME/.cargo/bin:$PATH; cargo test", []string{"export PATH=/home/u/.cargo/bin:$PATH", "cargo test"}},
+		{"cd / && PATH=/usr/local/bin:$PATH x", []string{"cd /", "x cwd=/"}},
+	})
+}
+
 func TestStdinToShell(t *testing.T) {
 	runTable(t, []tcase{
 		{"sh <<< 'rm x'", []string{"sh", "rm x via=input of sh (a here-string)"}},
