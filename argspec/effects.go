@@ -1,6 +1,7 @@
 package argspec
 
 import (
+	"path"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/word"
@@ -98,6 +99,46 @@ func noPaths(name string) bool {
 	return false
 }
 
+// linkTargets returns what relative symbolic link targets name: they are
+// relative to the link's directory, not to the working directory (ln -s
+// ../test z/l points at test). The link's directory is the destination
+// or the directory holding it (which, is not known here), so both.
+func linkTargets(c *Cmd, args []word.Word) []Effect {
+	dirs := c.Values("--target-directory")
+	sources := args
+	if len(dirs) == 0 {
+		if len(args) < 2 {
+			return nil // ln -s TARGET: the link is in the working directory
+		}
+		dest := args[len(args)-1]
+		sources = args[:len(args)-1]
+		d, ok := dest.Static()
+		if !ok {
+			dirs = []word.Word{dest}
+		} else {
+			dirs = []word.Word{word.FromLit(d), word.FromLit(path.Dir(d))}
+		}
+	}
+	var effs []Effect
+	for _, s := range sources {
+		t, ok := s.Static()
+		if ok && path.IsAbs(t) {
+			continue // already judged as it stands
+		}
+		for _, d := range dirs {
+			ds, dok := d.Static()
+			if !ok || !dok {
+				effs = append(effs, Effect{Path: word.Unknown("a symbolic link's target, relative to a directory not known here"), Access: Write, Op: "link", Recursive: true})
+				continue
+			}
+			if j := path.Join(ds, t); j != path.Clean(t) { // that one is judged already
+				effs = append(effs, Effect{Path: word.FromLit(j), Access: Write, Op: "link", Recursive: true})
+			}
+		}
+	}
+	return effs
+}
+
 // Effects returns the paths a command touches. known is false when the
 // catalogue has no entry for the program: its operands are then returned
 // with Unknown access.
@@ -136,12 +177,24 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			srcAccess, srcOp = Write, "move"
 		}
 		rec := c.HasAny("--recursive", "--archive") || c.Prog == "mv"
+		// A link is a second name for its target: what is written through
+		// it is written to the target (ln -s test x; echo > x/f writes
+		// test/f), so linking is judged as writing the target, and a
+		// symbolic link (to a directory, perhaps) as writing all under it.
+		symbolic := c.Prog == "ln" && c.Has("--symbolic") || c.Prog == "cp" && c.Has("--symbolic-link")
+		srcRec := rec
+		if c.Prog == "ln" || symbolic || c.Prog == "cp" && c.Has("--link") {
+			srcAccess, srcOp, srcRec = Write, "link", rec || symbolic
+			if symbolic {
+				effs = append(effs, linkTargets(c, args)...)
+			}
+		}
 		if c.Prog == "install" && c.Has("--directory") {
 			addAll(args, Write, "create", false)
 			break
 		}
 		if dirs := c.Values("--target-directory"); len(dirs) > 0 {
-			addAll(args, srcAccess, srcOp, rec)
+			addAll(args, srcAccess, srcOp, srcRec)
 			addAll(dirs, Write, "", rec)
 			break
 		}
@@ -149,9 +202,9 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		case len(args) == 1 && c.Prog == "ln":
 			// ln TARGET makes a link named after it in the working directory.
 			add(word.FromLit("."), Write, "", false)
-			add(args[0], Read, "", false)
+			add(args[0], srcAccess, srcOp, srcRec)
 		case len(args) >= 2:
-			addAll(args[:len(args)-1], srcAccess, srcOp, rec)
+			addAll(args[:len(args)-1], srcAccess, srcOp, srcRec)
 			add(args[len(args)-1], Write, "", rec)
 		default:
 			addAll(args, Unknown, "", rec)

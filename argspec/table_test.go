@@ -207,8 +207,14 @@ func TestEffects(t *testing.T) {
 		{"cp -r a b", []string{"read a R", "write b R"}},
 		{"cp -a a d", []string{"read a R", "write d R"}},
 		{"cp -t d a", []string{"read a", "write d"}},
-		{"ln -s a b", []string{"read a", "write b"}},
-		{"ln a", []string{"write .", "read a"}},
+		// A link is written through to its target: linking is writing it
+		// (a symbolic link to a directory: all under it). A relative
+		// symbolic target is relative to the link's directory: b, or b's.
+		{"ln -s a b", []string{"write:link b/a R", "write:link a R", "write b"}},
+		{"ln -s ../test z/l", []string{"write:link z/test R", "write:link test R", "write:link ../test R", "write z/l"}},
+		{"ln -s /etc/x y", []string{"write:link /etc/x R", "write y"}},
+		{"ln a b", []string{"write:link a", "write b"}},
+		{"ln a", []string{"write .", "write:link a"}},
 		{"touch f g", []string{"write:create f", "write:create g"}},
 		{"touch -r ref f", []string{"write:create f", "read ref"}},
 		{"mkdir -p d", []string{"write:create d"}},
