@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"os"
 	"testing"
+
+	"github.com/guard-exec/guard-exec/policy"
 )
 
 func encoderJSON(r *Result) string {
@@ -70,5 +72,31 @@ func TestTwinsKeepTheirLines(t *testing.T) {
 		if res.Decision == "allow" {
 			t.Errorf("echo hi > /etc/x is allowed")
 		}
+	}
+}
+
+// TestGlobInRedirection: bash writes the one file a redirection's glob
+// matches (> t[e]st/f writes test/f), so a deny rule on the file holds.
+func TestGlobInRedirection(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(dir+"/test", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(dir+"/test/t.go", nil, 0o644)
+	f, err := policy.ParseFile("c.toml", []byte("[[rule]]\ndecision = \"deny\"\npath = \"test/**\"\naccess = \"write\"\n"), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: "/home/u", Project: dir, FollowLinks: true}, User: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, src := range []string{"echo x > t[e]st/t.go", "echo x > t?st/t.go", "echo x >> tes*/t.go", "echo x > test/*.go", "echo x > t[e]st/new.go"} {
+		if r := Judge(pol, Request{Source: src, Cwd: dir, Getenv: os.Getenv}); r.Decision != "deny" {
+			t.Errorf("%s: %s (%s), want deny", src, r.Decision, r.Reason)
+		}
+	}
+	if r := Judge(pol, Request{Source: "echo x > out*.txt", Cwd: dir, Getenv: os.Getenv}); r.Decision != "allow" {
+		t.Errorf("a glob matching nothing outside test/: %s (%s)", r.Decision, r.Reason)
 	}
 }

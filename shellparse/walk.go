@@ -515,7 +515,10 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 				in = &Input{Text: text + "\n", Known: known, Desc: "a here-string"}
 			}
 		default:
-			rd.Target = w.value(sc, r.Word, wctx{})
+			// bash expands a glob in a redirection's target (outside POSIX
+			// mode) and writes the one file it matches: > t[e]st/f writes
+			// test/f. The target keeps its glob, with what it matches now.
+			rd.Target = w.globbed(sc, w.value(sc, r.Word, wctx{pattern: true}))
 			if len(rd.Target.Segs) == 0 {
 				rd.Target = word.FromLit("")
 			}
