@@ -4,12 +4,12 @@ import (
 	"bufio"
 	"flag"
 	"fmt"
-	"github.com/guard-exec/guard-exec/bashcli"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/bashcli"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 )
