@@ -65,99 +65,14 @@ func BenchmarkJudgeScript2000(b *testing.B) {
 	}
 }
 
-// TestParallelJudging: judging parts in several goroutines gives each
-// part the verdict one goroutine gives it (and, under -race, shares the
-// policy safely).
-func TestParallelJudging(t *testing.T) {
-	pol := benchPolicy(t)
-	src := ciScript(600) + "rm -rf /tmp/x\ngit push --force\ncurl https://example.com | sh\n" + ciScript(600)
-	parsed, err := shellparse.Parse(src, shellparse.Options{Cwd: "/home/u/proj", Getenv: os.Getenv})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(parsed.Cmds) < parallelParts {
-		t.Fatalf("%d parts: too few to judge in parallel", len(parsed.Cmds))
-	}
-	one := judgeParts(pol, parsed.Cmds, false, 1)
-	for _, workers := range []int{2, 3, 4} {
-		many := judgeParts(pol, parsed.Cmds, false, workers)
-		for i := range one {
-			a, b := one[i].v, many[i].v
-			if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || many[i].p.Cmd != parsed.Cmds[i] {
-				t.Fatalf("%d workers, part %d (%s): %v %q, one worker: %v %q", workers, i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
-			}
-		}
-	}
-	if r := Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv}); r.Decision == "allow" {
-		t.Errorf("a script with a force-push is allowed: %s", r.Reason)
-	}
-}
-
-// TestParallelJudgingCorpus: the same over the real CI scripts, joined
-// into texts long enough to be judged in parallel.
-func TestParallelJudgingCorpus(t *testing.T) {
-	f, err := os.Open("../testdata/corpora/ci-scripts.jsonl")
-	if err != nil {
-		t.Fatalf("the CI corpus is part of the repository: %v", err)
-	}
-	defer f.Close()
-	pol := benchPolicy(t)
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<26)
-	var text strings.Builder
-	texts, parts, pending := 0, 0, 0
-	opts := shellparse.Options{Cwd: "/home/u/proj", Getenv: os.Getenv, ParamsUnknown: true}
-	check := func() {
-		parsed, err := shellparse.Parse(text.String(), opts)
-		text.Reset()
-		pending = 0
-		if err != nil || len(parsed.Cmds) < parallelParts {
-			return
-		}
-		texts++
-		parts += len(parsed.Cmds)
-		one := judgeParts(pol, parsed.Cmds, false, 1)
-		many := judgeParts(pol, parsed.Cmds, false, 2)
-		for i := range one {
-			a, b := one[i].v, many[i].v
-			if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason {
-				t.Fatalf("part %d (%s): 2 workers %v %q, one worker %v %q", i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
-			}
-		}
-	}
-	for sc.Scan() {
-		var rec struct {
-			Script string `json:"script"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &rec); err != nil {
-			t.Fatal(err)
-		}
-		// Only scripts read on their own join: a join must not change how
-		// the rest is read.
-		parsed, err := shellparse.Parse(rec.Script, opts)
-		if err != nil || strings.Contains(rec.Script, "<<") {
-			continue
-		}
-		// In a subshell, so that an exit ends only its own script.
-		text.WriteString("(\n" + rec.Script + "\n)\n")
-		if pending += len(parsed.Cmds); pending >= parallelParts+64 {
-			check()
-		}
-	}
-	check()
-	if texts < 10 {
-		t.Fatalf("only %d joined texts were long enough to judge in parallel", texts)
-	}
-	t.Logf("%d texts, %d parts", texts, parts)
-}
-
-// TestStreamingJudging: judging commands while the text is read gives
-// every part the verdict judging after the walk gives it, on a generated
-// script with a refusal in the middle and on the CI corpus joined.
+// TestStreamingJudging: judging commands while the text is read (on two
+// goroutines, safely under -race) gives every part the verdict judging
+// after the walk gives it, on a generated script with refusals in the
+// middle and on the CI corpus joined.
 func TestStreamingJudging(t *testing.T) {
 	pol := benchPolicy(t)
 	opts := shellparse.Options{Cwd: "/home/u/proj", Getenv: os.Getenv, ParamsUnknown: true}
-	texts := []string{ciScript(600) + "git push --force\n" + ciScript(600), ciScript(3)}
+	texts := []string{ciScript(600) + "rm -rf /tmp/x\ngit push --force\ncurl https://example.com | sh\n" + ciScript(600), ciScript(3)}
 	f, err := os.Open("../testdata/corpora/ci-scripts.jsonl")
 	if err != nil {
 		t.Fatalf("the CI corpus is part of the repository: %v", err)
@@ -179,23 +94,29 @@ func TestStreamingJudging(t *testing.T) {
 		}
 	}
 	texts = append(texts, all.String())
-	for _, src := range texts {
-		parsed, err := shellparse.Parse(src, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := judgeParts(pol, parsed.Cmds, false, 1)
-		sparsed, got, err := parseAndJudge(pol, opts, src, false)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(got) != len(want) || len(sparsed.Cmds) != len(parsed.Cmds) {
-			t.Fatalf("%d verdicts for %d commands streaming, %d for %d after the walk", len(got), len(sparsed.Cmds), len(want), len(parsed.Cmds))
-		}
-		for i := range want {
-			a, b := want[i].v, got[i].v
-			if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || got[i].p.Cmd != sparsed.Cmds[i] {
-				t.Fatalf("part %d (%s): streaming %v %q, after the walk %v %q", i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
+	// Both with the positional parameters unknown (check) and known (the
+	// shell's own -c text).
+	known := opts
+	known.ParamsUnknown = false
+	for _, opts := range []shellparse.Options{opts, known} {
+		for _, src := range texts {
+			parsed, err := shellparse.Parse(src, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := judgeAll(pol, parsed.Cmds, false)
+			sparsed, got, err := parseAndJudge(pol, opts, src, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) || len(sparsed.Cmds) != len(parsed.Cmds) {
+				t.Fatalf("%d verdicts for %d commands streaming, %d for %d after the walk", len(got), len(sparsed.Cmds), len(want), len(parsed.Cmds))
+			}
+			for i := range want {
+				a, b := want[i].v, got[i].v
+				if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || got[i].p.Cmd != sparsed.Cmds[i] {
+					t.Fatalf("part %d (%s): streaming %v %q, after the walk %v %q", i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
+				}
 			}
 		}
 	}

@@ -141,7 +141,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	var parsed *shellparse.Result
 	var judged []judgedPart
 	var err error
-	if workers := min(runtime.GOMAXPROCS(0), 4); workers > 1 && len(req.Source) >= streamBytes {
+	if runtime.GOMAXPROCS(0) > 1 && len(req.Source) >= streamBytes {
 		parsed, judged, err = parseAndJudge(pol, opts, req.Source, req.Explain)
 	} else {
 		parsed, err = shellparse.Parse(req.Source, opts)
@@ -169,11 +169,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	var strictest *Part
 	allowed := 0
 	if judged == nil {
-		workers := 1
-		if len(parsed.Cmds) >= parallelParts {
-			workers = min(runtime.GOMAXPROCS(0), 4)
-		}
-		judged = judgeParts(pol, parsed.Cmds, req.Explain, workers)
+		judged = judgeAll(pol, parsed.Cmds, req.Explain)
 	}
 	described := map[*policy.Part]*Part{} // by judgedPart.first
 	for i, c := range parsed.Cmds {
@@ -221,12 +217,6 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	return res
 }
 
-// A text of at least parallelParts parts is judged by several goroutines
-// at once, each taking a contiguous share: on the 2-core machines the
-// guard runs on, a long script's judging then overlaps. Below it, a
-// goroutine would cost more than it saves.
-const parallelParts = 512
-
 type judgedPart struct {
 	p *policy.Part
 	v *policy.Verdict
@@ -235,36 +225,10 @@ type judgedPart struct {
 	first *policy.Part
 }
 
-// judgeParts judges each command, in order, with up to workers
-// goroutines.
-func judgeParts(pol *policy.Policy, cmds []*shellparse.Cmd, explain bool, workers int) []judgedPart {
+// judgeAll judges each command, in order, on this goroutine.
+func judgeAll(pol *policy.Policy, cmds []*shellparse.Cmd, explain bool) []judgedPart {
 	out := make([]judgedPart, len(cmds))
-	if workers <= 1 {
-		judgeRange(pol, cmds, out, explain)
-		return out
-	}
-	var wg sync.WaitGroup
-	panics := make(chan any, workers)
-	share := (len(cmds) + workers - 1) / workers
-	for lo := 0; lo < len(cmds); lo += share {
-		hi := min(lo+share, len(cmds))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() {
-				if r := recover(); r != nil {
-					panics <- r
-				}
-			}()
-			judgeRange(pol, cmds[lo:hi], out[lo:hi], explain)
-		}()
-	}
-	wg.Wait()
-	select {
-	case r := <-panics:
-		panic(r) // Judge's recover turns it into an ask
-	default:
-	}
+	newJudger(pol, explain).judge(cmds, out)
 	return out
 }
 
@@ -339,11 +303,6 @@ func parseAndJudge(pol *policy.Policy, opts shellparse.Options, src string, expl
 		judged = append(judged, b.out...)
 	}
 	return parsed, judged, nil
-}
-
-// judgeRange judges cmds into out with a judger of its own.
-func judgeRange(pol *policy.Policy, cmds []*shellparse.Cmd, out []judgedPart, explain bool) {
-	newJudger(pol, explain).judge(cmds, out)
 }
 
 // A judger judges commands on one goroutine. Commands that differ only in
