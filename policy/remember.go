@@ -178,42 +178,19 @@ func ParseRuleText(text, source string) (*Rule, error) {
 
 // ParseRuleTexts reads many rules written as TOML, each text one rule (a
 // session's approvals), as ParseRuleText reads each: rules[i] is nil where
-// errs[i] says why. Texts that are each one plain [[rule]] table are
-// decoded as one document (a session gathers approvals, and one decode
-// each cost more than the rest of starting the guard); anything else, or
-// a document that does not decode into one rule per text, is read text by
-// text.
-//
-// Texts in the form the guard writes them (Remembered.TOML) are read
-// without the TOML decoder at all (simpleRule).
+// errs[i] says why. Texts in the form the guard writes them
+// (Remembered.TOML) are read without the TOML decoder (simpleRule): a
+// session gathers approvals, and one decode each cost more than the rest
+// of starting the guard. Anything else, edited by hand, is decoded.
 func ParseRuleTexts(texts, sources []string) (rules []*Rule, errs []error) {
 	rules, errs = make([]*Rule, len(texts)), make([]error, len(texts))
-	var rest []int
 	for i, t := range texts {
 		if r, ok := simpleRule(t); ok {
 			r.Source = sources[i]
 			rules[i] = r
 		} else {
-			rest = append(rest, i)
+			rules[i], errs[i] = ParseRuleText(t, sources[i])
 		}
-	}
-	if len(rest) > 1 {
-		sub := make([]string, len(rest))
-		for j, i := range rest {
-			sub[j] = texts[i]
-		}
-		if allPlainRules(sub) {
-			if f, err := ParseFile("session approvals", []byte(strings.Join(sub, "\n")), Session); err == nil && len(f.Rules) == len(sub) {
-				for j, r := range f.Rules {
-					r.Source = sources[rest[j]]
-					rules[rest[j]] = r
-				}
-				return rules, errs
-			}
-		}
-	}
-	for _, i := range rest {
-		rules[i], errs[i] = ParseRuleText(texts[i], sources[i])
 	}
 	return rules, errs
 }
@@ -281,31 +258,6 @@ func simpleString(val string) (string, bool) {
 		return "", false
 	}
 	return s, true
-}
-
-// allPlainRules reports whether every text is one [[rule]] table: its
-// first line that says anything is the header, and no other line opens a
-// table (which would make a join read differently from each text alone).
-func allPlainRules(texts []string) bool {
-	for _, t := range texts {
-		header := false
-		for _, l := range strings.Split(t, "\n") {
-			l = strings.TrimSpace(l)
-			if l == "" || strings.HasPrefix(l, "#") {
-				continue
-			}
-			switch {
-			case !header && isRuleHeader(l):
-				header = true
-			case !header || strings.HasPrefix(l, "["):
-				return false
-			}
-		}
-		if !header {
-			return false
-		}
-	}
-	return true
 }
 
 // AppendRule appends rule text to a config file, keeping everything else
