@@ -383,6 +383,19 @@ func describe(p *policy.Part, v *policy.Verdict, detail bool) *Part {
 	return jp
 }
 
+// AbsoluteDeny reports whether the absolute denylist forbids, or may
+// forbid, a part of the text: such text never runs, in any mode and with
+// any approval. Text that could not be read is judged by what could be
+// read of it (nothing, after a parse error), and stays an ask.
+func (r *Result) AbsoluteDeny() bool {
+	for _, p := range r.Commands {
+		if p.Verdict != nil && p.Verdict.AbsoluteDeny != word.No {
+			return true
+		}
+	}
+	return false
+}
+
 // Refused returns the parts that are not allowed.
 func (r *Result) Refused() []*Part {
 	var out []*Part

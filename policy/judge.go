@@ -138,6 +138,10 @@ type Verdict struct {
 	// Asking lists every aspect that was not allowed: the command itself
 	// (Effect nil) or a path it touches. An approval must cover them all.
 	Asking []Aspect
+	// AbsoluteDeny says whether a deny rule of the absolute denylist
+	// matched (Yes) or might match once run-time values are known (Maybe).
+	// No mode and no approval runs such a part.
+	AbsoluteDeny word.Tri
 }
 
 // Aspect is one aspect of a part that was not allowed.
@@ -186,6 +190,7 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 			v.Decision, v.Rule, v.Aspect = r.Decision, r, aspect
 			v.Reason, v.Instead = r.Why, r.Instead
 			if r.Decision == Deny {
+				v.AbsoluteDeny = word.Yes
 				return v
 			}
 			floor, floorReason, floorInstead, floorRule, floorMaybe = r.Decision, r.Why, r.Instead, r, false
@@ -194,6 +199,9 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		if explain {
 			v.Matches = append(v.Matches, Match{Rule: r, Tri: t, Aspect: "absolute: " + aspectName(p, ei, acc),
 				Note: "might match, depending on values known only at run time"})
+		}
+		if r.Decision == Deny {
+			v.AbsoluteDeny = word.Maybe
 		}
 		if floor < Ask || floor == Ask && floorMaybe && floorRule != nil && floorRule.Decision < r.Decision {
 			floor, floorRule, floorInstead, floorMaybe = Ask, r, r.Instead, true

@@ -314,7 +314,7 @@ func cmdHook(e *env, args []string) int {
 	rec := auditRecord(e, s, in.Command, res, "hook")
 	rec.Client = client
 	reason := hookReason(res)
-	if s.mode == "audit" && res.D != policy.Allow {
+	if s.mode == "audit" && res.D != policy.Allow && !res.AbsoluteDeny() {
 		rec.Answer = "audit-mode"
 		s.log(e, rec)
 		return reply("allow", "audit mode: would be "+res.Decision+": "+reason)

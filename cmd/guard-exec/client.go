@@ -229,10 +229,16 @@ func cmdJudgeInteractive(e *env, args []string) int {
 		s.log(e, rec)
 		return 0
 	}
-	if s.mode == "audit" {
+	if s.mode == "audit" && !res.AbsoluteDeny() {
 		s.log(e, rec)
 		report(e, s, req, res, "would be refused (audit mode)", true)
 		return 0
+	}
+	if s.mode == "audit" {
+		rec.Answer = "audit-mode-absolute"
+		s.log(e, rec)
+		report(e, s, req, res, "the absolute denylist names it, which audit mode does not run", false)
+		return 1
 	}
 	if res.D == policy.Ask {
 		ans, why := askPerson(e, s, req, res)

@@ -161,11 +161,17 @@ func decideExec(e *env, s *setup, req judge.Request, res *judge.Result, ex *exec
 		s.log(e, rec)
 		return 0, ex
 	}
-	if s.mode == "audit" {
+	if s.mode == "audit" && !res.AbsoluteDeny() {
 		rec.Answer = "audit-mode"
 		s.log(e, rec)
 		report(e, s, req, res, "would be refused (audit mode: running it anyway)", true)
 		return 0, ex
+	}
+	if s.mode == "audit" {
+		rec.Answer = "audit-mode-absolute"
+		s.log(e, rec)
+		report(e, s, req, res, "the absolute denylist names it, which audit mode does not run", false)
+		return ExitRefused, nil
 	}
 	if res.D == policy.Ask {
 		if hookApproved(e, s, req.Source) {
