@@ -88,6 +88,9 @@ type Result struct {
 	Line       int      `json:"line,omitempty"`
 	Commands   []*Part  `json:"commands"`
 	Notices    []string `json:"notices,omitempty"`
+	// Funcs names the shell functions the text defines (see
+	// shellparse.Result.Funcs).
+	Funcs []string `json:"-"`
 	// Omitted counts allowed parts left out of Commands (only without
 	// Request.Explain).
 	Omitted int `json:"omitted,omitempty"`
@@ -166,6 +169,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		}
 		return res
 	}
+	res.Funcs = parsed.Funcs
 	var strictest *Part
 	allowed := 0
 	if judged == nil {

@@ -22,8 +22,9 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
+
+	"github.com/guard-exec/guard-exec/internal/inert"
 )
 
 // Answer is a person's decision.
@@ -195,29 +196,7 @@ func clip(l string) string {
 // visible escapes what a terminal would act on rather than show. The text
 // comes from the command under review: an escape sequence, a carriage return
 // or a bidi override in it could hide or disguise what the person approves.
-func visible(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '\t':
-			b.WriteRune(r)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) ||
-			unicode.Is(unicode.Zl, r) || unicode.Is(unicode.Zp, r):
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	return b.String()
-}
+func visible(s string) string { return inert.Line(s) }
 
 // event is what a key did to the answer line.
 type event int

@@ -187,6 +187,10 @@ func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''
 // Result is the reading of a program.
 type Result struct {
 	Cmds []*Cmd
+	// Funcs names every shell function the text defines, anywhere (in
+	// code strings and in bodies never called too), in order, with
+	// repeats: a definition changes the shell even when nothing calls it.
+	Funcs []string
 }
 
 // ParseError means the text could not be read reliably. Nothing of it may

@@ -165,6 +165,9 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			return
 		}
 		for _, name := range names {
+			if len(w.res.Funcs) < MaxParts {
+				w.res.Funcs = append(w.res.Funcs, name)
+			}
 			sc.defineFunc(name, c.Body)
 			if name == "command_not_found_handle" {
 				// bash calls it for any later command it cannot find,

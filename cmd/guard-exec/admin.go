@@ -15,6 +15,7 @@ import (
 	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/install"
+	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
@@ -328,7 +329,11 @@ func cmdHook(e *env, args []string) int {
 	return reply(res.Decision, reason)
 }
 
-func hookReason(res *judge.Result) string {
+// hookReason is what the client shows for the verdict (to the model, and
+// in its own prompt): command text inert, so it cannot act on a terminal.
+func hookReason(res *judge.Result) string { return inert.Line(hookText(res)) }
+
+func hookText(res *judge.Result) string {
 	if res.D == policy.Allow {
 		return "guard-exec: " + res.Reason
 	}

@@ -11,10 +11,12 @@ import (
 	"time"
 
 	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/state"
+	"github.com/guard-exec/guard-exec/word"
 )
 
 func jsonEncoder(w io.Writer) *json.Encoder {
@@ -162,12 +164,23 @@ func selfPath(e *env) (string, error) {
 //
 // The finer trap judges each command line once, whole, before its first
 // command runs (bash has put it in the history by then); its later
-// commands reuse the verdict. A command that is not part of the line the
-// history shows (history off, a line starting with a space) is judged on
-// its own.
+// commands reuse the verdict. The verdict lives only until the next
+// prompt: the prompt hook forgets it and notes the newest history entry,
+// so a line bash did not save (history off, HISTCONTROL=ignorespace, a
+// duplicate) is told from the line before it and judged command by
+// command.
+//
+// The prompt hook (PROMPT_COMMAND, made readonly) also checks that the
+// trap, extdebug and functrace are still in place before every prompt:
+// a typed command that changes them is refused (guardHookChange), and if
+// something else did (a sourced file), the shell says so and exits rather
+// than go on unguarded. Its functions are readonly; the names it relies on
+// cannot be redefined at the prompt (guardHookChange).
 func interactiveRC(self string, login bool) string {
 	g := shellQuote(self)
-	pass := `[[ -n ${BASH_SOURCE-} || -n ${COMP_LINE-} ]] || declare -F -- "${BASH_COMMAND%% *}" >/dev/null`
+	// A function defined at the prompt has "main" as its source: its
+	// commands are typed commands too.
+	pass := `[[ -n ${BASH_SOURCE-} && ${BASH_SOURCE-} != main || -n ${COMP_LINE-} ]] || builtin declare -F -- "${BASH_COMMAND%% *}" >/dev/null`
 	var rc strings.Builder
 	fmt.Fprintf(&rc, "trap '%s || %s __judge-interactive \"$BASH_COMMAND\"' DEBUG\nshopt -s extdebug\nset -o functrace\n",
 		strings.ReplaceAll(pass, "'", `'\''`), strings.ReplaceAll(g, "'", `'\''`))
@@ -181,26 +194,41 @@ func interactiveRC(self string, login bool) string {
 	fmt.Fprintf(&rc, `__guard_exec_debug() {
   %[2]s && return 0
   case "$BASH_COMMAND" in __guard_exec_*) return 0;; esac
-  local __l
-  if [ "${__guard_exec_n-}" = "$HISTCMD" ] && [[ "${__guard_exec_text-}" == *"$BASH_COMMAND"* ]]; then
-    return $__guard_exec_ok
+  builtin local __l
+  if [[ -n "${__guard_exec_text-}" && "${__guard_exec_n-}" == "$HISTCMD" && "$__guard_exec_text" == *"$BASH_COMMAND"* ]]; then
+    builtin return $__guard_exec_ok
   fi
   __l=$(HISTTIMEFORMAT= builtin history 1 2>/dev/null)
-  __l=${__l#"${__l%%%%[![:space:][:digit:]]*}"}
-  if [[ -z "$__l" || "$__l" != *"$BASH_COMMAND"* ]]; then
+  if [[ -z "$__l" || "$__l" == "${__guard_exec_last-}" || "$__l" != *"$BASH_COMMAND"* ]]; then
     %[1]s __judge-interactive "$BASH_COMMAND"
-    return $?
+    builtin return $?
   fi
+  __guard_exec_last=$__l
+  __l=${__l#"${__l%%%%[![:space:][:digit:]]*}"}
   __guard_exec_n=$HISTCMD __guard_exec_text=$__l
   %[1]s __judge-interactive "$__l"
   __guard_exec_ok=$?
-  return $__guard_exec_ok
+  builtin return $__guard_exec_ok
+}
+__guard_exec_prompt() {
+  if [[ "$(builtin trap -p DEBUG)" != "trap -- '__guard_exec_debug' DEBUG" ]] || ! builtin shopt -q extdebug || [[ $- != *T* ]]; then
+    builtin printf 'guard-exec: the guard'"'"'s DEBUG trap, extdebug or functrace was changed; this shell does not go on unguarded\n' >&2
+    builtin exit %[3]d
+  fi
+  __guard_exec_n= __guard_exec_text= __guard_exec_ok=1
+  __guard_exec_last=$(HISTTIMEFORMAT= builtin history 1 2>/dev/null)
 }
 shopt -s extdebug
 set -o functrace
 trap __guard_exec_debug DEBUG
-readonly -f __guard_exec_debug
-`, g, strings.Replace(pass, "${BASH_SOURCE-}", "${BASH_SOURCE[1]-}", 1))
+readonly -f __guard_exec_debug __guard_exec_prompt
+if [[ "$(declare -p PROMPT_COMMAND 2>/dev/null)" == "declare -a"* ]]; then
+  PROMPT_COMMAND=(__guard_exec_prompt "${PROMPT_COMMAND[@]}")
+else
+  PROMPT_COMMAND="__guard_exec_prompt${PROMPT_COMMAND:+; $PROMPT_COMMAND}"
+fi
+readonly PROMPT_COMMAND
+`, g, strings.ReplaceAll(pass, "${BASH_SOURCE-}", "${BASH_SOURCE[1]-}"), ExitRefused)
 	return rc.String()
 }
 
@@ -218,11 +246,16 @@ func cmdJudgeInteractive(e *env, args []string) int {
 		configErr(e, err)
 		return ExitRefused
 	}
-	req := judge.Request{Source: src, Cwd: e.cwd, Getenv: e.get, ParamsUnknown: true}
+	req := judge.Request{Source: src, Cwd: e.cwd, Getenv: e.get, ParamsUnknown: true, AllParts: true}
 	res := judge.Judge(s.pol, req)
-	if isTrapManipulation(src) {
-		res.D, res.Decision = policy.Deny, "deny"
-		res.Reason = "removing the guard's DEBUG trap or extdebug would switch the guard off"
+	if why, ok := guardHookChange(src, res); ok {
+		res.D, res.Decision, res.Reason = policy.Deny, "deny", why
+		rec := auditRecord(e, s, src, res, "interactive")
+		s.log(e, rec)
+		fmt.Fprintf(e.stderr, "guard-exec: refused (denied): %s\n", inert.Line(firstLine(src)))
+		fmt.Fprintf(e.stderr, "guard-exec:   why: %s\n", why)
+		fmt.Fprintf(e.stderr, "guard-exec:   instead: leave the guard's hooks alone; a person who wants an unguarded shell starts one outside the guard\n")
+		return 1
 	}
 	rec := auditRecord(e, s, src, res, "interactive")
 	if res.D == policy.Allow {
@@ -255,20 +288,126 @@ func cmdJudgeInteractive(e *env, args []string) int {
 	return 1
 }
 
-func isTrapManipulation(src string) bool {
-	f := strings.Fields(src)
-	if len(f) == 0 {
-		return false
+// guardShadowed are the names the interactive guard's functions rely on:
+// a function of that name, defined at the prompt, would run instead of the
+// builtin (declare -F answering yes for every command, say).
+func guardShadowed(name string) bool {
+	switch name {
+	case "builtin", "declare", "typeset", "local", "return", "history", "printf", "exit", "trap", "shopt",
+		"set", "command", "enable", "unset", "readonly", "eval", "source", ".", "kill", "caller", "exec":
+		return true
 	}
-	switch f[0] {
+	return strings.HasPrefix(name, "__guard_exec")
+}
+
+// guardHookChange reports whether a typed command line could switch the
+// interactive guard off: change or remove the DEBUG trap, extdebug or
+// functrace, touch the guard's own functions and variables, or shadow the
+// builtins they rely on. It reads every part the judgement found, so the
+// change is refused wherever it sits: later in a list, in eval text, in a
+// function called on the line, behind command or builtin. A word not known
+// here where such a change could be spelled counts as one.
+func guardHookChange(src string, res *judge.Result) (string, bool) {
+	const why = "it would switch off the guard of this interactive shell: "
+	if strings.Contains(src, "__guard_exec") {
+		return why + "it names the guard's own functions or variables", true
+	}
+	for _, f := range res.Funcs {
+		if guardShadowed(f) {
+			return why + "it defines a function " + f + ", which the guard's hooks rely on being the builtin", true
+		}
+	}
+	for _, p := range res.Commands {
+		if p.P == nil {
+			continue
+		}
+		for _, a := range p.P.Assigns {
+			if a.Name == "PROMPT_COMMAND" || strings.HasPrefix(a.Name, "__guard_exec") {
+				return why + "it assigns " + a.Name, true
+			}
+		}
+		if len(p.P.Argv) == 0 {
+			continue
+		}
+		name, ok := p.P.Argv[0].Static()
+		if !ok {
+			continue // a program named at run time is never allowed anyway
+		}
+		args := p.P.Argv[1:]
+		if r, ok := hookChangeBy(name, args); ok {
+			return why + r, true
+		}
+	}
+	return "", false
+}
+
+// hookChangeBy says whether a builtin with these arguments changes the
+// guard's hooks.
+func hookChangeBy(name string, args []word.Word) (string, bool) {
+	static := make([]string, len(args))
+	dynamic := false
+	for i, a := range args {
+		t, ok := a.Static()
+		static[i], dynamic = t, dynamic || !ok
+	}
+	switch name {
 	case "trap":
-		return strings.Contains(src, "DEBUG")
+		if len(args) > 0 && !dynamic && (static[0] == "-p" || static[0] == "-l" || static[0] == "-lp" || static[0] == "-pl") {
+			return "", false // prints
+		}
+		if dynamic {
+			return "trap with a word not known here, which could name DEBUG", true
+		}
+		for _, t := range static {
+			if u := strings.TrimPrefix(strings.ToUpper(t), "SIG"); u == "DEBUG" {
+				return "it changes the DEBUG trap", true
+			}
+		}
 	case "shopt":
-		return strings.Contains(src, "extdebug") && strings.Contains(src, "-u")
+		off := false
+		for _, t := range static {
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "u") {
+				off = true
+			}
+		}
+		for _, t := range static {
+			if off && (t == "extdebug" || t == "functrace") {
+				return "it turns " + t + " off", true
+			}
+		}
+		if off && dynamic {
+			return "shopt -u with a word not known here, which could name extdebug", true
+		}
 	case "set":
-		return strings.Contains(src, "+o functrace") || strings.Contains(src, "+T")
-	case "unset", "unfunction":
-		return strings.Contains(src, "__guard_exec")
+		for i, t := range static {
+			if !args[i].IsStatic() {
+				return "set with a word not known here, which could turn functrace off", true
+			}
+			if t == "--" || t == "-" || !strings.HasPrefix(t, "+") && !strings.HasPrefix(t, "-") {
+				break
+			}
+			if strings.HasPrefix(t, "+") && strings.Contains(t, "T") {
+				return "it turns functrace off", true
+			}
+			if t == "+o" && i+1 < len(static) && (static[i+1] == "functrace" || !args[i+1].IsStatic()) {
+				return "it turns functrace off", true
+			}
+		}
+	case "enable":
+		for _, t := range static {
+			if strings.HasPrefix(t, "-") && strings.ContainsAny(t, "nd") {
+				return "it disables builtins the guard's hooks rely on", true
+			}
+		}
+		if dynamic {
+			return "enable with a word not known here", true
+		}
+	case "unset", "declare", "typeset", "local", "readonly", "export", "read", "mapfile", "readarray", "printf", "getopts":
+		for _, t := range static {
+			if n, _, _ := strings.Cut(t, "="); n == "PROMPT_COMMAND" {
+				return "it changes PROMPT_COMMAND", true
+			}
+		}
 	}
-	return false
+	return "", false
 }

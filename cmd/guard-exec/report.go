@@ -4,13 +4,22 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/word"
 )
 
 // report explains a refusal on stderr: what was refused, why, and which
 // route is open instead. Its words avoid those that agents read as a
 // sandbox denial ("permission denied", "not permitted", "sandbox" …).
+//
+// What it prints reaches the model, which has file-edit tools the guard
+// never sees: it names the person's road (ask them; they can see how to
+// allow it with guard-exec explain), never a configuration edit that would
+// unblock the command. Command text is shown inert: a command cannot move
+// the cursor, erase these lines or retitle the window of whoever reads
+// them.
 func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome string, warning bool) {
 	label := "refused"
 	if warning {
@@ -21,49 +30,36 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 	if req.Name != "" {
 		what = req.Name // each refused part below carries its own file:line
 	}
-	fmt.Fprintf(w, "guard-exec: %s (%s): %s\n", label, outcome, what)
+	fmt.Fprintf(w, "guard-exec: %s (%s): %s\n", label, outcome, inert.Line(what))
 	if res.ParseError != "" {
 		if req.Name != "" && res.Line > 0 {
-			fmt.Fprintf(w, "guard-exec:   at %s:%d\n", req.Name, res.Line)
+			fmt.Fprintf(w, "guard-exec:   at %s:%d\n", inert.Line(req.Name), res.Line)
 		}
-		fmt.Fprintf(w, "guard-exec:   why: %s\n", res.Reason)
+		fmt.Fprintf(w, "guard-exec:   why: %s\n", inert.Line(res.Reason))
 		if res.Instead != "" {
-			fmt.Fprintf(w, "guard-exec:   instead: %s\n", res.Instead)
+			fmt.Fprintf(w, "guard-exec:   instead: %s\n", inert.Line(res.Instead))
 		}
 		annotate(e, req, res.Line, res.Reason, warning)
 		return
 	}
-	var rules []policy.Remembered
-	rememberable := true
+	asks := false
 	for _, p := range res.Refused() {
 		loc := ""
 		if req.Name != "" && p.Line > 0 {
 			loc = fmt.Sprintf("%s:%d: ", req.Name, p.Line)
 		}
-		fmt.Fprintf(w, "guard-exec:   %s%s: %s\n", loc, p.Decision, p.Text())
-		why := p.Reason
-		if p.Source != "" && !strings.HasPrefix(p.Source, "built-in") {
-			why += " (rule at " + p.Source + ")"
-		}
-		fmt.Fprintf(w, "guard-exec:     why: %s\n", why)
+		fmt.Fprintf(w, "guard-exec:   %s%s: %s\n", inert.Line(loc), p.Decision, inert.Line(p.Text()))
+		fmt.Fprintf(w, "guard-exec:     why: %s\n", inert.Line(p.Reason))
 		if len(p.Via) > 0 {
-			fmt.Fprintf(w, "guard-exec:     found in: %s\n", strings.Join(p.Via, " > "))
+			fmt.Fprintf(w, "guard-exec:     found in: %s\n", inert.Line(strings.Join(p.Via, " > ")))
 		}
 		switch {
 		case p.Instead != "":
-			fmt.Fprintf(w, "guard-exec:     instead: %s\n", p.Instead)
+			fmt.Fprintf(w, "guard-exec:     instead: %s\n", inert.Line(p.Instead))
 		case p.Verdict.Decision == policy.Ask:
-			fmt.Fprintf(w, "guard-exec:     instead: ask the person to run it, or to allow it (below)\n")
+			fmt.Fprintf(w, "guard-exec:     instead: ask the person to approve it\n")
 		}
-		if p.Verdict.Decision == policy.Ask {
-			rs, ok := policy.Remember(p.P, p.Verdict)
-			rememberable = rememberable && ok
-			for _, r := range rs {
-				if !containsRule(rules, r) {
-					rules = append(rules, r)
-				}
-			}
-		}
+		asks = asks || p.Verdict.Decision == policy.Ask && p.Verdict.AbsoluteDeny == word.No
 		annotate(e, req, p.Line, p.Decision+": "+p.Text()+": "+p.Reason, warning)
 	}
 	if res.D == policy.Deny {
@@ -75,13 +71,10 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 		}
 		return
 	}
-	if len(rules) > 0 && rememberable && !warning {
-		fmt.Fprintf(w, "guard-exec:   a person can allow it by adding to %s:\n", s.configPath)
-		for _, r := range rules {
-			for _, l := range strings.Split(strings.TrimSpace(r.TOML("")), "\n") {
-				fmt.Fprintf(w, "guard-exec:     %s\n", l)
-			}
-		}
+	if asks && !warning {
+		// The person's own view (explain) shows the rule that would allow
+		// it; the model is told to ask, not how to change the policy.
+		fmt.Fprintf(w, "guard-exec:   this needs a person: ask them to run it themselves, or to approve it where they can see the question (guard-exec explain shows them why it asks)\n")
 	}
 }
 
@@ -97,12 +90,12 @@ func annotate(e *env, req judge.Request, line int, msg string, warning bool) {
 	}
 	props := ""
 	if req.Name != "" {
-		props = " file=" + escapeProp(req.Name)
+		props = " file=" + escapeProp(inert.Line(req.Name))
 		if line > 0 {
 			props += fmt.Sprintf(",line=%d", line)
 		}
 	}
-	fmt.Fprintf(e.stdout, "::%s%s::guard-exec: %s\n", kind, props, escapeData(msg))
+	fmt.Fprintf(e.stdout, "::%s%s::guard-exec: %s\n", kind, props, escapeData(inert.Line(msg)))
 }
 
 func escapeData(s string) string {

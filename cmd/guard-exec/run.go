@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/guard-exec/guard-exec/bashcli"
+	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 )
@@ -135,11 +136,11 @@ func cmdCheck(e *env, args []string) int {
 	} else {
 		// A script has thousands of parts: one write, not one per line.
 		w := bufio.NewWriter(e.stdout)
-		fmt.Fprintf(w, "%s: %s\n", res.Decision, res.Reason)
+		fmt.Fprintf(w, "%s: %s\n", res.Decision, inert.Line(res.Reason))
 		for _, p := range res.Commands {
-			fmt.Fprintf(w, "  %-5s %s", p.Decision, p.Text())
+			fmt.Fprintf(w, "  %-5s %s", p.Decision, inert.Line(p.Text()))
 			if p.Source != "" {
-				fmt.Fprintf(w, "   [%s]", p.Source)
+				fmt.Fprintf(w, "   [%s]", inert.Line(p.Source))
 			}
 			fmt.Fprintln(w)
 		}
@@ -211,27 +212,27 @@ func cmdExplain(e *env, args []string) int {
 func explain(w io.Writer, res *judge.Result, s *setup) {
 	fmt.Fprintf(w, "verdict: %s\n", strings.ToUpper(res.Decision))
 	if res.ParseError != "" {
-		fmt.Fprintf(w, "  the command could not be read reliably: %s\n", res.ParseError)
+		fmt.Fprintf(w, "  the command could not be read reliably: %s\n", inert.Line(res.ParseError))
 		return
 	}
-	fmt.Fprintf(w, "  because: %s\n", res.Reason)
-	fmt.Fprintf(w, "  config files: %s\n", strings.Join(append([]string{"built-in defaults"}, s.pol.Files...), ", "))
+	fmt.Fprintf(w, "  because: %s\n", inert.Line(res.Reason))
+	fmt.Fprintf(w, "  config files: %s\n", inert.Line(strings.Join(append([]string{"built-in defaults"}, s.pol.Files...), ", ")))
 	for i, p := range res.Commands {
-		fmt.Fprintf(w, "\npart %d: %s\n", i+1, p.Text())
+		fmt.Fprintf(w, "\npart %d: %s\n", i+1, inert.Line(p.Text()))
 		if len(p.Via) > 0 {
-			fmt.Fprintf(w, "  reached through: %s\n", strings.Join(p.Via, " > "))
+			fmt.Fprintf(w, "  reached through: %s\n", inert.Line(strings.Join(p.Via, " > ")))
 		}
 		if p.Normalized != "" && p.Normalized != strings.Join(p.Argv, " ") {
-			fmt.Fprintf(w, "  read as: %s\n", p.Normalized)
+			fmt.Fprintf(w, "  read as: %s\n", inert.Line(p.Normalized))
 		}
 		if p.Opaque != "" {
-			fmt.Fprintf(w, "  hidden code: %s\n", p.Opaque)
+			fmt.Fprintf(w, "  hidden code: %s\n", inert.Line(p.Opaque))
 		}
 		if len(p.Cwd) > 0 {
-			fmt.Fprintf(w, "  runs in: %s\n", strings.Join(p.Cwd, " or "))
+			fmt.Fprintf(w, "  runs in: %s\n", inert.Line(strings.Join(p.Cwd, " or ")))
 		}
 		for _, ef := range p.Effects {
-			fmt.Fprintf(w, "  touches: %s\n", ef)
+			fmt.Fprintf(w, "  touches: %s\n", inert.Line(ef))
 		}
 		if len(p.Matches) == 0 {
 			fmt.Fprintf(w, "  rules: none matched\n")
@@ -245,14 +246,26 @@ func explain(w io.Writer, res *judge.Result, s *setup) {
 			if !m.Certain {
 				certain = "might match"
 			}
-			fmt.Fprintf(w, "  %s%s %s [%s, specificity %d] %s (%s)\n", mark, m.Decision, m.Rule, m.Source, m.Spec, certain, m.Aspect)
+			fmt.Fprintf(w, "  %s%s %s [%s, specificity %d] %s (%s)\n", mark, m.Decision, inert.Line(m.Rule), inert.Line(m.Source), m.Spec, certain, inert.Line(m.Aspect))
 			if m.Note != "" {
-				fmt.Fprintf(w, "       %s\n", m.Note)
+				fmt.Fprintf(w, "       %s\n", inert.Line(m.Note))
 			}
 		}
-		fmt.Fprintf(w, "  decision: %s: %s\n", p.Decision, p.Reason)
+		fmt.Fprintf(w, "  decision: %s: %s\n", p.Decision, inert.Line(p.Reason))
 		if p.Instead != "" {
-			fmt.Fprintf(w, "  instead: %s\n", p.Instead)
+			fmt.Fprintf(w, "  instead: %s\n", inert.Line(p.Instead))
+		}
+		if p.Verdict != nil && p.Verdict.Decision == policy.Ask && p.P != nil {
+			// The person's view: what approving it for good would add
+			// (never printed in a refusal, which the model reads).
+			if rs, ok := policy.Remember(p.P, p.Verdict); ok && len(rs) > 0 {
+				fmt.Fprintf(w, "  a person can allow it by adding to %s:\n", inert.Line(s.configPath))
+				for _, r := range rs {
+					for _, l := range strings.Split(strings.TrimSpace(r.TOML("")), "\n") {
+						fmt.Fprintf(w, "    %s\n", inert.Line(l))
+					}
+				}
+			}
 		}
 	}
 }
