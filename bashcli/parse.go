@@ -65,6 +65,9 @@ type Invocation struct {
 	Mode    Mode
 	Command string   // the -c string (ModeCommand)
 	File    string   // the script path (ModeFile)
+	// FileIndex is the index, in the argv given to ParseArgv (argv[0]
+	// included), of the script operand (ModeFile).
+	FileIndex int
 	Name    string   // $0: the operand after the -c string, the script file, else argv[0]
 	Args    []string // $1 …
 
@@ -399,6 +402,7 @@ func ParseArgv(argv []string, stdinIsTerminal bool) (*Invocation, error) {
 		}
 	case len(operands) > 0 && !inv.SFlag:
 		inv.Mode = ModeFile
+		inv.FileIndex = 1 + len(argv) - len(operands) // argv[0] was taken off
 		inv.File, inv.Name, operands = operands[0], operands[0], operands[1:]
 	case inv.Interactive:
 		inv.Mode = ModeInteractive

@@ -88,13 +88,13 @@ func shellMain(e *env) (int, *execSpec) {
 		req.Source = inv.Command
 		req.Params = append([]string{inv.Name}, inv.Args...)
 	case bashcli.ModeFile:
-		path := inv.File
-		if !filepath.IsAbs(path) {
-			path = filepath.Join(e.cwd, path)
-		}
-		text, err := os.ReadFile(path)
+		text, ok, err := scriptText(e, inv, ex)
 		if err != nil {
-			// bash cannot read it either: it reports the error itself and
+			fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+			return ExitRefused, nil
+		}
+		if !ok {
+			// bash cannot open it either: it reports the error itself and
 			// runs nothing.
 			return 0, ex
 		}
