@@ -186,3 +186,34 @@ func sweepGuarded(gd string) {
 		os.Remove(filepath.Join(gd, e.Name()))
 	}
 }
+
+// Execs counts the guarded shells this very process has exec'd since it
+// started: a guard whose "real shell" execs the guard again (a wrapper
+// script, a link the same-file check cannot see through) keeps its
+// process id, so each round leaves one more mark of it. A chain a person
+// or client builds on purpose (a guard that execs bash, which execs a
+// guard link) is a few marks long; a loop grows without end.
+func Execs(dir string, pid int) int {
+	if dir == "" {
+		return 0
+	}
+	start, _, err := procStart(pid)
+	if err != nil {
+		return 0
+	}
+	entries, err := os.ReadDir(guardedDir(dir))
+	if err != nil {
+		return 0
+	}
+	prefix := strconv.Itoa(pid) + "-"
+	n := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), prefix) {
+			continue
+		}
+		if p, t, ok := parseMark(e.Name()); ok && p == pid && markedBy([]int64{t}, start) {
+			n++
+		}
+	}
+	return n
+}

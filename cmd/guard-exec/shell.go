@@ -70,6 +70,14 @@ func shellMain(e *env) (int, *execSpec) {
 		return ExitCannotRun, nil
 	}
 	ex := &execSpec{path: real, argv: append([]string{execArgv0(argv0, real)}, e.args[1:]...), env: e.list}
+	if real != bashcli.DefaultShell && s != nil && state.Execs(s.stateDir, os.Getpid()) >= maxExecs {
+		// The same-file check in RealShell cannot see through a script
+		// that execs the guard again: this process has been round the
+		// loop already.
+		fmt.Fprintf(e.stderr, "guard-exec: error: the real shell %s starts guard-exec again (this process has exec'd a shell %d times): an exec loop\n", real, maxExecs)
+		fmt.Fprintf(e.stderr, "guard-exec: hint: point shell = \"/abs/path\" in the config, or GUARD_EXEC_SHELL, at the real bash, not at a wrapper that runs guard-exec\n")
+		return ExitCannotRun, nil
+	}
 	if cfgErr != nil {
 		configErr(e, cfgErr)
 		return ExitRefused, nil
@@ -118,6 +126,10 @@ func shellMain(e *env) (int, *execSpec) {
 	res := judge.Judge(s.pol, req)
 	return decide(e, s, inv, req, res, ex)
 }
+
+// maxExecs is how many shells one process may have exec'd through the
+// guard before the next is taken for an exec loop (see state.Execs).
+const maxExecs = 8
 
 // execArgv0 keeps argv[0] as the caller gave it, with the real shell's
 // path in place of the guard's.
