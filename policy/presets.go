@@ -87,6 +87,21 @@ func PresetNames() []string {
 	return out
 }
 
+// PresetRules renders a preset's rules as the TOML a person could write
+// instead of naming the preset.
+func PresetRules(name string) (string, bool) {
+	p, ok := Presets()[name]
+	if !ok {
+		return "", false
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "# preset %q: %s\n", name, p.Doc)
+	for _, r := range p.rules() {
+		fmt.Fprintf(&b, "\n[[rule]]\ndecision = %q\ncommand  = %s\nwhy      = %q\n", r.Decision.String(), tomlString(r.Command), r.Why)
+	}
+	return b.String(), true
+}
+
 // DescribePresets renders the presets for people.
 func DescribePresets() string {
 	var b strings.Builder

@@ -31,8 +31,8 @@ func underGuard(e *env) bool { return state.UnderGuard(e.stateDir()) }
 
 func cmdTrust(e *env, args []string) int {
 	fs := newFlags(e, "trust", "[DIR]")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, 1); !ok {
+		return code
 	}
 	if underGuard(e) {
 		fmt.Fprintf(e.stderr, "guard-exec: refused: trusting a project file is a person's decision; run guard-exec trust in your own terminal\n")
@@ -81,8 +81,8 @@ func cmdTrust(e *env, args []string) int {
 
 func cmdUntrust(e *env, args []string) int {
 	fs := newFlags(e, "untrust", "[DIR]")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, 1); !ok {
+		return code
 	}
 	if underGuard(e) {
 		fmt.Fprintf(e.stderr, "guard-exec: refused: project trust is changed by a person, outside the guard\n")
@@ -107,8 +107,8 @@ func cmdLog(e *env, args []string) int {
 	decision := fs.String("decision", "", "only this `DECISION`")
 	asJSON := fs.Bool("json", false, "print the records as JSON lines")
 	file := fs.String("file", "", "read this audit log `PATH` instead of the user's")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, 0); !ok {
+		return code
 	}
 	var f audit.Filter
 	if *since != "" {
@@ -165,8 +165,8 @@ func cmdInit(e *env, args []string) int {
 	project := fs.Bool("project", false, "write the project's .guard-exec.toml instead of the user config")
 	force := fs.Bool("force", false, "overwrite an existing file")
 	print := fs.Bool("print", false, "print the config instead of writing it")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, 0); !ok {
+		return code
 	}
 	if underGuard(e) && !*print {
 		fmt.Fprintf(e.stderr, "guard-exec: refused: the guard's configuration is written by a person, outside the guard\n")
@@ -222,12 +222,8 @@ func installCmd(e *env, args []string, undo bool) int {
 	fs := newFlags(e, name, "[--dry-run] [--write FILE] CLIENT ["+strings.Join(install.Clients(), "|")+"] [DIR]")
 	dry := fs.Bool("dry-run", false, "print the changes without making them")
 	write := fs.String("write", "", "github-actions: add the shell default to this workflow `FILE`")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
-	}
-	if fs.NArg() < 1 {
-		fs.Usage()
-		return ExitUsage
+	if code, ok := fs.parse(args, 1, 2); !ok {
+		return code
 	}
 	if underGuard(e) {
 		fmt.Fprintf(e.stderr, "guard-exec: refused: installing or removing the guard is done by a person, outside the guard\n")
@@ -273,11 +269,11 @@ func installCmd(e *env, args []string, undo bool) int {
 // cmdHook answers a client's pre-tool-use hook: the JSON payload on stdin,
 // a permission decision out. It fails closed: malformed input is a deny.
 func cmdHook(e *env, args []string) int {
-	if len(args) != 1 {
-		fmt.Fprintf(e.stderr, "usage: guard-exec hook claude-code|codex|gemini-cli\n")
-		return ExitUsage
+	fs := newFlags(e, "hook", "claude-code|codex|gemini-cli   (the hook's JSON on stdin)")
+	if code, ok := fs.parse(args, 1, 1); !ok {
+		return code
 	}
-	client := args[0]
+	client := fs.Arg(0)
 	reply := func(decision, reason string) int {
 		out, errText, code := install.HookReply(client, decision, reason)
 		e.stdout.Write(out)
@@ -357,13 +353,11 @@ func hookText(res *judge.Result) string {
 // cmdRun starts a program with SHELL and PATH pointing at the guard, for
 // clients that honour $SHELL (aider, cline, continue).
 func cmdRun(e *env, args []string) int {
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
+	fs := newFlags(e, "run", "[--] PROGRAM [ARG…]")
+	if code, ok := fs.parseLeading(args, 1); !ok {
+		return code
 	}
-	if len(args) == 0 {
-		fmt.Fprintf(e.stderr, "usage: guard-exec run -- PROGRAM [ARGS]\n")
-		return ExitUsage
-	}
+	args = fs.Args()
 	ienv, err := installEnv(e, "")
 	if err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
@@ -406,8 +400,8 @@ func cmdTest(e *env, args []string) int {
 	fs := newFlags(e, "test", "[--replay AUDIT.jsonl [--config NEW.toml]] [FILE…]")
 	replay := fs.String("replay", "", "re-judge the commands of this audit `LOG`")
 	newCfg := fs.String("config", "", "with --replay: judge with this config `FILE` instead of the current one")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, -1); !ok {
+		return code
 	}
 	if *replay != "" {
 		return replayLog(e, *replay, *newCfg)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -60,11 +59,66 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []str
 		if e.args[1] == "--help" || e.args[1] == "-help" {
 			return cmdHelp(e, nil), nil
 		}
+		if near := nearSubcommand(e, e.args[1]); near != "" {
+			fmt.Fprintf(e.stderr, "guard-exec: error: unknown subcommand %q (and no script of that name here)\n", e.args[1])
+			fmt.Fprintf(e.stderr, "guard-exec: hint: did you mean guard-exec %s? guard-exec help lists the subcommands\n", near)
+			return ExitUsage, nil
+		}
 	}
 	return shellMain(e)
 }
 
-func cmdHelp(e *env, _ []string) int {
+// nearSubcommand returns the subcommand a mistyped word was probably
+// meant to be, or "": a word that is one or two edits from a subcommand's
+// name, has no slash, and names no file here (bash would otherwise run it
+// as a script).
+func nearSubcommand(e *env, word string) string {
+	if word == "" || strings.ContainsAny(word, "/") || strings.HasPrefix(word, "-") || fileExists(filepath.Join(e.cwd, word)) {
+		return ""
+	}
+	best, bestD := "", 3
+	for name, sc := range subcommands {
+		if sc.help == "" {
+			continue
+		}
+		if d := editDistance(word, name); d < bestD && d <= len(name)/2 {
+			best, bestD = name, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
+func cmdHelp(e *env, args []string) int {
+	if len(args) > 0 {
+		if sc, ok := subcommands[args[0]]; ok && sc.help != "" && args[0] != "help" {
+			return sc.run(e, []string{"--help"})
+		}
+		fmt.Fprintf(e.stderr, "guard-exec help: error: no subcommand %q\n", args[0])
+		if near := nearSubcommand(e, args[0]); near != "" {
+			fmt.Fprintf(e.stderr, "guard-exec: hint: did you mean %s?\n", near)
+		}
+		return ExitUsage
+	}
 	fmt.Fprintf(e.stdout, `guard-exec: a guarded drop-in for bash.
 
 Use it exactly like bash (guard-exec -c 'cmd', guard-exec script.sh, or
@@ -80,30 +134,43 @@ runs it. Subcommands:
 	return 0
 }
 
-func cmdVersion(e *env, _ []string) int {
+func cmdVersion(e *env, args []string) int {
+	fs := newFlags(e, "version", "")
+	if code, ok := fs.parse(args, 0, 0); !ok {
+		return code
+	}
 	fmt.Fprintf(e.stdout, "guard-exec %s\n", version)
 	fmt.Fprintf(e.stdout, "signals ignored by the caller: %s\n", bashcli.SignalRecord())
 	return 0
 }
 
-func cmdPresets(e *env, _ []string) int {
-	fmt.Fprint(e.stdout, policy.DescribePresets())
-	return 0
-}
-
-func newFlags(e *env, name, usage string) *flag.FlagSet {
-	fs := flag.NewFlagSet("guard-exec "+name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(e.stderr, "usage: guard-exec %s %s\n", name, usage)
-		fs.PrintDefaults()
+func cmdPresets(e *env, args []string) int {
+	fs := newFlags(e, "presets", "[show NAME]")
+	if code, ok := fs.parse(args, 0, 2); !ok {
+		return code
 	}
-	return fs
+	switch {
+	case fs.NArg() == 0:
+		fmt.Fprint(e.stdout, policy.DescribePresets())
+		return 0
+	case fs.Arg(0) != "show" || fs.NArg() != 2:
+		fmt.Fprintf(e.stderr, "guard-exec presets: error: expected 'show NAME', not %q\n", strings.Join(fs.Args(), " "))
+		fs.help(e.stderr)
+		return ExitUsage
+	}
+	text, ok := policy.PresetRules(fs.Arg(1))
+	if !ok {
+		fmt.Fprintf(e.stderr, "guard-exec presets: error: no preset %q\n", fs.Arg(1))
+		fmt.Fprintf(e.stderr, "guard-exec: hint: the presets are: %s\n", strings.Join(policy.PresetNames(), ", "))
+		return ExitUsage
+	}
+	fmt.Fprint(e.stdout, text)
+	return 0
 }
 
 // commandText reads the command to judge from the arguments, a file or
 // stdin.
-func commandText(e *env, fs *flag.FlagSet, file string) (text, name string, err error) {
+func commandText(e *env, fs *flags, file string) (text, name string, err error) {
 	switch {
 	case file == "-" || file == "" && len(fs.Args()) == 1 && fs.Arg(0) == "-":
 		b, err := io.ReadAll(e.stdin)
@@ -122,8 +189,8 @@ func cmdCheck(e *env, args []string) int {
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	cwd := fs.String("cwd", "", "judge as if run in `DIR`")
 	file := fs.String("file", "", "judge the script in `FILE` (- for stdin)")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, -1); !ok {
+		return code
 	}
 	// --json carries what explain shows (each part's effects and every
 	// rule that matched it); the text lists verdicts only.
@@ -158,11 +225,11 @@ func cmdCheck(e *env, args []string) int {
 // judgeArgs loads the configuration and judges the command given to check
 // (every part, with its verdict) or explain (every part, with the rules
 // that matched it and the paths it touches).
-func judgeArgs(e *env, fs *flag.FlagSet, cwd, file string, explain bool) (*judge.Result, *setup, int) {
+func judgeArgs(e *env, fs *flags, cwd, file string, explain bool) (*judge.Result, *setup, int) {
 	text, name, err := commandText(e, fs, file)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
-		fs.Usage()
+		fs.help(e.stderr)
 		return nil, nil, ExitUsage
 	}
 	if cwd == "" {
@@ -193,8 +260,8 @@ func cmdExplain(e *env, args []string) int {
 	cwd := fs.String("cwd", "", "explain as if run in `DIR`")
 	file := fs.String("file", "", "explain the script in `FILE`")
 	asJSON := fs.Bool("json", false, "print the explanation as JSON (check --json with every matching rule)")
-	if err := fs.Parse(args); err != nil {
-		return ExitUsage
+	if code, ok := fs.parse(args, 0, -1); !ok {
+		return code
 	}
 	res, s, code := judgeArgs(e, fs, *cwd, *file, true)
 	if res == nil {
