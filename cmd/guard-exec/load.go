@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/guard-exec/guard-exec/audit"
+	"github.com/guard-exec/guard-exec/install"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/state"
 )
@@ -106,6 +107,8 @@ func load(e *env, cwd string) (*setup, error) {
 	if s.stateDir != "" {
 		penv.Protect = append(penv.Protect, s.stateDir)
 	}
+	// The agents' own settings and hook files, and the guard's links.
+	penv.Protect = append(penv.Protect, install.AgentFiles(install.Env{Home: home, Getenv: e.get}, project)...)
 	user, err := policy.LoadFile(s.configPath, policy.User)
 	if err != nil {
 		return s, err
