@@ -161,8 +161,9 @@ func cmdLog(e *env, args []string) int {
 }
 
 func cmdInit(e *env, args []string) int {
-	fs := newFlags(e, "init", "[--project] [--force] [--print]")
-	project := fs.Bool("project", false, "write the project's .guard-exec.toml instead of the user config")
+	fs := newFlags(e, "init", "[--user] [--force] [--print]")
+	user := fs.Bool("user", false, "write the user config instead of the project's .guard-exec.toml")
+	fs.Bool("project", true, "write the project's .guard-exec.toml (the default)")
 	force := fs.Bool("force", false, "overwrite an existing file")
 	print := fs.Bool("print", false, "print the config instead of writing it")
 	if code, ok := fs.parse(args, 0, 0); !ok {
@@ -178,9 +179,9 @@ func cmdInit(e *env, args []string) int {
 		fmt.Fprint(e.stdout, text)
 		return 0
 	}
-	path := e.userConfigPath()
-	if *project {
-		path = filepath.Join(root, ProjectFile)
+	path := filepath.Join(root, ProjectFile)
+	if *user {
+		path = e.userConfigPath()
 	}
 	if _, err := os.Stat(path); err == nil && !*force {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %s already exists\n", path)
@@ -196,8 +197,8 @@ func cmdInit(e *env, args []string) int {
 		return ExitCannotRun
 	}
 	fmt.Fprintf(e.stderr, "guard-exec: wrote %s\n", path)
-	if *project {
-		fmt.Fprintf(e.stderr, "guard-exec: hint: its allow rules apply once you run: guard-exec trust\n")
+	if !*user {
+		fmt.Fprintf(e.stderr, "guard-exec: hint: its allow rules and presets apply once you have read it and run: guard-exec trust\n")
 	}
 	return 0
 }
