@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/bashcli"
@@ -139,9 +140,55 @@ func cmdVersion(e *env, args []string) int {
 	if code, ok := fs.parse(args, 0, 0); !ok {
 		return code
 	}
-	fmt.Fprintf(e.stdout, "guard-exec %s\n", version)
+	fmt.Fprintf(e.stdout, "guard-exec %s\n", versionString())
 	fmt.Fprintf(e.stdout, "signals ignored by the caller: %s\n", bashcli.SignalRecord())
 	return 0
+}
+
+// versionString is the module version and the commit the binary was
+// built from, as the Go tool recorded them (go install …@v1.2.3 gives the
+// version; a build in a checkout gives the commit, its time, and whether
+// the tree had changes). -ldflags -X main.version=… still wins.
+func versionString() string {
+	if version != "dev" {
+		return version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return version
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "(development build)"
+	}
+	var rev, when string
+	modified := false
+	for _, st := range bi.Settings {
+		switch st.Key {
+		case "vcs.revision":
+			rev = st.Value
+		case "vcs.time":
+			when = st.Value
+		case "vcs.modified":
+			modified = st.Value == "true"
+		}
+	}
+	if rev != "" {
+		if len(rev) > 12 {
+			rev = rev[:12]
+		}
+		if strings.Contains(v, rev) { // a pseudo-version names the commit already
+			v = "(development build)"
+		}
+		v += " commit " + rev
+		if when != "" {
+			v += " (" + when + ")"
+		}
+		if modified {
+			v += " with uncommitted changes"
+		}
+	}
+	return v + " " + bi.GoVersion
 }
 
 func cmdPresets(e *env, args []string) int {
