@@ -148,6 +148,9 @@ func Format(w io.Writer, r Record) error {
 	if r.Mode == "audit" {
 		b.WriteString("  [audit mode: not enforced]")
 	}
+	if r.Via == "check" {
+		b.WriteString("  [check: nothing ran]")
+	}
 	b.WriteByte('\n')
 	for _, p := range r.Parts {
 		if len(r.Parts) < 2 {

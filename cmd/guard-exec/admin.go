@@ -102,11 +102,12 @@ func cmdUntrust(e *env, args []string) int {
 }
 
 func cmdLog(e *env, args []string) int {
-	fs := newFlags(e, "log", "[--since DURATION|DATE] [--decision allow|ask|deny] [--json] [--file PATH]")
+	fs := newFlags(e, "log", "[--since DURATION|DATE] [--decision allow|ask|deny] [--checks] [--json] [--file PATH]")
 	since := fs.String("since", "", "only records newer than a `DURATION` ago (1h, 30m) or a DATE (2026-11-30)")
 	decision := fs.String("decision", "", "only this `DECISION`")
 	asJSON := fs.Bool("json", false, "print the records as JSON lines")
 	file := fs.String("file", "", "read this audit log `PATH` instead of the user's")
+	checks := fs.Bool("checks", false, "also list what check and explain judged (nothing of it ran)")
 	if code, ok := fs.parse(args, 0, 0); !ok {
 		return code
 	}
@@ -136,7 +137,7 @@ func cmdLog(e *env, args []string) int {
 	}
 	n := 0
 	err := audit.ReadAll(path, func(r audit.Record) error {
-		if !f.Match(r) {
+		if !f.Match(r) || r.Via == "check" && !*checks {
 			return nil
 		}
 		n++
@@ -469,13 +470,7 @@ func replayLog(e *env, path, cfg string) int {
 	}
 	next := cur
 	if cfg != "" {
-		ne := *e
-		ne.vars = map[string]string{}
-		for k, v := range e.vars {
-			ne.vars[k] = v
-		}
-		ne.vars["GUARD_EXEC_CONFIG"] = cfg
-		next, err = load(&ne, e.cwd)
+		next, err = load(withConfig(e, cfg), e.cwd)
 		if err != nil {
 			configErr(e, err)
 			return ExitCheckError
@@ -485,8 +480,8 @@ func replayLog(e *env, path, cfg string) int {
 	var changes []change
 	total := 0
 	err = audit.ReadAll(path, func(r audit.Record) error {
-		if r.Redacted || r.Command == "" {
-			return nil
+		if r.Redacted || r.Command == "" || r.Via == "check" {
+			return nil // check and explain judged; nothing ran
 		}
 		total++
 		cwd := r.Cwd

@@ -232,13 +232,15 @@ func commandText(e *env, fs *flags, file string) (text, name string, err error) 
 }
 
 func cmdCheck(e *env, args []string) int {
-	fs := newFlags(e, "check", "[--json] [--cwd DIR] [--file SCRIPT] [--] 'COMMAND' | -")
+	fs := newFlags(e, "check", "[--json] [--cwd DIR] [--file SCRIPT] [--config FILE] [--] 'COMMAND' | -")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	cwd := fs.String("cwd", "", "judge as if run in `DIR`")
 	file := fs.String("file", "", "judge the script in `FILE` (- for stdin)")
+	cfg := fs.String("config", "", "judge with this config `FILE` instead of the user config")
 	if code, ok := fs.parse(args, 0, -1); !ok {
 		return code
 	}
+	e = withConfig(e, *cfg)
 	// --json carries what explain shows (each part's effects and every
 	// rule that matched it); the text lists verdicts only.
 	res, _, code := judgeArgs(e, fs, *cwd, *file, *asJSON)
@@ -269,6 +271,20 @@ func cmdCheck(e *env, args []string) int {
 	return ExitRefused
 }
 
+// withConfig returns e with the user config replaced by file ("": e).
+func withConfig(e *env, file string) *env {
+	if file == "" {
+		return e
+	}
+	ne := *e
+	ne.vars = make(map[string]string, len(e.vars)+1)
+	for k, v := range e.vars {
+		ne.vars[k] = v
+	}
+	ne.vars["GUARD_EXEC_CONFIG"] = file
+	return &ne
+}
+
 // judgeArgs loads the configuration and judges the command given to check
 // (every part, with its verdict) or explain (every part, with the rules
 // that matched it and the paths it touches).
@@ -290,7 +306,7 @@ func judgeArgs(e *env, fs *flags, cwd, file string, explain bool) (*judge.Result
 		return nil, nil, ExitCheckError
 	}
 	for _, n := range s.pol.Notices {
-		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", n)
+		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", inert.Line(n))
 	}
 	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != "", Explain: explain, AllParts: true}
 	if name == "" {
@@ -303,13 +319,15 @@ func judgeArgs(e *env, fs *flags, cwd, file string, explain bool) (*judge.Result
 }
 
 func cmdExplain(e *env, args []string) int {
-	fs := newFlags(e, "explain", "[--cwd DIR] [--file SCRIPT] [--json] [--] 'COMMAND'")
+	fs := newFlags(e, "explain", "[--cwd DIR] [--file SCRIPT] [--config FILE] [--json] [--] 'COMMAND'")
 	cwd := fs.String("cwd", "", "explain as if run in `DIR`")
 	file := fs.String("file", "", "explain the script in `FILE`")
 	asJSON := fs.Bool("json", false, "print the explanation as JSON (check --json with every matching rule)")
+	cfg := fs.String("config", "", "explain with this config `FILE` instead of the user config")
 	if code, ok := fs.parse(args, 0, -1); !ok {
 		return code
 	}
+	e = withConfig(e, *cfg)
 	res, s, code := judgeArgs(e, fs, *cwd, *file, true)
 	if res == nil {
 		return code

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,8 @@ import (
 
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/bashcli"
+	"github.com/guard-exec/guard-exec/internal/inert"
+	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/prompt"
@@ -86,7 +89,7 @@ func shellMain(e *env) (int, *execSpec) {
 		fmt.Fprintf(e.stderr, "guard-exec: warning: %s\n", w)
 	}
 	for _, n := range s.pol.Notices {
-		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", n)
+		noticeOnce(e, s, n)
 	}
 	req := judge.Request{Cwd: e.cwd, Getenv: e.get}
 	switch inv.Mode {
@@ -125,6 +128,28 @@ func shellMain(e *env) (int, *execSpec) {
 	}
 	res := judge.Judge(s.pol, req)
 	return decide(e, s, inv, req, res, ex)
+}
+
+// noticeOnce prints a notice (an untrusted project file's, say) the first
+// time this session meets it, not before every command: an agent's
+// session runs hundreds. Without a state directory to remember it in, it
+// is printed each time.
+func noticeOnce(e *env, s *setup, n string) {
+	if s.stateDir != "" && s.session != "" {
+		sum := sha256.Sum256([]byte(s.session + "\x00" + n))
+		p := filepath.Join(s.stateDir, "notices", hex.EncodeToString(sum[:12]))
+		if _, err := os.Lstat(p); err == nil {
+			return
+		}
+		if os.MkdirAll(filepath.Dir(p), 0o700) == nil {
+			if f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
+				f.Close()
+			} else if os.IsExist(err) {
+				return // another guard of this session just said it
+			}
+		}
+	}
+	fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", inert.Line(n))
 }
 
 // maxExecs is how many shells one process may have exec'd through the
