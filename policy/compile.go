@@ -27,14 +27,24 @@ func (r *Rule) build(env *Env, full bool) error {
 	if r.Command == "" && r.Path == "" && len(r.Flags) == 0 {
 		return fmt.Errorf("a rule needs command, flags or path")
 	}
+	if r.Exact && (r.Command == "" || r.Path != "" || len(r.Flags) > 0 || r.Decision != Allow) {
+		return fmt.Errorf("exact is for allow rules with a command (a person's approval), without flags or path")
+	}
+	if r.Project != "" && !filepath.IsAbs(r.Project) {
+		return fmt.Errorf("project must be an absolute path (the project's root), not %q", r.Project)
+	}
 	spec := 0
 	if r.Command != "" || len(r.Flags) > 0 {
 		cp, s, err := compileCommand(r.Command, r.Flags, env.Project, env.Home, full)
 		if err != nil {
 			return fmt.Errorf("command %q: %v", r.Command, err)
 		}
+		if r.Exact && strings.ContainsAny(r.Command, "*?[") && hasGlob(r.Command) {
+			return fmt.Errorf("command %q: an exact rule names literal words only (quote * ? [ to make them literal)", r.Command)
+		}
 		if full {
 			r.cmd, spec = cp, s
+			cp.exact = r.Exact
 		}
 	}
 	if r.Path != "" {
@@ -81,4 +91,18 @@ func (r *Rule) build(env *Env, full bool) error {
 		r.spec = spec
 	}
 	return nil
+}
+
+// hasGlob reports whether a rule's command has an unquoted wildcard.
+func hasGlob(command string) bool {
+	words, err := splitRule(command)
+	if err != nil {
+		return false
+	}
+	for _, w := range words {
+		if !w.IsStatic() {
+			return true
+		}
+	}
+	return false
 }

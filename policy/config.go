@@ -49,6 +49,8 @@ type fileRule struct {
 	Instead  string   `toml:"instead"`
 	Match    []string `toml:"match"`
 	NotMatch []string `toml:"not_match"`
+	Exact    bool     `toml:"exact"`
+	Project  string   `toml:"project"`
 }
 
 type fileConfig struct {
@@ -115,7 +117,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &ConfigError{File: path, Line: keyLine(lines, headers, key), Msg: fmt.Sprintf("unknown key %q", key.String()),
-			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match"}
+			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"}
 	}
 	f := &File{Path: path, Layer: layer}
 	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact}
@@ -154,7 +156,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		}
 		f.Rules = append(f.Rules, &Rule{
 			Decision: d, Command: fr.Command, Flags: fr.Flags, Path: fr.Path, Access: fr.Access,
-			Why: fr.Why, Instead: fr.Instead, Match: fr.Match, NotMatch: fr.NotMatch,
+			Why: fr.Why, Instead: fr.Instead, Match: fr.Match, NotMatch: fr.NotMatch, Exact: fr.Exact, Project: fr.Project,
 			Source: fmt.Sprintf("%s:%d", path, line), Layer: layer,
 		})
 	}

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -281,7 +282,7 @@ type aspectResult struct {
 // the result to ask when they would have won.
 func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labelOf func() string, match func(*Rule) (word.Tri, bool)) aspectResult {
 	var yes, maybe []*Rule // yes only when explaining: the winner is all that counts otherwise
-	var win *Rule
+	var win, approved, denied *Rule
 	for _, r := range rules {
 		t, applies := match(r)
 		if !applies || t == word.No {
@@ -297,11 +298,33 @@ func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labe
 			if win == nil || win.Key().Less(r.Key()) {
 				win = r
 			}
+			if r.approval() && approved == nil {
+				approved = r
+			}
+			if r.Decision == Deny && (denied == nil || denied.Key().Less(r.Key())) {
+				denied = r
+			}
 			if explain {
 				yes = append(yes, r)
 			}
 		} else {
 			maybe = append(maybe, r)
+		}
+	}
+	var maybeDeny *Rule
+	if approved != nil {
+		for _, r := range maybe {
+			if r.Decision == Deny {
+				maybeDeny = r
+			}
+		}
+		// A person approved this very command: what asked about it does
+		// not ask again. A deny still wins, whatever its specificity.
+		switch {
+		case denied != nil:
+			win = denied
+		case maybeDeny == nil:
+			win = approved
 		}
 	}
 	res := aspectResult{decision: Allow}
@@ -315,6 +338,9 @@ func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labe
 		if r == win {
 			m.Won = true
 			m.Note = winNote(r, yes)
+			if r.approval() && len(yes) > 1 {
+				m.Note = "won: a person approved this exact command, which outranks the ask rules about it (a deny would still win)"
+			}
 		} else {
 			m.Note = loseNote(r, win)
 		}
@@ -332,6 +358,12 @@ func (pol *Policy) aspect(p *Part, rules []*Rule, v *Verdict, explain bool, labe
 	for _, r := range maybe {
 		m := Match{Rule: r, Tri: word.Maybe, Aspect: label}
 		switch {
+		case r == maybeDeny && win != nil && win.approval():
+			// An approval never stands against a deny that may apply.
+			m.Note = "might match: an approval does not outrank a deny, so at least ask"
+			res.decision, res.rule, res.matched = Ask, r, false
+			res.reason = r.Why + " (part of the command is known only at run time, and could make this rule apply)"
+			res.instead = r.Instead
 		case r.Decision == Allow:
 			m.Note = "might match, but an allow rule only counts when it certainly matches"
 		case win != nil && !win.Key().Less(r.Key()):
@@ -439,7 +471,7 @@ func aspectName(p *Part, i int, acc Access) string {
 // matchCommandAspect matches a command rule, respecting that opaque code
 // is allowed only by a rule that names it.
 func (r *Rule) matchCommandAspect(p *Part) word.Tri {
-	if !r.ready() {
+	if !r.ready() || !r.inProject() {
 		return word.No
 	}
 	if r.pred != nil {
@@ -477,7 +509,7 @@ func (r *Rule) explicitFor(p *Part) bool {
 // matchEffect matches a path rule (or a built-in effect rule) against one
 // effect with one access.
 func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
-	if !r.ready() {
+	if !r.ready() || !r.inProject() {
 		return word.No
 	}
 	if r.predEffect != nil {
@@ -492,6 +524,17 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 	}
 	return andTri(t, r.cmd.match(p))
 }
+
+// inProject reports whether a rule limited to a project (Rule.Project)
+// applies to the commands this policy judges.
+func (r *Rule) inProject() bool {
+	return r.Project == "" || r.env != nil && filepath.Clean(r.env.Project) == filepath.Clean(r.Project)
+}
+
+// approval reports whether r is a person's approval of one exact command:
+// it outranks the ask rules that match that command and loses to the deny
+// rules.
+func (r *Rule) approval() bool { return r.Exact && r.Decision == Allow }
 
 // matchPathWord matches a path pattern, using a glob's current matches.
 func matchPathWord(pat *word.Pattern, w word.Word) word.Tri {

@@ -96,14 +96,16 @@ func TestParseRuleTexts(t *testing.T) {
 func sameRule(a, b *Rule) bool {
 	return a.Decision == b.Decision && a.Command == b.Command && a.Path == b.Path && a.Access == b.Access &&
 		a.Layer == b.Layer && len(a.Flags) == 0 && len(b.Flags) == 0 && a.Why == b.Why && a.Instead == b.Instead &&
-		len(a.Match) == len(b.Match) && len(a.NotMatch) == len(b.NotMatch)
+		len(a.Match) == len(b.Match) && len(a.NotMatch) == len(b.NotMatch) && a.Exact == b.Exact && a.Project == b.Project
 }
 
 // TestSimpleRule: the approvals the guard writes are read without the
 // TOML decoder, as the decoder reads them; anything else is left to it.
 func TestSimpleRule(t *testing.T) {
 	for _, r := range []Remembered{{Command: "make test"}, {Command: "it's \"quoted\""}, {Command: "tab\there"},
-		{Command: "é漢字"}, {Path: "/tmp/x/**", Access: "write"}, {Command: "line\nbreak"}, {Command: `back\slash`}} {
+		{Command: "é漢字"}, {Path: "/tmp/x/**", Access: "write"}, {Command: "line\nbreak"}, {Command: `back\slash`},
+		{Command: "npm publish --dry-run", Exact: true}, {Command: "make test", Exact: true, Project: "/src/app"},
+		{Path: "/src/app/x", Access: "write", Project: "/src/app"}} {
 		text := r.TOML("")
 		got, ok := simpleRule(text)
 		want, err := ParseRuleText(text, "x")
@@ -129,6 +131,7 @@ func TestSimpleRule(t *testing.T) {
 func FuzzSimpleRule(f *testing.F) {
 	f.Add("[[rule]]\ndecision = \"allow\"\ncommand = 'make test'\n")
 	f.Add("[[rule]]\ndecision = \"ask\"\npath = \"/x\"\naccess = 'read'")
+	f.Add("[[rule]]\ndecision = \"allow\"\ncommand = 'make test'\nexact = true\nproject = '/p'\n")
 	f.Fuzz(func(t *testing.T, text string) {
 		got, ok := simpleRule(text)
 		if !ok {

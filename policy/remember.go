@@ -35,6 +35,12 @@ type Remembered struct {
 	Command string // a command rule, or
 	Path    string // a path rule,
 	Access  string // with its access
+	// Exact: the approval covers this one command (Rule.Exact), which
+	// then does not ask again even where an ask rule asked about it.
+	Exact bool
+	// Project limits the rule to one project (Rule.Project); set for
+	// approvals remembered for good (w) in a project.
+	Project string
 }
 
 // TOML renders the rule as config text, with an optional comment.
@@ -51,9 +57,19 @@ func (r Remembered) TOML(comment string) string {
 		b.WriteString("access = " + tomlString(r.Access) + "\n")
 	} else {
 		b.WriteString("command = " + tomlString(r.Command) + "\n")
+		if r.Exact {
+			b.WriteString("exact = true\n")
+		}
+	}
+	if r.Project != "" {
+		b.WriteString("project = " + tomlString(r.Project) + "\n")
 	}
 	return b.String()
 }
+
+// InProject returns the rule limited to the project root (see
+// Remembered.Project).
+func (r Remembered) InProject(root string) Remembered { r.Project = root; return r }
 
 // Remember returns the rules a person's approval of a part would add, one
 // for each aspect that was not allowed: for the command, the program and
@@ -76,48 +92,71 @@ func Remember(p *Part, v *Verdict) (rules []Remembered, ok bool) {
 			rules = append(rules, Remembered{Path: path, Access: a.Effect.Access.String()})
 			continue
 		}
-		cmd, ok := rememberCommand(p, a.Rule != nil)
+		cmd, exact, ok := rememberCommand(p, a.Rule != nil)
 		if !ok {
 			return nil, false
 		}
-		rules = append(rules, Remembered{Command: cmd})
+		rules = append(rules, Remembered{Command: cmd, Exact: exact})
 	}
 	return rules, len(rules) > 0
 }
 
-// rememberCommand generalises the command a person approved. When a
-// specific rule asked (rm -r, git reset --hard), only the exact command is
-// remembered: a generalisation would be less specific than that rule, so it
-// would not even apply, and approving one recursive delete is not approving
-// them all.
-func rememberCommand(p *Part, specific bool) (command string, ok bool) {
+// rememberCommand generalises the command a person approved, never to
+// anything riskier than what they saw. When a rule asked (rm -r, git reset
+// --hard, a configured ask), or the program runs code (shells,
+// interpreters, wrappers), the exact command is remembered, as an exact
+// rule: approving one recursive delete is not approving them all, nor
+// rm -r build with more operands after it. Otherwise the program and its
+// subcommand words and options are kept, and the operands after them
+// wildcarded: npm run test remembers npm run test *, but npm publish
+// --dry-run remembers npm publish --dry-run, which does not cover the
+// real publish.
+func rememberCommand(p *Part, specific bool) (command string, exact, ok bool) {
 	if len(p.Argv) == 0 || p.Special != "" {
-		return "", false
+		return "", false, false
 	}
 	words, static := staticStrings(p.Argv)
 	if !static {
-		return "", false
+		return "", false, false
 	}
 	prog := argspec.ProgName(words[0])
 	if p.Opaque != "" || exactOnly(prog) || pythonLike(prog) || specific {
 		if p.Opaque != "" && p.CodeArg < 1 {
-			return "", false
+			return "", false, false
 		}
-		return quoteAll(words), true
+		if strings.Contains(words[0], "/") && !strings.HasPrefix(words[0], "/") {
+			// ./scripts/check.sh as it resolves where it ran: a rule's
+			// relative program path is read from the project root.
+			paths := p.ProgPaths()
+			abs, ok := "", len(paths) == 1
+			if ok {
+				abs, ok = paths[0].Static()
+			}
+			if !ok {
+				return "", false, false
+			}
+			words = append([]string{abs}, words[1:]...)
+		}
+		return quoteAll(words), true, true
 	}
 	// By name, as the issue of remembering "the program": a path would
 	// also make the rule more specific than the user's own rules for it.
 	out := []string{quoteRuleWord(prog)}
+	subs := 0
 	for _, w := range words[1:] {
-		if len(out) >= 4 || !subWord().MatchString(w) {
+		isOpt := strings.HasPrefix(w, "-") && w != "-" && w != "--"
+		if !isOpt && (subs >= 3 || !subWord().MatchString(w)) || len(out) >= 8 {
 			break
 		}
-		out = append(out, w)
+		if !isOpt {
+			subs++
+		}
+		out = append(out, quoteRuleWord(w))
 	}
 	if len(out) < len(words) {
 		out = append(out, "*")
 	}
-	return strings.Join(out, " "), true
+	return strings.Join(out, " "), false, true
 }
 
 func pythonLike(prog string) bool {
@@ -196,8 +235,9 @@ func ParseRuleTexts(texts, sources []string) (rules []*Rule, errs []error) {
 }
 
 // simpleRule reads a rule in the form Remembered.TOML writes: a [[rule]]
-// header, then only decision, command, path and access, each once, as
-// key = 'literal' or key = "basic" with no escapes, and no comments. It
+// header, then only decision, command, path, access and project, each
+// once, as key = 'literal' or key = "basic" with no escapes, and exact =
+// true, and no comments. It
 // reports false for anything else, which the TOML decoder then reads; what
 // it reads, it reads as the decoder would (TestSimpleRule, FuzzSimpleRule).
 func simpleRule(text string) (*Rule, bool) {
@@ -206,11 +246,18 @@ func simpleRule(text string) (*Rule, bool) {
 		return nil, false
 	}
 	r := &Rule{Layer: Session}
-	var decided, command, path, access bool
+	var decided, command, path, access, exact, project bool
 	for _, l := range lines[1:] {
 		key, val, ok := strings.Cut(l, " = ")
 		if !ok {
 			return nil, false
+		}
+		if key == "exact" && val == "true" {
+			if exact {
+				return nil, false
+			}
+			r.Exact, exact = true, true
+			continue
 		}
 		v, ok := simpleString(val)
 		if !ok {
@@ -218,6 +265,8 @@ func simpleRule(text string) (*Rule, bool) {
 		}
 		var seen *bool
 		switch key {
+		case "project":
+			r.Project, seen = v, &project
 		case "decision":
 			d, ok := ParseDecision(v)
 			if !ok {

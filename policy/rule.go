@@ -60,6 +60,15 @@ type Rule struct {
 	Instead  string
 	Match    []string // example commands the rule must match
 	NotMatch []string // example commands it must not match
+	// Exact: the command must be the rule's words exactly, no more
+	// operands or options (a person's approval of one command). An exact
+	// allow is an approval: it outranks every ask rule that matches the
+	// same command, and loses to every deny rule (see Policy.aspect).
+	Exact bool
+	// Project, when set, limits the rule to commands judged in that
+	// project (its root, absolute): an approval of a project's own command
+	// (./scripts/check.sh, npm run build) is not one for every project.
+	Project string
 
 	Source   string // "file:line", or "built-in: name"
 	Layer    Layer
@@ -180,6 +189,22 @@ type cmdPattern struct {
 	rawArgs  []*word.Pattern
 	flags    []string // canonical names
 	rawFlags []string
+	exact    bool // words match one for one (Rule.Exact)
+}
+
+// matchExact matches operand patterns against every word after the
+// program, one for one: an exact rule covers that command and nothing
+// longer, nothing with a word known only at run time.
+func matchExact(pats []*word.Pattern, args []word.Word) word.Tri {
+	if len(pats) != len(args) {
+		return word.No
+	}
+	for i, p := range pats {
+		if !args[i].IsStatic() || p.Match(args[i]) != word.Yes {
+			return word.No
+		}
+	}
+	return word.Yes
 }
 
 type optPattern struct {
@@ -461,6 +486,9 @@ func (cp *cmdPattern) match(p *Part) word.Tri {
 	}
 	if res == word.No {
 		return res
+	}
+	if cp.exact {
+		return andTri(res, matchExact(cp.rawArgs, p.Argv[1:]))
 	}
 	if cp.norm != nil && p.Norm != nil && !p.Norm.Raw && p.Norm.Prog == cp.progLit {
 		res = andTri(res, cp.matchNorm(p.Norm))

@@ -560,11 +560,17 @@ func TestRemember(t *testing.T) {
 		want []string
 		ok   bool
 	}{
-		{"npm run test --watch", []string{"npm run test *"}, true},
+		// Options are kept: a remembered rule never covers what the
+		// approved command's options ruled out (npm publish --dry-run does
+		// not cover npm publish).
+		{"npm run test --watch", []string{"npm run test --watch"}, true},
 		{"npm run test", []string{"npm run test"}, true},
+		{"npm publish --dry-run", []string{"npm publish --dry-run"}, true},
 		{"go test ./...", []string{"go test *"}, true},
-		{"git commit -m 'fix: x'", []string{"git commit *"}, true},
-		{"docker compose up -d", []string{"docker compose up *"}, true},
+		{"git commit -m 'fix: x'", []string{"git commit -m *"}, true},
+		{"docker compose up -d", []string{"docker compose up -d"}, true},
+		{"docker compose up -d web", []string{"docker compose up -d web"}, true},
+		{"terraform plan -out=p.tfplan", []string{"terraform plan -out=p.tfplan"}, true},
 		{"make", []string{"make"}, true},
 		// Shells, interpreters and wrappers: exactly the argv.
 		{"bash script.sh --fast", []string{"bash script.sh --fast"}, true},
@@ -599,13 +605,17 @@ func TestRememberRoundTrip(t *testing.T) {
 		allowed []string
 		asked   []string
 	}{
-		{"npm run test --watch", []string{"npm run test --watch", "npm run test", "npm run test -- -u"}, []string{"npm run build", "npm publish"}},
+		{"npm run test --watch", []string{"npm run test --watch", "npm run test --watch x"}, []string{"npm run build", "npm publish", "npm run test"}},
+		{"npm run test", []string{"npm run test", "npm run test -- -u"}, []string{"npm run build"}},
+		{"npm publish --dry-run", []string{"npm publish --dry-run"}, []string{"npm publish", "npm publish --tag x"}},
+		// Approvals of exact commands cover them and nothing longer.
+		{"python tools/gen.py", []string{"python tools/gen.py"}, []string{"python tools/gen.py --evil", "python tools/gen.py; x"}},
 		{"python tools/gen.py --all", []string{"python tools/gen.py --all"}, []string{"python tools/gen.py", "python evil.py --all", "python -c 'x'"}},
 		{"bash script.sh", []string{"bash script.sh"}, []string{"bash script.sh; make", "bash other.sh"}},
 		{"echo x > ~/.bashrc", []string{"echo x > ~/.bashrc", "echo y >> ~/.bashrc"}, []string{"echo x > ~/.profile"}},
 		// The approval must take effect for the command approved, even where
 		// a built-in default asked about it.
-		{"rm -rf build", []string{"rm -rf build"}, []string{"rm -rf /home/u/Documents"}},
+		{"rm -rf build", []string{"rm -rf build"}, []string{"rm -rf /home/u/Documents", "rm -rf build src", "rm -rf build /"}},
 		{"git reset --hard", []string{"git reset --hard"}, []string{"git push --force"}},
 		{"git push --force origin feature", []string{"git push --force origin feature"}, []string{"git push --force origin main"}},
 	}
@@ -685,4 +695,111 @@ func TestProgramByNameOrPath(t *testing.T) {
 		{"tool", "ask"},
 		{"/tmp/bin/tool", "ask"},
 	})
+}
+
+// An approval (a person's yes to one exact command, remembered for the
+// session or for good) sticks: the command is not asked again even where a
+// configured or built-in ask rule of any specificity asked about it; it
+// never turns a deny into an allow, and covers nothing but that command.
+func TestApprovalPrecedence(t *testing.T) {
+	user := `
+[[rule]]
+decision = "ask"
+command  = "npm publish"
+
+[[rule]]
+decision = "ask"
+command  = "mytool deploy --prod"
+
+[[rule]]
+decision = "deny"
+command  = "mytool destroy"
+`
+	for _, tt := range []struct {
+		approve string
+		allowed []string
+		still   []string // not allowed afterwards
+	}{
+		{"npm publish", []string{"npm publish"}, []string{"npm publish --tag x", "npm publish x"}},
+		{"mytool deploy --prod", []string{"mytool deploy --prod"}, []string{"mytool deploy --prod --all"}},
+		{"git push --force origin feature", []string{"git push --force origin feature"}, []string{"git push --force origin main"}},
+		{"rm -r build", []string{"rm -r build"}, []string{"rm -r build src", "rm -r build ~"}},
+	} {
+		pol := build(t, user, "", false)
+		rs, ok := remember(pol, tt.approve)
+		if !ok || len(rs) == 0 {
+			t.Fatalf("approving %q: nothing to remember", tt.approve)
+		}
+		for _, scope := range []string{"session", "always"} {
+			var session []*policy.Rule
+			u := user
+			for i, r := range rs {
+				if !r.Exact {
+					t.Errorf("approving %q remembered %q, not exact", tt.approve, r.Command)
+				}
+				text := r.TOML("")
+				if scope == "always" {
+					u += "\n" + r.InProject(proj).TOML("added")
+					continue
+				}
+				rule, err := policy.ParseRuleText(text, fmt.Sprintf("session:%d", i))
+				if err != nil {
+					t.Fatal(err)
+				}
+				session = append(session, rule)
+			}
+			f, err := policy.ParseFile("user.toml", []byte(u), policy.User)
+			if err != nil {
+				t.Fatal(err)
+			}
+			after, err := policy.Build(policy.Sources{Env: newEnv(), User: f, Session: session})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range tt.allowed {
+				if r := decide(after, c); r.Decision != "allow" {
+					t.Errorf("%s approval of %q: %q → %s (%s), want allow", scope, tt.approve, c, r.Decision, r.Reason)
+				}
+			}
+			for _, c := range tt.still {
+				if r := decide(after, c); r.Decision == "allow" {
+					t.Errorf("%s approval of %q: %q → allow, want it still refused or asked", scope, tt.approve, c)
+				}
+			}
+		}
+	}
+	// A deny is never outranked, however specific the approval.
+	deny := user + "\n[[rule]]\ndecision = \"allow\"\ncommand = 'mytool destroy all'\nexact = true\n"
+	if r := decide(build(t, deny, "", false), "mytool destroy all"); r.Decision != "deny" {
+		t.Errorf("an exact approval outranked a deny: %s", r.Decision)
+	}
+	// Nor the absolute denylist.
+	abs := "[[rule]]\ndecision = \"allow\"\ncommand = 'rm -rf /'\nexact = true\n"
+	if r := decide(build(t, abs, "", false), "rm -rf /"); r.Decision != "deny" {
+		t.Errorf("an exact approval outranked the absolute denylist: %s", r.Decision)
+	}
+	// A rule for one project is not one for another.
+	other := "[[rule]]\ndecision = \"allow\"\ncommand = 'mytool build'\nexact = true\nproject = '/somewhere/else'\n"
+	if r := decide(build(t, other, "", false), "mytool build"); r.Decision == "allow" {
+		t.Errorf("a rule for another project applied here")
+	}
+	here := "[[rule]]\ndecision = \"allow\"\ncommand = 'mytool build'\nexact = true\nproject = '" + proj + "'\n"
+	if r := decide(build(t, here, "", false), "mytool build"); r.Decision != "allow" {
+		t.Errorf("a rule for this project did not apply: %s (%s)", r.Decision, r.Reason)
+	}
+	// exact only where it makes sense.
+	for _, bad := range []string{
+		"[[rule]]\ndecision = \"ask\"\ncommand = 'x'\nexact = true\n",
+		"[[rule]]\ndecision = \"allow\"\npath = '/x'\nexact = true\n",
+		"[[rule]]\ndecision = \"allow\"\ncommand = 'x *'\nexact = true\n",
+		"[[rule]]\ndecision = \"allow\"\ncommand = 'x'\nproject = 'rel'\n",
+	} {
+		f, err := policy.ParseFile("user.toml", []byte(bad), policy.User)
+		if err == nil {
+			_, err = policy.Build(policy.Sources{Env: newEnv(), User: f})
+		}
+		if err == nil {
+			t.Errorf("accepted %q", bad)
+		}
+	}
 }

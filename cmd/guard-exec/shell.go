@@ -309,9 +309,18 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 	}
 	var session, persist []string
 	if rememberable && len(rules) > 0 {
+		// Remembered for good, an approval holds in the project it was
+		// given in (as the clients' own "don't ask again" does); the
+		// home is never a project.
+		project := ""
+		if root := s.pol.Env.Project; root != "" && root != e.home() && filepath.Dir(root) != root {
+			project = root
+		}
+		comment := policy.ApprovalComment(req.Source, time.Now())
 		for _, r := range rules {
 			session = append(session, r.TOML(""))
-			persist = append(persist, r.TOML(policy.ApprovalComment(req.Source, time.Now())))
+			persist = append(persist, r.InProject(project).TOML(comment))
+			comment = "" // one comment for the lot
 		}
 		q.SessionRule = strings.Join(session, "\n")
 		q.PersistRule = strings.Join(persist, "\n")
