@@ -38,7 +38,9 @@ func init() {
 		"uninstall": {cmdUninstall, "undo install"},
 		"hook":      {cmdHook, "answer a client's pre-tool-use hook (JSON on stdin)"},
 		"run":       {cmdRun, "start a program with SHELL and PATH pointing at the guard"},
-		"presets":   {cmdPresets, "list the presets"},
+		"presets":   {cmdPresets, "list the presets, or show one's rules"},
+		"status":    {cmdShowStatus, "show the integrations, the configuration in force here, and this session's approvals"},
+		"forget":    {cmdForget, "revoke this session's approvals"},
 		"version":   {cmdVersion, "print the version"},
 		"help":      {cmdHelp, "show this help"},
 		// The interactive shell's DEBUG trap calls this; not for people.
@@ -127,7 +129,7 @@ through a link named bash): every command is judged before the real shell
 runs it. Subcommands:
 
 `)
-	names := []string{"check", "explain", "test", "log", "init", "trust", "untrust", "install", "uninstall", "hook", "run", "presets", "version", "help"}
+	names := []string{"check", "explain", "test", "log", "status", "forget", "init", "trust", "untrust", "install", "uninstall", "hook", "run", "presets", "version", "help"}
 	for _, n := range names {
 		fmt.Fprintf(e.stdout, "  %-10s %s\n", n, subcommands[n].help)
 	}
