@@ -339,23 +339,47 @@ func shellVarUninstall(p *planner) error {
 	return p.unlinkShared(p.plan.Client)
 }
 
-const actionsStep = `steps:
-  - name: Install guard-exec
-    shell: bash  # the install step itself must not need guard-exec
-    run: |
-      go install github.com/guard-exec/guard-exec/cmd/guard-exec@latest
-      echo "$(go env GOPATH)/bin" >> "$GITHUB_PATH"`
+// actionsSetup is the whole set-up of a job: the pinned install step (with
+// the build flags ./build uses, under plain bash: it must not need the
+// guard), the shell default, and the pin of the project policy.
+func actionsSetup(e Env) string {
+	version := e.Version
+	if version == "" {
+		version = "latest"
+	}
+	var b strings.Builder
+	if e.PolicyPin != "" {
+		fmt.Fprintf(&b, "env:\n  GUARD_EXEC_TRUST: %s  # the project policy (.guard-exec.toml) this workflow trusts; update it when the policy changes\n", e.PolicyPin)
+	}
+	fmt.Fprintf(&b, "defaults:\n  run:\n    shell: %s\n", ActionsShell)
+	fmt.Fprintf(&b, `jobs:
+  JOB:
+    steps:
+      - uses: actions/setup-go@v5
+        with:
+          go-version: "1.26"
+      - name: Install guard-exec
+        shell: bash  # the install step itself must not need guard-exec
+        run: |
+          CGO_ENABLED=0 go install -ldflags=-E=github.com/guard-exec/guard-exec/bashcli.rt0 github.com/guard-exec/guard-exec/cmd/guard-exec@%s
+          echo "$(go env GOPATH)/bin" >> "$GITHUB_PATH"
+      # … the job's own steps: each run: step is judged before it runs`, version)
+	return b.String()
+}
 
 func actionsInstall(p *planner) error {
 	if p.e.Target != "" {
 		if err := p.edit(p.e.Target, AddToWorkflow); err != nil {
 			return err
 		}
+		p.note("the rest of the set-up (the install step first in every job, and the policy pin):\n%s", actionsSetup(p.e))
 	} else {
-		p.note("add to the workflow (or run `guard-exec install github-actions --write FILE`):\ndefaults:\n  run:\n    shell: %s", ActionsShell)
+		p.note("add to the workflow (or run `guard-exec install github-actions --write FILE` for the shell default):\n%s", actionsSetup(p.e))
 	}
-	p.note("make this the first step of every job, before any `run:` step:\n%s", actionsStep)
-	p.note("`defaults` does not reach composite actions or `uses:` steps; a refused step fails the job and names each offending line as file:line")
+	if p.e.PolicyPin == "" {
+		p.note("the project has no .guard-exec.toml: the job runs under the built-in defaults and the runner's user config (none, on a fresh runner); write one with guard-exec init, then run this again for its pin")
+	}
+	p.note("`defaults` does not reach composite actions or `uses:` steps; a refused step fails the job and names each offending line as file:line; writes to $GITHUB_OUTPUT and $GITHUB_STEP_SUMMARY are allowed, to $GITHUB_ENV and $GITHUB_PATH asked (refused in CI) unless the policy allows them")
 	return nil
 }
 

@@ -69,6 +69,12 @@ type Env struct {
 	// Target is the DIR of path-shim (required) or, for github-actions, a
 	// workflow file to edit (optional: without it the plan is only Notes).
 	Target string
+	// Version is what `go install …@VERSION` should install: this
+	// binary's module version or commit ("" for latest).
+	Version string
+	// PolicyPin pins the project's .guard-exec.toml for CI
+	// (GUARD_EXEC_TRUST), "" when the project has none.
+	PolicyPin string
 }
 
 // ActionsShell is the `shell:` line GitHub Actions steps run under.

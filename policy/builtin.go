@@ -424,6 +424,15 @@ func builtinRules(env *Env) (*builtins, error) {
 	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
 	}
+	for _, f := range env.RunnerData {
+		pathRules = append(pathRules, &Rule{Decision: Allow, Path: f, Access: "write", Name: "the CI runner's output files",
+			Why: "step outputs, the job summary and state are data the runner reads"})
+	}
+	for _, f := range env.RunnerEnv {
+		pathRules = append(pathRules, &Rule{Decision: Ask, Path: f, Access: "write", Name: "the CI runner's environment files",
+			Why:     "GITHUB_ENV and GITHUB_PATH change the environment and the programs of the job's later steps (BASH_ENV, PATH, LD_PRELOAD …), which the guard then takes as given",
+			Instead: "pass values between steps with $GITHUB_OUTPUT, or allow this path in the project's policy if the job needs it"})
+	}
 	for _, d := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/**", "/proc/self/fd/**", "/dev/zero", "/dev/full"} {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
 	}

@@ -18,6 +18,11 @@ type Env struct {
 	// Protect lists files and directories (absolute) that no command run
 	// under the guard may write: its config files, state and audit log.
 	Protect []string
+	// RunnerData and RunnerEnv are a CI runner's files of workflow
+	// commands (GitHub Actions' $GITHUB_OUTPUT…, and $GITHUB_ENV,
+	// $GITHUB_PATH): writing the first is harmless data, the second
+	// changes what the job's later steps run.
+	RunnerData, RunnerEnv []string
 	// FollowLinks resolves symbolic links in the paths parts touch, each
 	// judgement with a fresh view of the file system (see ForJudgement).
 	FollowLinks bool

@@ -395,8 +395,12 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 		// bash sets IFS itself at startup; it is never taken from the environment.
 		return word.FromLit(" \t\n"), true
 	case "HOME", "TMPDIR", "OLDPWD", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME",
-		"XDG_RUNTIME_DIR":
-		// Directories of the real environment, which the guard reads too.
+		"XDG_RUNTIME_DIR", "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STEP_SUMMARY", "GITHUB_STATE",
+		"RUNNER_TEMP", "GITHUB_WORKSPACE":
+		// Directories of the real environment, which the guard reads too,
+		// and a CI runner's files of workflow commands ($GITHUB_OUTPUT…):
+		// the runner names them, and writes to them are judged by where
+		// they go.
 		if w.opts.Getenv != nil {
 			if v := w.opts.Getenv(name); v != "" && filepath.IsAbs(v) {
 				return word.FromLit(v), true

@@ -210,7 +210,12 @@ func installEnv(e *env, target string) (install.Env, error) {
 		return install.Env{}, err
 	}
 	self, _ = filepath.EvalSymlinks(self)
-	return install.Env{Home: e.home(), GuardPath: self, Getenv: e.get, PathDirs: filepath.SplitList(e.get("PATH")), Target: target}, nil
+	ie := install.Env{Home: e.home(), GuardPath: self, Getenv: e.get, PathDirs: filepath.SplitList(e.get("PATH")), Target: target,
+		Version: installVersion()}
+	if text, err := os.ReadFile(filepath.Join(policy.ProjectRoot(e.cwd), ProjectFile)); err == nil {
+		ie.PolicyPin = projectHash(text)
+	}
+	return ie, nil
 }
 
 func cmdInstall(e *env, args []string) int   { return installCmd(e, args, false) }

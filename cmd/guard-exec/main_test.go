@@ -77,6 +77,7 @@ func TestScript(t *testing.T) {
 			"jsonkeys":  cmdJSONKeys,
 			"printfile": cmdPrintFile,
 			"expandenv": cmdExpandEnv,
+			"pinenv":    cmdPinEnv,
 		},
 	})
 }
@@ -368,4 +369,13 @@ func cmdExpandEnv(ts *testscript.TestScript, neg bool, args []string) {
 		text := os.Expand(ts.ReadFile(f), ts.Getenv)
 		ts.Check(os.WriteFile(ts.MkAbs(f), []byte(text), 0o644))
 	}
+}
+
+// cmdPinEnv sets an environment variable to the pin of a file, as a
+// workflow's GUARD_EXEC_TRUST holds it: pinenv NAME FILE.
+func cmdPinEnv(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: pinenv NAME FILE")
+	}
+	ts.Setenv(args[0], projectHash([]byte(ts.ReadFile(args[1]))))
 }

@@ -193,6 +193,24 @@ func versionString() string {
 	return v + " " + bi.GoVersion
 }
 
+// installVersion is what go install should fetch to get this guard: its
+// tagged module version, else the commit it was built from, else "".
+func installVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return ""
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" && !strings.Contains(v, "+dirty") {
+		return v
+	}
+	for _, st := range bi.Settings {
+		if st.Key == "vcs.revision" {
+			return st.Value
+		}
+	}
+	return ""
+}
+
 func cmdPresets(e *env, args []string) int {
 	fs := newFlags(e, "presets", "[show NAME]")
 	if code, ok := fs.parse(args, 0, 2); !ok {
