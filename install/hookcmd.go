@@ -6,8 +6,8 @@ import "strings"
 var HookClients = []string{"claude-code", "codex", "gemini-cli"}
 
 // SplitHookCommand reads a hook command line exactly as the installer
-// writes it (hookCommand: the guard's path, quoted by shellQuote only if
-// it needs it, then " hook CLIENT") and returns the path and the client.
+// writes it (hookCommand: the guard's path, bare or in single quotes, then
+// " hook CLIENT") and returns the path and the client.
 // Anything else, even a command that a shell would run the same way, is
 // not one.
 func SplitHookCommand(s string) (path, client string, ok bool) {
@@ -30,10 +30,8 @@ func SplitHookCommand(s string) (path, client string, ok bool) {
 			i++
 			break
 		}
+		// Quoted whether or not it needs to be: the same one word.
 		path, rest = b.String(), s[i:]
-		if shellQuote(path) != s[:i] {
-			return "", "", false
-		}
 	} else {
 		sp := strings.IndexByte(s, ' ')
 		if sp < 0 {

@@ -49,6 +49,9 @@ type Process struct {
 // client then reports the refusal; asking again works).
 const PendingTTL = 3 * time.Minute
 
+// pendingNow is the clock of questions (tests move it).
+var pendingNow = time.Now
+
 func pendingDir(dir string) string { return filepath.Join(dir, "pending") }
 
 func pendingName(q Question) string {
@@ -83,7 +86,7 @@ func Ask(dir string, q Question) error {
 	if q.Session == "" || q.Client.PID <= 0 {
 		return errors.New("state: a question needs a client process and a session")
 	}
-	q.Time = time.Now().UTC()
+	q.Time = pendingNow().UTC()
 	b, err := json.Marshal(q)
 	if err != nil {
 		return err
@@ -122,7 +125,7 @@ func Take(dir string, q Question) bool {
 	if json.Unmarshal(b, &got) != nil {
 		return false
 	}
-	age := time.Since(got.Time)
+	age := pendingNow().Sub(got.Time)
 	return got.Client == q.Client && got.Session == q.Session && got.Command == q.Command && age >= -time.Second && age < PendingTTL
 }
 
@@ -148,14 +151,14 @@ func sweepPending(pd string, drop func(Question) bool) {
 		if strings.Contains(e.Name(), ".") {
 			// A claim (or atomicfile's temporary) older than a question
 			// can live belongs to a process that died mid-way.
-			if st, err := os.Lstat(p); err == nil && time.Since(st.ModTime()) > PendingTTL {
+			if st, err := os.Lstat(p); err == nil && pendingNow().Sub(st.ModTime()) > PendingTTL {
 				os.Remove(p)
 			}
 			continue
 		}
 		b, err := os.ReadFile(p)
 		var q Question
-		if err != nil || json.Unmarshal(b, &q) != nil || time.Since(q.Time) >= PendingTTL || drop(q) {
+		if err != nil || json.Unmarshal(b, &q) != nil || pendingNow().Sub(q.Time) >= PendingTTL || drop(q) {
 			os.Remove(p)
 		}
 	}
