@@ -172,3 +172,27 @@ func GuardedAt(dir string, p Process) bool {
 	}
 	return markedBy(readMarks(guardedDir(dir))[p.PID], p.Start)
 }
+
+// GuardedAncestors returns the ancestors of this process (parent first)
+// that are guarded shells.
+func GuardedAncestors(dir string) []int {
+	if dir == "" {
+		return nil
+	}
+	marks := readMarks(guardedDir(dir))
+	if len(marks) == 0 {
+		return nil
+	}
+	var out []int
+	for pid, n := os.Getppid(), 0; pid > 1 && n < 64; n++ {
+		start, ppid, err := procStart(pid)
+		if err != nil {
+			break
+		}
+		if markedBy(marks[pid], start) {
+			out = append(out, pid)
+		}
+		pid = ppid
+	}
+	return out
+}

@@ -55,6 +55,17 @@ func isHookText(s string) bool {
 	return ok && client == "claude-code"
 }
 
+// interactiveGuard reports whether a guarded shell is the interactive
+// kind a person types into: the real bash that interactive() started,
+// argv "bash --rcfile /dev/fd/N …". An agent can start a process that
+// looks like this only under the guarded -c shell that its client
+// started, which is never interactive; if interactive() ever starts bash
+// another way, this reports false and the hook refuses (the safe side).
+func interactiveGuard(pid int) bool {
+	argv, err := procCmdline(pid)
+	return err == nil && len(argv) >= 3 && argv[1] == "--rcfile" && strings.HasPrefix(argv[2], "/dev/fd/")
+}
+
 // rememberHookAsk records the pending question for a claude-code hook's
 // ask. It returns why it could not ("" when recorded): the caller must
 // then refuse, since the guarded shell would refuse the approved command.
@@ -72,13 +83,24 @@ func rememberHookAsk(e *env, s *setup, in *install.HookInput) string {
 		return "the hook input's session is not the client's"
 	}
 	// A command run under a guarded shell must not be able to leave a
-	// question: it would be an approval nobody gave.
-	if self, err := state.ProcessOf(os.Getpid()); err != nil || state.GuardedAt(s.stateDir, self) || state.UnderGuard(s.stateDir) {
-		return "the hook runs under a guarded shell, so it is not the client's hook (or the client itself was started under the guard)"
+	// question: it would be an approval nobody gave. Every command an
+	// agent runs has the guarded -c shell its client started among its
+	// ancestors; a person's own interactive guarded shell, above the
+	// client, is no such shell.
+	if self, err := state.ProcessOf(os.Getpid()); err != nil || state.GuardedAt(s.stateDir, self) {
+		return "the hook runs as a guarded shell, so it is not the client's hook"
+	}
+	for _, pid := range state.GuardedAncestors(s.stateDir) {
+		if !interactiveGuard(pid) {
+			return "the hook runs under a guarded shell, so it is not the client's hook (or the client itself was started under a non-interactive guarded shell)"
+		}
 	}
 	client, err := hookClient()
 	if err != nil {
 		return err.Error()
+	}
+	if state.GuardedAt(s.stateDir, client) {
+		return "the hook's parent is a guarded shell, so it is not the client"
 	}
 	if err := state.Ask(s.stateDir, state.Question{Client: client, Session: in.SessionID, Command: in.Command}); err != nil {
 		return err.Error()
