@@ -193,6 +193,17 @@ var claudeClearEvents = []struct{ event, matcher string }{
 	{"PostToolBatch", ""}, {"UserPromptSubmit", ""}, {"Stop", ""}, {"PermissionDenied", "Bash"},
 }
 
+// ClearsQuestions reports whether a claude-code hook event is one of
+// those after which the hook clears the session's pending questions.
+func ClearsQuestions(event string) bool {
+	for _, ev := range claudeClearEvents {
+		if ev.event == event {
+			return true
+		}
+	}
+	return false
+}
+
 // claudeFile edits ~/.claude/settings.json: the Bash PreToolUse hook, the
 // hooks that clear its questions, and env.CLAUDE_CODE_SHELL.
 func (p *planner) claudeFile() (string, func([]byte) ([]byte, error), func([]byte) ([]byte, error)) {

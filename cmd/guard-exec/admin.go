@@ -291,7 +291,7 @@ func cmdHook(e *env, args []string) int {
 	// could use (the claude-code question below refuses to be recorded
 	// there), so the hook answers wherever it runs: Gemini CLI and Codex
 	// run their hooks through the guarded shell itself.
-	if client == "claude-code" && clearsQuestions(in.HookEventName) {
+	if client == "claude-code" && install.ClearsQuestions(in.HookEventName) {
 		forgetHookAsks(e, in)
 		return 0
 	}

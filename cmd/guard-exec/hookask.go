@@ -120,16 +120,6 @@ func forgetHookAsks(e *env, in *install.HookInput) {
 	}
 }
 
-// clearsQuestions are the Claude Code hook events after which no pending
-// question of the session can still be waiting for a person.
-func clearsQuestions(event string) bool {
-	switch event {
-	case "PostToolBatch", "UserPromptSubmit", "Stop", "PermissionDenied", "PostToolUse", "PostToolUseFailure", "SessionEnd":
-		return true
-	}
-	return false
-}
-
 // hookApproved reports whether this guarded shell is the one Claude Code
 // started after a person approved the command in its prompt: the shell's
 // parent is the client process that asked, in the same session, for
