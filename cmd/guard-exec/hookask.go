@@ -255,18 +255,22 @@ func literalWord(w *syntax.Word) (string, bool) {
 }
 
 // ownHookCommand recognises a -c string that is exactly a hook command
-// as install writes it ('<path>' hook <client>) naming this very binary.
-// Gemini CLI runs hooks with the first bash on PATH and Codex with the
-// login shell: in the README set-ups that shell is the guard, which then
-// answers the hook itself, before anything (a broken configuration, the
-// denylist, a missing real bash) could refuse it and leave the client
-// without a verdict. Running it gains a model nothing: the codex and
-// gemini-cli hooks only answer, and the claude-code hook records nothing
-// under a guard.
+// as install writes it ('<path>' hook <client>) for this binary, or for
+// any binary named guard-exec (a hook entry left pointing at an older
+// install). Gemini CLI runs hooks with the first bash on PATH and Codex
+// with the login shell: in the README set-ups that shell is the guard,
+// which then answers the hook itself, before anything (a broken
+// configuration, the denylist, a missing real bash) could refuse it and
+// leave the client without a verdict (Codex then runs the command).
+// Answering gains a model nothing: the codex and gemini-cli hooks only
+// answer, and the claude-code hook records nothing under a guard.
 func ownHookCommand(src string) (client string, ok bool) {
 	path, client, ok := install.SplitHookCommand(src)
 	if !ok || !filepath.IsAbs(path) {
 		return "", false
+	}
+	if filepath.Base(path) == "guard-exec" {
+		return client, true
 	}
 	exe, err := os.Executable()
 	if err != nil {
