@@ -183,8 +183,29 @@ func (p *planner) hookFile(path, event, matcher, client, name string, extra func
 	return fwd, back
 }
 
-// claudeFile edits ~/.claude/settings.json: the Bash PreToolUse hook and
-// env.CLAUDE_CODE_SHELL.
+// claudeClearEvents are the Claude Code hook events after which no
+// question the PreToolUse hook left can still wait for a person: the
+// batch of tool calls resolved, the next prompt, the turn's end, an
+// auto-mode denial. The hook clears the session's questions there, so a
+// No leaves nothing behind (Claude Code has no event for the person's
+// No itself; docs/clients-research.md §1.6).
+var claudeClearEvents = []struct{ event, matcher string }{
+	{"PostToolBatch", ""}, {"UserPromptSubmit", ""}, {"Stop", ""}, {"PermissionDenied", "Bash"},
+}
+
+// ClearsQuestions reports whether a claude-code hook event is one of
+// those after which the hook clears the session's pending questions.
+func ClearsQuestions(event string) bool {
+	for _, ev := range claudeClearEvents {
+		if ev.event == event {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeFile edits ~/.claude/settings.json: the Bash PreToolUse hook, the
+// hooks that clear its questions, and env.CLAUDE_CODE_SHELL.
 func (p *planner) claudeFile() (string, func([]byte) ([]byte, error), func([]byte) ([]byte, error)) {
 	path, link := p.claudeSettings(), BashLink(p.e)
 	setEnv := func(root *node) error {
@@ -193,9 +214,18 @@ func (p *planner) claudeFile() (string, func([]byte) ([]byte, error), func([]byt
 			return fmt.Errorf("%s: %v: fix it by hand, then run install again", path, err)
 		}
 		env.set("CLAUDE_CODE_SHELL", &node{raw: jsonText(link)})
+		for _, ev := range claudeClearEvents {
+			g := hookGroup{Matcher: ev.matcher, Hooks: []hookCmd{{Type: "command", Command: p.hookCommand("claude-code")}}}
+			if err := p.addHook(path, root, ev.event, g, "claude-code"); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
 	unsetEnv := func(root *node) {
+		for _, ev := range claudeClearEvents {
+			p.removeHook(root, ev.event, "claude-code")
+		}
 		env := root.get("env")
 		if env == nil || env.kind != '{' {
 			return

@@ -225,7 +225,7 @@ func TestFreshHome(t *testing.T) {
 	home := t.TempDir()
 	e := Env{Home: home, GuardPath: guard}
 	p := run(t, true, "claude-code", e)
-	want := "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"matcher\": \"Bash\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"" + guard + " hook claude-code\"\n          }\n        ]\n      }\n    ]\n  },\n  \"env\": {\n    \"CLAUDE_CODE_SHELL\": \"" + home + "/.local/share/guard-exec/bin/bash\"\n  }\n}\n"
+	want := "{\n  \"hooks\": {\n" + claudeGroups("    ") + "\n  },\n  \"env\": {\n    \"CLAUDE_CODE_SHELL\": \"" + home + "/.local/share/guard-exec/bin/bash\"\n  }\n}\n"
 	b, err := os.ReadFile(filepath.Join(home, ".claude/settings.json"))
 	must(t, err)
 	if string(b) != want {
@@ -235,7 +235,7 @@ func TestFreshHome(t *testing.T) {
 		t.Error("backup made of a file that did not exist")
 	}
 	d := p.Diff()
-	for _, line := range []string{"mkdir -p " + home + "/.local/share/guard-exec/bin", "ln -sf " + guard + " " + home + "/.local/share/guard-exec/bin/bash", "--- /dev/null", "+++ " + home + "/.claude/settings.json", "@@ -0,0 +1,18 @@"} {
+	for _, line := range []string{"mkdir -p " + home + "/.local/share/guard-exec/bin", "ln -sf " + guard + " " + home + "/.local/share/guard-exec/bin/bash", "--- /dev/null", "+++ " + home + "/.claude/settings.json", "@@ -0,0 +1,62 @@"} {
 		if !strings.Contains(d, line+"\n") {
 			t.Errorf("diff lacks %q:\n%s", line, d)
 		}
@@ -256,7 +256,7 @@ func TestDryRunDiff(t *testing.T) {
 	must(t, err)
 	f := e.Home + "/.claude/settings.json"
 	want := "--- " + f + "\n+++ " + f + `
-@@ -1,7 +1,21 @@
+@@ -1,7 +1,65 @@
  {
    "model": "opus",
    "env": {
@@ -267,17 +267,7 @@ func TestDryRunDiff(t *testing.T) {
 -  "theme": "dark"
 +  "theme": "dark",
 +  "hooks": {
-+    "PreToolUse": [
-+      {
-+        "matcher": "Bash",
-+        "hooks": [
-+          {
-+            "type": "command",
-+            "command": "/opt/guard/bin/guard-exec hook claude-code"
-+          }
-+        ]
-+      }
-+    ]
+` + prefixLines("+", claudeGroups("    ")) + `
 +  }
  }
 `
@@ -459,4 +449,29 @@ func TestGeminiPathNote(t *testing.T) {
 	if !slices.ContainsFunc(p.Notes, func(n string) bool { return strings.Contains(n, "already first on PATH") }) {
 		t.Errorf("notes: %q", p.Notes)
 	}
+}
+
+// claudeGroups is the hooks object's body that install writes for
+// claude-code (indented by ind): the PreToolUse hook and the events that
+// clear its questions.
+func claudeGroups(ind string) string {
+	var parts []string
+	for _, ev := range []struct{ event, matcher string }{{"PreToolUse", "Bash"}, {"PostToolBatch", ""}, {"UserPromptSubmit", ""}, {"Stop", ""}, {"PermissionDenied", "Bash"}} {
+		parts = append(parts, ind+`"`+ev.event+`": [
+`+ind+`  {
+`+ind+`    "matcher": "`+ev.matcher+`",
+`+ind+`    "hooks": [
+`+ind+`      {
+`+ind+`        "type": "command",
+`+ind+`        "command": "`+guard+` hook claude-code"
+`+ind+`      }
+`+ind+`    ]
+`+ind+`  }
+`+ind+`]`)
+	}
+	return strings.Join(parts, ",\n")
+}
+
+func prefixLines(p, s string) string {
+	return p + strings.ReplaceAll(s, "\n", "\n"+p)
 }

@@ -287,13 +287,17 @@ func cmdHook(e *env, args []string) int {
 		e.stderr.Write(errText)
 		return code
 	}
-	if underGuard(e) {
-		// A program run under the guard must not answer for the client.
-		return reply("deny", "guard-exec hook was called from a command running under the guard; hook answers come from the client only")
-	}
 	in, err := install.ParseHookInput(e.stdin)
 	if err != nil {
 		return reply("deny", "guard-exec could not read the hook input ("+err.Error()+"), so the command is refused")
+	}
+	// Answering has no side effect that a command run under the guard
+	// could use (the claude-code question below refuses to be recorded
+	// there), so the hook answers wherever it runs: Gemini CLI and Codex
+	// run their hooks through the guarded shell itself.
+	if client == "claude-code" && install.ClearsQuestions(in.HookEventName) {
+		forgetHookAsks(e, in)
+		return 0
 	}
 	if !in.Shell {
 		return reply("", "")
@@ -325,8 +329,14 @@ func cmdHook(e *env, args []string) int {
 	}
 	if res.D == policy.Ask && client == "claude-code" {
 		// The client shows its own prompt; if the person approves, the
-		// command reaches the guarded shell next, which honours this.
-		rememberHookAsk(e, s, in.Command)
+		// client's next guarded shell for this command takes the
+		// question. Without one it would refuse what the person approved:
+		// better to refuse now and say why.
+		if why := rememberHookAsk(e, s, in); why != "" {
+			rec.Answer = "cannot-ask"
+			s.log(e, rec)
+			return reply("deny", reason+" (guard-exec cannot take an approval for it here: "+why+")")
+		}
 	}
 	s.log(e, rec)
 	return reply(res.Decision, reason)

@@ -1,18 +1,14 @@
 package main
 
 import (
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
-	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/internal/inert"
-	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/state"
@@ -23,81 +19,6 @@ func jsonEncoder(w io.Writer) *json.Encoder {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	return enc
-}
-
-// A hook ticket records that a client's hook answered ask for a command:
-// the client then showed the person its own prompt, and runs the command
-// only if the person approved. The guarded shell that receives the same
-// command within ticketTTL honours that approval once. Tickets live in the
-// state directory, which commands under the guard cannot write.
-const ticketTTL = 10 * time.Minute
-
-func ticketPath(s *setup, command string) string {
-	sum := sha256.Sum256([]byte(strings.TrimSpace(command)))
-	return filepath.Join(s.stateDir, "hook-asks", hex.EncodeToString(sum[:]))
-}
-
-func rememberHookAsk(e *env, s *setup, command string) {
-	if s.stateDir == "" {
-		return
-	}
-	p := ticketPath(s, command)
-	if err := atomicfile.Write(p, []byte(time.Now().UTC().Format(time.RFC3339)+"\n"), 0o600); err != nil {
-		fmt.Fprintf(e.stderr, "guard-exec: warning: cannot record the hook's question: %v\n", err)
-	}
-}
-
-// hookApproved reports whether a client's hook asked about this command
-// (or the command inside its scaffolding's eval) moments ago, which means
-// a person approved it in the client's own prompt. The ticket is used up.
-func hookApproved(e *env, s *setup, src string) bool {
-	if s.stateDir == "" {
-		return false
-	}
-	dir := filepath.Join(s.stateDir, "hook-asks")
-	if _, err := os.Stat(dir); err != nil {
-		return false
-	}
-	for _, c := range append([]string{src}, evalTexts(src)...) {
-		p := ticketPath(s, c)
-		st, err := os.Stat(p)
-		if err != nil || time.Since(st.ModTime()) > ticketTTL {
-			continue
-		}
-		if os.Remove(p) == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// evalTexts returns the code given to eval in a client's scaffolding
-// (Claude Code: … && eval '<command>' \< /dev/null && …).
-func evalTexts(src string) []string {
-	var out []string
-	for {
-		i := strings.Index(src, "eval '")
-		if i < 0 {
-			return out
-		}
-		rest := src[i+len("eval '"):]
-		var b strings.Builder
-		j := 0
-		for j < len(rest) {
-			if rest[j] == '\'' {
-				if strings.HasPrefix(rest[j:], `'\''`) {
-					b.WriteByte('\'')
-					j += 4
-					continue
-				}
-				break
-			}
-			b.WriteByte(rest[j])
-			j++
-		}
-		out = append(out, b.String())
-		src = rest[j:]
-	}
 }
 
 // interactive runs the real bash as an interactive shell whose every

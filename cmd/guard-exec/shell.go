@@ -58,6 +58,11 @@ func shellMain(e *env) (int, *execSpec) {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
 		return ExitRefused, nil
 	}
+	if inv.Mode == bashcli.ModeCommand && len(inv.Args) == 0 {
+		if client, ok := ownHookCommand(inv.Command); ok {
+			return cmdHook(e, []string{client}), nil
+		}
+	}
 	s, cfgErr := load(e, e.cwd)
 	configured := ""
 	if cfgErr == nil {
@@ -236,7 +241,7 @@ func (s *setup) log(e *env, r audit.Record) {
 		return
 	}
 	if err := s.audit.Append(r); err != nil {
-		fmt.Fprintf(e.stderr, "guard-exec: warning: cannot write the audit log: %v\n", err)
+		logElsewhere(e, s, r, err)
 	}
 }
 
