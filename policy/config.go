@@ -22,6 +22,11 @@ type Settings struct {
 	Presets       []string
 	AuditRedact   *bool
 	PromptTimeout time.Duration
+	// DevPorts are the ports of the project's own development server:
+	// curl and wget may send data to them on this machine (devserver.go).
+	DevPorts []int
+	// devPortsSource is where DevPorts were set, for explanations.
+	devPortsSource string
 }
 
 // ConfigError is a problem in a config file, with its position.
@@ -59,6 +64,7 @@ type fileConfig struct {
 	Presets       []string   `toml:"presets"`
 	AuditRedact   *bool      `toml:"audit_redact"`
 	PromptTimeout string     `toml:"prompt_timeout"`
+	DevPorts      []int      `toml:"dev_ports"`
 	Rule          []fileRule `toml:"rule"`
 }
 
@@ -117,10 +123,18 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &ConfigError{File: path, Line: keyLine(lines, headers, key), Msg: fmt.Sprintf("unknown key %q", key.String()),
-			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"}
+			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, dev_ports, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"}
 	}
 	f := &File{Path: path, Layer: layer}
-	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact}
+	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact, DevPorts: fc.DevPorts}
+	for _, port := range fc.DevPorts {
+		if port < 1 || port > 65535 {
+			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "dev_ports"), Msg: fmt.Sprintf("dev_ports: %d is not a port", port), Hint: "for example dev_ports = [3000, 5173]"}
+		}
+	}
+	if len(fc.DevPorts) > 0 {
+		f.Settings.devPortsSource = fmt.Sprintf("%s:%d", path, findKey(lines, 0, len(lines), "dev_ports"))
+	}
 	if fc.Shell != "" && !filepath.IsAbs(fc.Shell) {
 		return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "shell"), Msg: fmt.Sprintf("shell must be an absolute path, not %q", fc.Shell), Hint: `for example shell = "/bin/bash"`}
 	}
@@ -281,6 +295,11 @@ func Build(src Sources) (*Policy, error) {
 			}
 		}
 	}
+	if len(pol.Settings.DevPorts) > 0 {
+		r := devServerRule(pol.Settings.DevPorts, pol.Settings.devPortsSource)
+		r.env = src.Env
+		pol.rules = append(pol.rules, r)
+	}
 	names := make([]string, 0, len(presets))
 	for p := range presets {
 		names = append(names, p)
@@ -336,4 +355,8 @@ func mergeSettings(dst *Settings, s Settings, untrusted bool) {
 		dst.PromptTimeout = s.PromptTimeout
 	}
 	dst.Presets = append(dst.Presets, s.Presets...)
+	if len(s.DevPorts) > 0 {
+		dst.DevPorts = append(dst.DevPorts, s.DevPorts...)
+		dst.devPortsSource = s.devPortsSource
+	}
 }

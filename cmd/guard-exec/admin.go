@@ -5,11 +5,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/guard-exec/guard-exec/atomicfile"
@@ -175,7 +177,11 @@ func cmdInit(e *env, args []string) int {
 		return ExitRefused
 	}
 	root := policy.ProjectRoot(e.cwd)
-	text := policy.StarterConfig(root, func(name string) bool { return fileExists(filepath.Join(root, name)) })
+	text := policy.StarterConfigFrom(root, func(name string) bool { return fileExists(filepath.Join(root, name)) },
+		func(name string) ([]byte, bool) {
+			b, err := readProjectFile(filepath.Join(root, name))
+			return b, err == nil
+		})
 	if *print {
 		fmt.Fprint(e.stdout, text)
 		return 0
@@ -202,6 +208,20 @@ func cmdInit(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "guard-exec: hint: its allow rules and presets apply once you have read it and run: guard-exec trust\n")
 	}
 	return 0
+}
+
+// readProjectFile reads a small regular file of the project for init
+// (a FIFO or a huge file there is skipped, never waited on).
+func readProjectFile(path string) ([]byte, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > 1<<20 {
+		return nil, fmt.Errorf("%s is not a small regular file", path)
+	}
+	return io.ReadAll(io.LimitReader(f, 1<<20))
 }
 
 func installEnv(e *env, target string) (install.Env, error) {
