@@ -4,6 +4,13 @@
 // noise falls on all three alike, and prints medians and ratios.
 //
 //	go run ./tools/bench [-n 500] [-cmd 'ls -la | grep foo']
+//	go run ./tools/bench -scale [-n 200]
+//
+// -scale measures how the cost grows, each side by side in one run: a
+// configuration of 10,000 rules against one of 10, judging scripts from
+// 1 KB to 3 MB against bash -n on the same script (with the guard's peak
+// memory), and the Claude Code hook against a minimal Go hook that reads
+// the JSON and answers.
 package main
 
 import (
@@ -33,7 +40,15 @@ func main() {
 	n := flag.Int("n", 400, "runs of each")
 	cmd := flag.String("cmd", "true", "the command to run")
 	script := flag.Int("script", 2000, "also time judging a generated script of this many lines (0: skip)")
+	scale := flag.Bool("scale", false, "measure how the cost grows: rules, script size, the hook")
 	flag.Parse()
+	if *scale {
+		if err := scaleBench(*n); err != nil {
+			fmt.Fprintln(os.Stderr, "bench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*n, *cmd, *script); err != nil {
 		fmt.Fprintln(os.Stderr, "bench:", err)
 		os.Exit(1)

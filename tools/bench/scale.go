@@ -1,0 +1,175 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+const minimalHook = `package main
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+)
+
+// A hook that reads the PreToolUse JSON and answers allow: the floor any
+// Go hook pays.
+func main() {
+	b, _ := io.ReadAll(os.Stdin)
+	var in struct {
+		ToolInput struct {
+			Command string ` + "`json:\"command\"`" + `
+		} ` + "`json:\"tool_input\"`" + `
+	}
+	json.Unmarshal(b, &in)
+	os.Stdout.WriteString("{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}\n")
+}
+`
+
+// timed runs one command and returns its wall time and peak memory.
+type timed struct {
+	argv  []string
+	env   []string
+	stdin string
+}
+
+func (t timed) run(dir string) (time.Duration, int64, error) {
+	c := exec.Command(t.argv[0], t.argv[1:]...)
+	c.Env, c.Dir = t.env, dir
+	if t.stdin != "" {
+		c.Stdin = strings.NewReader(t.stdin)
+	}
+	var stderr strings.Builder
+	c.Stderr = &stderr
+	start := time.Now()
+	err := c.Run()
+	d := time.Since(start)
+	if err != nil {
+		return 0, 0, fmt.Errorf("%s: %v: %s", strings.Join(t.argv, " "), err, stderr.String())
+	}
+	var rss int64
+	if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
+		rss = ru.Maxrss // KiB on Linux
+	}
+	return d, rss, nil
+}
+
+// sideBySide runs the variants interleaved n times and returns their
+// median times and the largest peak memory of each.
+func sideBySide(dir string, n int, vs ...timed) ([]time.Duration, []int64, error) {
+	times := make([][]time.Duration, len(vs))
+	peak := make([]int64, len(vs))
+	for i := 0; i < n; i++ {
+		for j, v := range vs {
+			d, rss, err := v.run(dir)
+			if err != nil {
+				return nil, nil, err
+			}
+			times[j] = append(times[j], d)
+			peak[j] = max(peak[j], rss)
+		}
+	}
+	med := make([]time.Duration, len(vs))
+	for j := range vs {
+		med[j] = median(times[j])
+	}
+	return med, peak, nil
+}
+
+func scaleBench(n int) error {
+	dir, err := os.MkdirTemp("", "guard-bench-scale-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	guard := filepath.Join(dir, "guard-exec")
+	if out, err := exec.Command("./build", guard).CombinedOutput(); err != nil {
+		return fmt.Errorf("building guard-exec with ./build (run from the repository root): %v\n%s", err, out)
+	}
+	base := append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
+		"GUARD_EXEC_SESSION=bench", "TMPDIR="+dir)
+
+	// 1. Rules: the same command under 10 and under 10,000 configured rules.
+	configs := map[int]string{}
+	for _, count := range []int{10, 10000} {
+		var b strings.Builder
+		for i := 0; i < count; i++ {
+			switch i % 4 {
+			case 0:
+				fmt.Fprintf(&b, "[[rule]]\ndecision = \"allow\"\ncommand = \"tool%d build\"\n\n", i)
+			case 1:
+				fmt.Fprintf(&b, "[[rule]]\ndecision = \"deny\"\ncommand = \"tool%d deploy --prod\"\nwhy = \"releases go through the pipeline\"\n\n", i)
+			case 2:
+				fmt.Fprintf(&b, "[[rule]]\ndecision = \"ask\"\npath = \"area%d/**\"\naccess = \"write\"\n\n", i)
+			default:
+				fmt.Fprintf(&b, "[[rule]]\ndecision = \"allow\"\ncommand = \"git push origin feature-%d\"\n\n", i)
+			}
+		}
+		p := filepath.Join(dir, fmt.Sprintf("rules%d.toml", count))
+		os.WriteFile(p, []byte(b.String()), 0o644)
+		configs[count] = p
+	}
+	cmd := "ls -la | grep x; git --version"
+	med, _, err := sideBySide(dir, n,
+		timed{argv: []string{guard, "-c", cmd}, env: append(append([]string(nil), base...), "GUARD_EXEC_CONFIG="+configs[10])},
+		timed{argv: []string{guard, "-c", cmd}, env: append(append([]string(nil), base...), "GUARD_EXEC_CONFIG="+configs[10000])})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("rules: %q with 10 rules %.3f ms, with 10,000 rules %.3f ms: ratio %.2f (target at most 1.5)\n",
+		cmd, ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]))
+
+	// 2. Scripts: judging (the real shell is /bin/true) against bash -n.
+	// About one command per 60 bytes, as in CI scripts, so that 3 MB stays
+	// under the guard's limit on parts (shellparse.MaxParts).
+	line := "if [ -f \"$f\" ]; then grep -v x \"$f\" | sort -u > \"$TMPDIR/out\"; fi\n" +
+		"echo \"step $i of the build: compiling the next module, then testing it\" >> \"$TMPDIR/log\"\n" +
+		"export STAMP=\"$(date +%s)\"  # when the step started, for the summary at the end\n"
+	cfg := filepath.Join(dir, "scripts.toml")
+	os.WriteFile(cfg, []byte("[[rule]]\ndecision = \"allow\"\ncommand = \"date\"\n"), 0o644)
+	senv := append(append([]string(nil), base...), "GUARD_EXEC_SHELL=/bin/true", "GUARD_EXEC_CONFIG="+cfg)
+	for _, size := range []int{1 << 10, 64 << 10, 1 << 20, 3 << 20} {
+		p := filepath.Join(dir, fmt.Sprintf("script-%d.sh", size))
+		os.WriteFile(p, []byte(strings.Repeat(line, size/len(line)+1)[:size/len(line)*len(line)]), 0o644)
+		runs := max(3, n/20)
+		if size >= 1<<20 {
+			runs = 3
+		}
+		med, peak, err := sideBySide(dir, runs,
+			timed{argv: []string{"/bin/bash", "-n", p}, env: base},
+			timed{argv: []string{guard, p}, env: senv})
+		if err != nil {
+			return err
+		}
+		fmt.Printf("script of %7d bytes: bash -n %8.2f ms, guard-exec %8.2f ms: ratio %5.2f (target at most 3); guard-exec peak memory %d MiB\n",
+			size, ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]), peak[1]>>10)
+	}
+
+	// 3. The hook against a minimal Go hook.
+	src := filepath.Join(dir, "minhook", "main.go")
+	os.MkdirAll(filepath.Dir(src), 0o755)
+	os.WriteFile(src, []byte(minimalHook), 0o644)
+	os.WriteFile(filepath.Join(dir, "minhook", "go.mod"), []byte("module minhook\ngo 1.21\n"), 0o644)
+	hook := filepath.Join(dir, "minimal-hook")
+	b := exec.Command("go", "build", "-o", hook, ".")
+	b.Dir = filepath.Dir(src)
+	if out, err := b.CombinedOutput(); err != nil {
+		return fmt.Errorf("building the minimal hook: %v\n%s", err, out)
+	}
+	in := `{"session_id":"bench","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la | grep x"}}`
+	med, _, err = sideBySide(dir, n,
+		timed{argv: []string{hook}, env: base, stdin: in},
+		timed{argv: []string{guard, "hook", "claude-code"}, env: base, stdin: in})
+	if err != nil {
+		return err
+	}
+	fmt.Printf("hook: minimal Go hook %.3f ms, guard-exec hook claude-code %.3f ms: ratio %.2f (target 1.3)\n",
+		ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]))
+	return nil
+}
