@@ -31,7 +31,7 @@ func getenv(k string) string {
 
 // errPanic marks a panic inside Parse, reported as a test failure rather
 // than stopping every other case.
-var errPanic = errors.New("Parse panicked")
+var errPanic = errors.New("parse panicked")
 
 func parse(src string) (res *shellparse.Result, err error) {
 	defer func() {

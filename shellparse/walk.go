@@ -215,7 +215,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			}
 		}
 		if call, ok := st.Cmd.(*syntax.CallExpr); ok && len(call.Assigns) > 0 && len(call.Args) > 0 &&
-			call.Args[0].Pos().After(call.Assigns[len(call.Assigns)-1].Pos()) == false {
+			!call.Args[0].Pos().After(call.Assigns[len(call.Assigns)-1].Pos()) {
 			w.differential(call.Pos(), "assignment words after the command name of a coproc (the parser moves them before it)")
 			return
 		}
@@ -568,11 +568,7 @@ func mayReadCode(st *syntax.Stmt) bool {
 	if name == "" {
 		return true
 	}
-	name = path.Base(name)
-	if readsNoCode(name) {
-		return false
-	}
-	return true
+	return !readsNoCode(path.Base(name))
 }
 
 // readsNoCode are programs that never run what they read.

@@ -382,15 +382,6 @@ func containsRule(rs []policy.Remembered, r policy.Remembered) bool {
 	return false
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	if len(l) > 200 {
