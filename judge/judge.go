@@ -388,10 +388,13 @@ func describe(p *policy.Part, v *policy.Verdict, detail bool) *Part {
 }
 
 // AbsoluteDeny reports whether the absolute denylist forbids, or may
-// forbid, a part of the text: such text never runs, in any mode and with
-// any approval. Text that could not be read is judged by what could be
-// read of it (nothing, after a parse error), and stays an ask.
+// forbid, a part of the text: such text never runs in audit mode. Text
+// that could not be read may hold anything (bash runs the statements
+// before a syntax error), so it counts.
 func (r *Result) AbsoluteDeny() bool {
+	if r.ParseError != "" {
+		return true
+	}
 	for _, p := range r.Commands {
 		if p.Verdict != nil && p.Verdict.AbsoluteDeny != word.No {
 			return true
