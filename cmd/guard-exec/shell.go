@@ -149,12 +149,27 @@ func noticeOnce(e *env, s *setup, n string) {
 		if os.MkdirAll(filepath.Dir(p), 0o700) == nil {
 			if f, err := os.OpenFile(p, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600); err == nil {
 				f.Close()
+				if sum[0] == 0 { // now and then, forget old sessions' notices
+					sweepNotices(filepath.Dir(p), time.Now().Add(-7*24*time.Hour))
+				}
 			} else if os.IsExist(err) {
 				return // another guard of this session just said it
 			}
 		}
 	}
 	fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", inert.Line(n))
+}
+
+func sweepNotices(dir string, before time.Time) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if fi, err := e.Info(); err == nil && fi.ModTime().Before(before) {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // maxExecs is how many shells one process may have exec'd through the
