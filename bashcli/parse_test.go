@@ -518,7 +518,7 @@ func TestParseFields(t *testing.T) {
 		want Invocation
 	}{
 		{[]string{"-c", "ls", "n", "a"}, false, Invocation{Mode: ModeCommand, Command: "ls", Name: "n", Args: []string{"a"}, CFlag: true}},
-		{[]string{"--noprofile", "--norc", "-eo", "pipefail", "/tmp/s"}, false, Invocation{Mode: ModeFile, File: "/tmp/s", Name: "/tmp/s", Args: []string{},
+		{[]string{"--noprofile", "--norc", "-eo", "pipefail", "/tmp/s"}, false, Invocation{Mode: ModeFile, File: "/tmp/s", FileIndex: 5, Name: "/tmp/s", Args: []string{},
 			NoProfile: true, NoRC: true, SetOn: []string{"errexit", "pipefail"}}},
 		{[]string{"--rcfile", "a", "--init-file", "b", "-i"}, false, Invocation{Mode: ModeInteractive, Name: "bash", Args: []string{}, Interactive: true, RCFile: "b"}},
 		{[]string{"--debugger", "--noediting", "-s"}, true, Invocation{Mode: ModeInteractive, Name: "bash", Args: []string{}, Interactive: true, SFlag: true, Debugger: true, NoEditing: true}},
