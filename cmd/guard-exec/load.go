@@ -85,6 +85,7 @@ type setup struct {
 	audit       *audit.Log
 	timeout     time.Duration
 	warnings    []string
+	askID       int // the approval queue's id of this command's ask, once it has one
 }
 
 // load reads the configuration layers for a command run in cwd. A broken

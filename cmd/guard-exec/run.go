@@ -38,6 +38,10 @@ func init() {
 		"uninstall": {cmdUninstall, "undo install"},
 		"hook":      {cmdHook, "answer a client's pre-tool-use hook (JSON on stdin)"},
 		"run":       {cmdRun, "start a program with SHELL and PATH pointing at the guard"},
+		"approvals": {cmdApprovals, "answer the commands waiting for your approval (run it yourself, outside the guard)"},
+		"approve":   {cmdApprove, "allow a waiting request (guard-exec approvals --list shows them)"},
+		"reject":    {cmdReject, "refuse a waiting request, with a --note for the agent"},
+		"allow":     {cmdAllow, "allow a refused command for its session (--last, or the id the refusal named)"},
 		"presets":   {cmdPresets, "list the presets"},
 		"version":   {cmdVersion, "print the version"},
 		"help":      {cmdHelp, "show this help"},
@@ -127,7 +131,7 @@ through a link named bash): every command is judged before the real shell
 runs it. Subcommands:
 
 `)
-	names := []string{"check", "explain", "test", "log", "init", "trust", "untrust", "install", "uninstall", "hook", "run", "presets", "version", "help"}
+	names := []string{"check", "explain", "test", "log", "init", "trust", "untrust", "install", "uninstall", "hook", "approvals", "approve", "reject", "allow", "run", "presets", "version", "help"}
 	for _, n := range names {
 		fmt.Fprintf(e.stdout, "  %-10s %s\n", n, subcommands[n].help)
 	}

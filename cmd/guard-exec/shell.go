@@ -316,14 +316,32 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		q.SessionRule = strings.Join(session, "\n")
 		q.PersistRule = strings.Join(persist, "\n")
 	}
-	ans, err := (&prompt.TTY{}).Ask(q)
+	var ans prompt.Answer
+	var err error
+	note := ""
+	via := askVia(s)
+	if via != "queue" {
+		ans, err = (&prompt.TTY{}).Ask(q)
+	}
+	if via == "queue" || via == "tty,queue" && errors.Is(err, prompt.ErrNoTerminal) {
+		ans, note, err = queueAsk(e, s, req, q)
+	}
+	// A refusal is kept, under an id the refusal names, so that the
+	// person can allow it for the session (guard-exec allow ID).
+	refuse := func(answer, why string) (string, string) {
+		recordRefusal(e, s, req, session, why)
+		return answer, why
+	}
 	switch {
 	case errors.Is(err, prompt.ErrNoTerminal):
-		return "no-terminal", "needs a person's approval, and there is no terminal to ask on"
+		if via != "tty" {
+			return refuse("no-terminal", "needs a person's approval, and there is no terminal to ask on nor an approval queue")
+		}
+		return refuse("no-terminal", "needs a person's approval, and there is no terminal to ask on")
 	case errors.Is(err, prompt.ErrTimeout):
-		return "timeout", "needs a person's approval, and nobody answered in time"
+		return refuse("timeout", "needs a person's approval, and nobody answered in time")
 	case errors.Is(err, prompt.ErrInterrupted):
-		return "no", "the question was interrupted, which counts as no"
+		return refuse("no", "the question was interrupted, which counts as no")
 	}
 	switch ans {
 	case prompt.Once:
@@ -356,7 +374,10 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		fmt.Fprintf(e.stderr, "guard-exec: remembered in %s\n", s.configPath)
 		return "always", ""
 	}
-	return "no", "a person answered no"
+	if note != "" {
+		return refuse("no", "a person answered no: "+inert.Line(note))
+	}
+	return refuse("no", "a person answered no")
 }
 
 func containsRule(rs []policy.Remembered, r policy.Remembered) bool {
