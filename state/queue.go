@@ -260,6 +260,14 @@ func (w *Waiter) Poll() (Decision, bool) {
 	return d, true
 }
 
+// decided reports whether r has a decision its waiter would take: a
+// decision file that is not for it (stale, forged) neither answers it nor
+// hides it from the person.
+func decided(dir string, r Request) bool {
+	_, ok := (&Waiter{dir: dir, Req: r}).Poll()
+	return ok
+}
+
 // Wait polls for a decision until the request's deadline or until stop is
 // closed. ok is false on timeout or stop.
 func (w *Waiter) Wait(stop <-chan struct{}) (d Decision, ok bool) {
@@ -347,8 +355,8 @@ func Pending(dir string) ([]Request, error) {
 			stale = true
 			continue
 		}
-		if _, err := os.Lstat(entry(dir, id, "dec")); err == nil {
-			continue // decided; the guard has not taken it yet
+		if decided(dir, r) {
+			continue // the guard has not taken it yet
 		}
 		out = append(out, r)
 	}
@@ -390,15 +398,11 @@ func Decide(dir string, r Request, answer, note string) error {
 	if cur.Digest != r.Digest {
 		return fmt.Errorf("state: request %d changed after it was shown: %w", r.ID, ErrNotPending)
 	}
-	dp := entry(dir, r.ID, "dec")
-	if b, err := os.ReadFile(dp); err == nil {
-		var old Decision
-		if json.Unmarshal(b, &old) == nil && old.Nonce == cur.Nonce && old.Digest == cur.Digest {
-			return fmt.Errorf("state: request %d was answered already: %w", r.ID, ErrNotPending)
-		}
-		// Not a decision for this request: it decides nothing, and is
-		// replaced.
+	if decided(dir, cur) {
+		return fmt.Errorf("state: request %d was answered already: %w", r.ID, ErrNotPending)
 	}
+	// Anything else in the decision file decides nothing, and is replaced.
+	dp := entry(dir, r.ID, "dec")
 	d := Decision{ID: cur.ID, PID: cur.PID, Start: cur.Start, Nonce: cur.Nonce, Digest: cur.Digest,
 		Answer: answer, Note: note, Time: time.Now().UTC()}
 	b, err := json.Marshal(d)

@@ -135,7 +135,10 @@ func notify(r state.Request) {
 // in s.askID for the refusal to name. Without a state directory nothing
 // is kept and no id is named.
 func recordRefusal(e *env, s *setup, req judge.Request, rules []string, why string) {
-	if s.stateDir == "" || s.session == "" {
+	if s.stateDir == "" || s.session == "" || len(rules) == 0 {
+		// Nothing to allow: no id, so the agent is not sent to ask for
+		// what allow cannot give.
+		s.askID = 0
 		return
 	}
 	cmd := req.Source
@@ -341,10 +344,7 @@ func decideCLI(e *env, id int, ans, note string) int {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
 		return ExitRefused
 	}
-	verb := "refused"
-	if ans != "no" {
-		verb = "allowed " + ans
-	}
+	verb := map[string]string{"once": "allowed once", "session": "allowed for its session", "always": "allowed always", "no": "refused"}[ans]
 	fmt.Fprintf(e.stderr, "guard-exec: request %d %s: %s\n", id, verb, inert.Line(firstLine(r.Command)))
 	return 0
 }

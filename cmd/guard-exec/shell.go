@@ -374,10 +374,12 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		fmt.Fprintf(e.stderr, "guard-exec: remembered in %s\n", s.configPath)
 		return "always", ""
 	}
+	// A person who said no is not asked again through the agent.
+	s.askID = 0
 	if note != "" {
-		return refuse("no", "a person answered no: "+inert.Line(note))
+		return "no", "a person answered no: " + inert.Line(note)
 	}
-	return refuse("no", "a person answered no")
+	return "no", "a person answered no"
 }
 
 func containsRule(rs []policy.Remembered, r policy.Remembered) bool {
