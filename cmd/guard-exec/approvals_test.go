@@ -201,3 +201,42 @@ func cmdPtyStop(ts *testscript.TestScript, neg bool, args []string) {
 	defer p.mu.Unlock()
 	fmt.Fprint(ts.Stdout(), p.out.String())
 }
+
+// A desktop notification is sent where a notifier exists, by absolute path
+// only (a program on the agent's PATH would run unjudged), and its absence
+// costs nothing.
+func TestNotify(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "notified")
+	fake := filepath.Join(dir, "notify-send")
+	os.WriteFile(fake, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+out+".tmp && mv "+out+".tmp "+out+"\n"), 0o755)
+	saved := notifiers
+	defer func() { notifiers = saved }()
+
+	notifiers = []string{filepath.Join(dir, "absent")}
+	notify(state.Request{ID: 7, Command: "make"})
+
+	notifiers = []string{filepath.Join(dir, "absent"), fake}
+	notify(state.Request{ID: 7, Command: "make deploy\x1b[2J\nsecond line"})
+	deadline := time.Now().Add(scriptWait)
+	for {
+		b, err := os.ReadFile(out)
+		if err == nil {
+			s := string(b)
+			if !regexp.MustCompile(`approval needed \(7\)`).MatchString(s) || !regexp.MustCompile(`make deploy\\x1b\[2J\n`).MatchString(s) ||
+				regexp.MustCompile("second line|\x1b").MatchString(s) {
+				t.Errorf("notification:\n%s", s)
+			}
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("no notification")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	for _, p := range saved {
+		if !filepath.IsAbs(p) {
+			t.Errorf("notifier %q is not an absolute path", p)
+		}
+	}
+}
