@@ -66,6 +66,10 @@ type Question struct {
 	ConfigPath  string        // the file 'w' writes to (shown to the person)
 	Timeout     time.Duration // 0 means no timeout
 	NoOnce      bool          // 'y' is not offered (a session approval is the only yes)
+	// Grace: keys typed before the question was shown this long are
+	// ignored (but Ctrl-C, Ctrl-\ and Ctrl-Z still refuse): an answer typed
+	// ahead must not answer a question the person has not read.
+	Grace time.Duration
 }
 
 // Asker is how the guard asks. Decisions are plain data so that channels

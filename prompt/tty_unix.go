@@ -179,6 +179,7 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 	if _, err := io.WriteString(f, render(q)); err != nil {
 		return No, "", writeErr(err)
 	}
+	shown := time.Now()
 
 	var ed editor
 	for {
@@ -189,6 +190,9 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 			return No, "", fmt.Errorf("%w (%v)", ErrTimeout, q.Timeout)
 		case k := <-in:
 			for _, c := range k.data {
+				if q.Grace > 0 && time.Since(shown) < q.Grace && c != 0x03 && c != 0x1c && c != 0x1a {
+					continue // typed ahead, or before the question could be read
+				}
 				echo, ev := ed.key(c)
 				if echo != "" {
 					if _, err := io.WriteString(f, echo); err != nil {

@@ -380,8 +380,9 @@ func cmdAllow(e *env, args []string) int {
 		return ExitRefused
 	}
 	// The person confirms what they allow: with --last, the latest refusal
-	// may not be the one they think.
-	q := prompt.Question{Command: ref.Command, NoOnce: true, SessionRule: strings.Join(ref.Rules, "\n"),
+	// may not be the one they think, and an answer typed ahead does not
+	// count.
+	q := prompt.Question{Command: ref.Command, NoOnce: true, SessionRule: strings.Join(ref.Rules, "\n"), Grace: prompt.DefaultGrace,
 		Parts: []prompt.Part{{Text: fmt.Sprintf("refusal %d, session %s, at %s in %s", ref.ID, ref.Session, ref.Time.Local().Format("15:04:05"), ref.Cwd), Reason: ref.Why}}}
 	if ans, _ := (&prompt.TTY{}).Ask(q); ans != prompt.Session {
 		fmt.Fprintf(e.stderr, "guard-exec: refusal %d stays refused\n", ref.ID)
