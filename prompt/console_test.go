@@ -1,8 +1,11 @@
+//go:build linux
+
 package prompt
 
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 // A question that offers no 'y' (guard-exec allow: a session approval is
@@ -60,5 +63,41 @@ func TestHeaderLines(t *testing.T) {
 	h := headerLines("request 1\nin /w\x1b[2J")
 	if h != "request 1\r\nin /w\\x1b[2J\r\n" {
 		t.Errorf("headerLines = %q", h)
+	}
+}
+
+// With a grace period, an answer typed ahead (or at once) does not count;
+// one typed after it does, and Ctrl-C always refuses.
+func TestGrace(t *testing.T) {
+	q := full
+	q.Grace = 400 * time.Millisecond
+	for _, c := range []struct {
+		name, first, now, later string
+		want                    Answer
+	}{
+		{name: "typed ahead", first: "y\n", later: "n\r", want: No},
+		{name: "typed at once", now: "a\r", later: "\r", want: No},
+		{name: "after the grace", later: "y\r", want: Once},
+		{name: "ctrl-c at once", now: "\x03", want: No},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			ch := start(t, q, opts{typeFirst: c.first})
+			ch.waitFor(answerPrompt)
+			if c.now != "" {
+				ch.typ(c.now)
+			}
+			if c.later != "" {
+				time.Sleep(600 * time.Millisecond)
+				ch.typ(c.later)
+			}
+			r, screen := ch.result()
+			if r.Answer != c.want.String() {
+				t.Errorf("answer %s (err %q), want %s; terminal:\n%s", r.Answer, r.Err, c.want, screen)
+			}
+			if c.name == "ctrl-c at once" && !r.Interrupted {
+				t.Errorf("Ctrl-C in the grace period: %+v", r)
+			}
+		})
 	}
 }
