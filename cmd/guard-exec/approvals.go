@@ -388,11 +388,9 @@ func cmdAllow(e *env, args []string) int {
 		fmt.Fprintf(e.stderr, "guard-exec: refusal %d stays refused\n", ref.ID)
 		return ExitRefused
 	}
-	for _, r := range ref.Rules {
-		if err := state.AppendApproval(dir, ref.Session, state.Approval{Rule: r, Time: time.Now(), Command: firstLine(ref.Command)}); err != nil {
-			fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
-			return ExitCannotRun
-		}
+	if err := rememberForSession(dir, ref.Session, ref.Rules, ref.Command); err != nil {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
+		return ExitCannotRun
 	}
 	state.RemoveRefusal(dir, ref.ID)
 	fmt.Fprintf(e.stderr, "guard-exec: allowed for session %s: the agent can run it again\n", ref.Session)

@@ -351,10 +351,8 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 			fmt.Fprintf(e.stderr, "guard-exec: warning: no state directory or session id: this approval is for this run only\n")
 			return "once", ""
 		}
-		for _, r := range session {
-			if err := state.AppendApproval(s.stateDir, s.session, state.Approval{Rule: r, Time: time.Now(), Command: firstLine(req.Source)}); err != nil {
-				fmt.Fprintf(e.stderr, "guard-exec: warning: cannot remember the approval for this session: %v\n", err)
-			}
+		if err := rememberForSession(s.stateDir, s.session, session, req.Source); err != nil {
+			fmt.Fprintf(e.stderr, "guard-exec: warning: cannot remember the approval for this session: %v\n", err)
 		}
 		return "session", ""
 	case prompt.Always:
@@ -380,6 +378,18 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		return "no", "a person answered no: " + inert.Line(note)
 	}
 	return "no", "a person answered no"
+}
+
+// rememberForSession records a person's 'a': the rules, for the session
+// (guard-exec allow gives it afterwards, for a refusal).
+func rememberForSession(dir, session string, rules []string, src string) error {
+	var first error
+	for _, r := range rules {
+		if err := state.AppendApproval(dir, session, state.Approval{Rule: r, Time: time.Now(), Command: firstLine(src)}); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 func containsRule(rs []policy.Remembered, r policy.Remembered) bool {
