@@ -180,6 +180,9 @@ var absoluteCommands = []ruleSpec{
 	{Deny, "guard-exec init", nil, "writing the guard's configuration is done by a person outside the guard", "ask the person"},
 	{Deny, "guard-exec hook", nil, "hook answers come from the client, not from commands run under the guard", "ask the person"},
 	{Deny, "guard-exec approve", nil, "approvals are given by a person outside the guard", "ask the person"},
+	{Deny, "guard-exec reject", nil, "approvals are given by a person outside the guard", "ask the person"},
+	{Deny, "guard-exec allow", nil, "approvals are given by a person outside the guard", "ask the person to run it in their own terminal"},
+	{Deny, "guard-exec approvals", nil, "the approval queue is answered by a person outside the guard", "ask the person to answer it in their own terminal"},
 }
 
 // blockDevices are the paths of disks and partitions.

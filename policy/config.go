@@ -27,6 +27,11 @@ type Settings struct {
 	DevPorts []int
 	// devPortsSource is where DevPorts were set, for explanations.
 	devPortsSource string
+	// AskVia is how an ask reaches a person: "tty" (the default), "queue"
+	// (the approval queue), or "tty,queue" (the terminal, else the queue).
+	AskVia string
+	// QueueTimeout is how long a queued request waits for a decision.
+	QueueTimeout time.Duration
 }
 
 // ConfigError is a problem in a config file, with its position.
@@ -65,6 +70,8 @@ type fileConfig struct {
 	AuditRedact   *bool      `toml:"audit_redact"`
 	PromptTimeout string     `toml:"prompt_timeout"`
 	DevPorts      []int      `toml:"dev_ports"`
+	AskVia        string     `toml:"ask_via"`
+	QueueTimeout  string     `toml:"queue_timeout"`
 	Rule          []fileRule `toml:"rule"`
 }
 
@@ -123,7 +130,7 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0]
 		return nil, &ConfigError{File: path, Line: keyLine(lines, headers, key), Msg: fmt.Sprintf("unknown key %q", key.String()),
-			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, dev_ports, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"}
+			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, dev_ports, ask_via, queue_timeout, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"}
 	}
 	f := &File{Path: path, Layer: layer}
 	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact, DevPorts: fc.DevPorts}
@@ -154,6 +161,20 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "prompt_timeout"), Msg: fmt.Sprintf("prompt_timeout %q is not a duration", fc.PromptTimeout), Hint: `for example prompt_timeout = "2m"`}
 		}
 		f.Settings.PromptTimeout = d
+	}
+	switch fc.AskVia {
+	case "", "tty", "queue", "tty,queue":
+		f.Settings.AskVia = fc.AskVia
+	default:
+		return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "ask_via"), Msg: fmt.Sprintf("ask_via must be \"tty\", \"queue\" or \"tty,queue\", not %q", fc.AskVia),
+			Hint: `"tty,queue" asks on the terminal when there is one, else in the approval queue (guard-exec approvals)`}
+	}
+	if fc.QueueTimeout != "" {
+		d, err := time.ParseDuration(fc.QueueTimeout)
+		if err != nil || d <= 0 {
+			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "queue_timeout"), Msg: fmt.Sprintf("queue_timeout %q is not a positive duration", fc.QueueTimeout), Hint: `for example queue_timeout = "90s"`}
+		}
+		f.Settings.QueueTimeout = d
 	}
 	for i, fr := range fc.Rule {
 		line := 0
@@ -353,6 +374,12 @@ func mergeSettings(dst *Settings, s Settings, untrusted bool) {
 	}
 	if s.PromptTimeout != 0 {
 		dst.PromptTimeout = s.PromptTimeout
+	}
+	if s.AskVia != "" {
+		dst.AskVia = s.AskVia
+	}
+	if s.QueueTimeout != 0 {
+		dst.QueueTimeout = s.QueueTimeout
 	}
 	dst.Presets = append(dst.Presets, s.Presets...)
 	if len(s.DevPorts) > 0 {

@@ -413,6 +413,11 @@ func TestConfigErrors(t *testing.T) {
 		{"bad mode", "mode = \"loud\"\n", []int{1}},
 		{"unknown preset", "\npresets = [\"go\", \"nope\"]\n", []int{2}},
 		{"bad prompt_timeout", "prompt_timeout = \"soon\"\n", []int{1}},
+		{"bad ask_via", "mode = \"enforce\"\nask_via = \"email\"\n", []int{2}},
+		{"ask_via the wrong way round", "\nask_via = \"queue,tty\"\n", []int{2}},
+		{"ask_via not a string", "ask_via = [\"tty\"]\n", []int{1}},
+		{"bad queue_timeout", "ask_via = \"queue\"\nqueue_timeout = \"later\"\n", []int{2}},
+		{"zero queue_timeout", "queue_timeout = \"0s\"\n", []int{1}},
 		{"relative shell", "shell = \"bash\"\n", []int{1}},
 	}
 	for _, tt := range tests {

@@ -65,6 +65,11 @@ type Question struct {
 	PersistRule string        // exact TOML text that 'w' would append; "" means 'w' is not offered
 	ConfigPath  string        // the file 'w' writes to (shown to the person)
 	Timeout     time.Duration // 0 means no timeout
+	NoOnce      bool          // 'y' is not offered (a session approval is the only yes)
+	// Grace: keys typed before the question was shown this long are
+	// ignored (but Ctrl-C, Ctrl-\ and Ctrl-Z still refuse): an answer typed
+	// ahead must not answer a question the person has not read.
+	Grace time.Duration
 }
 
 // Asker is how the guard asks. Decisions are plain data so that channels
@@ -138,15 +143,15 @@ func render(q *Question) string {
 		}
 	}
 	line()
-	line("  y  allow once")
-	keys := "y"
+	if !q.NoOnce {
+		line("  y  allow once")
+	}
+	keys := keysOf(q)
 	if q.SessionRule != "" {
-		keys += "/a"
 		line("  a  allow for this session, remembering:")
 		block(&b, "       ", q.SessionRule, 0)
 	}
 	if q.PersistRule != "" {
-		keys += "/w"
 		line("  w  allow always, with:")
 		block(&b, "       ", q.PersistRule, 0)
 		where := q.ConfigPath
@@ -210,8 +215,9 @@ const (
 
 // editor is the minimal line editing done in raw mode.
 type editor struct {
-	line []byte
-	esc  int // 0: normal; 1: after ESC; 2: inside a CSI/SS3 sequence
+	line  []byte
+	esc   int // 0: normal; 1: after ESC; 2: inside a CSI/SS3 sequence
+	limit int // longest line; 0: maxAnswerBytes
 }
 
 // key takes one input byte and returns what to echo and what happened.
@@ -256,7 +262,7 @@ func (e *editor) key(c byte) (echo string, ev event) {
 		echo = strings.Repeat("\b \b", len(e.line))
 		e.line = e.line[:0]
 		return echo, evNone
-	case c >= 0x20 && c < 0x7f && len(e.line) < maxAnswerBytes:
+	case c >= 0x20 && c < 0x7f && len(e.line) < e.max():
 		// ASCII only: every answer is ASCII, and echoing other bytes
 		// would let typed-ahead input send C1 controls to the terminal.
 		e.line = append(e.line, c)
@@ -265,12 +271,21 @@ func (e *editor) key(c byte) (echo string, ev event) {
 	return "", evNone
 }
 
+func (e *editor) max() int {
+	if e.limit > 0 {
+		return e.limit
+	}
+	return maxAnswerBytes
+}
+
 // decide maps a completed answer line to an Answer and a note for the
 // person when the line was not understood.
 func decide(q *Question, line string) (Answer, string) {
 	switch strings.ToLower(strings.TrimSpace(line)) {
 	case "y", "yes":
-		return Once, ""
+		if !q.NoOnce {
+			return Once, ""
+		}
 	case "a":
 		if q.SessionRule != "" {
 			return Session, ""

@@ -46,45 +46,12 @@ func (t *TTY) Ask(q Question) (ans Answer, err error) {
 	}()
 
 	path := t.path()
-	// O_NOCTTY: a session leader without a terminal must not acquire one
-	// by opening a tty named in Path. O_NONBLOCK: opening a serial line
-	// without carrier would wait for one; non-blocking reads also let the
-	// runtime poller stop the reader with a deadline.
-	fd, err := unix.Open(path, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	f, fd, rc, err := openTTY(path)
 	if err != nil {
-		return No, fmt.Errorf("%w: %w", ErrNoTerminal, &os.PathError{Op: "open", Path: path, Err: err})
-	}
-	// Never call f.Fd(): it would put the file back in blocking mode.
-	f := os.NewFile(uintptr(fd), path)
-	defer f.Close()
-	if f.SetReadDeadline(time.Time{}) != nil {
-		// The poller cannot watch this terminal (kqueue on macOS):
-		// read it blocking.
-		_ = unix.SetNonblock(fd, false)
-	}
-	rc, err := f.SyscallConn()
-	if err != nil {
-		return No, fmt.Errorf("%w: %w", ErrNoTerminal, err)
-	}
-	if !term.IsTerminal(fd) {
-		return No, fmt.Errorf("%w: %s is not a terminal", ErrNoTerminal, path)
-	}
-	if err := ownsTerminal(fd); err != nil {
 		return No, err
 	}
-
-	// Catch only signals that are not ignored: Notify would un-ignore
-	// them, and the bash exec'd afterwards must inherit what we got.
-	var caught []os.Signal
-	for _, s := range promptSignals {
-		if !signal.Ignored(s) {
-			caught = append(caught, s)
-		}
-	}
-	sigc := make(chan os.Signal, 1)
-	if len(caught) > 0 { // Notify with no signals would catch all of them
-		signal.Notify(sigc, caught...)
-	}
+	defer f.Close()
+	sigc := catchSignals()
 	// Stop rather than Reset: Reset would also drop handlers the caller
 	// installed for these signals.
 	defer signal.Stop(sigc)
@@ -102,6 +69,66 @@ func (t *TTY) Ask(q Question) (ans Answer, err error) {
 	}()
 	ans, note, err = converse(f, rc, &q, sigc)
 	return ans, err
+}
+
+// Terminal reports ErrNoTerminal unless this process could ask on its
+// controlling terminal: one exists and the process is in its foreground.
+func Terminal() error {
+	f, _, _, err := openTTY("/dev/tty")
+	if err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// openTTY opens the controlling terminal at path for asking on it.
+func openTTY(path string) (f *os.File, fd int, rc syscall.RawConn, err error) {
+	// O_NOCTTY: a session leader without a terminal must not acquire one
+	// by opening a tty named in Path. O_NONBLOCK: opening a serial line
+	// without carrier would wait for one; non-blocking reads also let the
+	// runtime poller stop the reader with a deadline.
+	fd, err = unix.Open(path, unix.O_RDWR|unix.O_NOCTTY|unix.O_NONBLOCK|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, 0, nil, fmt.Errorf("%w: %w", ErrNoTerminal, &os.PathError{Op: "open", Path: path, Err: err})
+	}
+	// Never call f.Fd(): it would put the file back in blocking mode.
+	f = os.NewFile(uintptr(fd), path)
+	if f.SetReadDeadline(time.Time{}) != nil {
+		// The poller cannot watch this terminal (kqueue on macOS):
+		// read it blocking.
+		_ = unix.SetNonblock(fd, false)
+	}
+	rc, err = f.SyscallConn()
+	if err != nil {
+		f.Close()
+		return nil, 0, nil, fmt.Errorf("%w: %w", ErrNoTerminal, err)
+	}
+	if !term.IsTerminal(fd) {
+		f.Close()
+		return nil, 0, nil, fmt.Errorf("%w: %s is not a terminal", ErrNoTerminal, path)
+	}
+	if err := ownsTerminal(fd); err != nil {
+		f.Close()
+		return nil, 0, nil, err
+	}
+	return f, fd, rc, nil
+}
+
+// catchSignals catches the prompt's signals that are not ignored: Notify
+// would un-ignore them, and the bash exec'd afterwards must inherit what
+// we got.
+func catchSignals() chan os.Signal {
+	var caught []os.Signal
+	for _, s := range promptSignals {
+		if !signal.Ignored(s) {
+			caught = append(caught, s)
+		}
+	}
+	sigc := make(chan os.Signal, 1)
+	if len(caught) > 0 { // Notify with no signals would catch all of them
+		signal.Notify(sigc, caught...)
+	}
+	return sigc
 }
 
 // ownsTerminal reports ErrNoTerminal unless the process is in the
@@ -152,6 +179,7 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 	if _, err := io.WriteString(f, render(q)); err != nil {
 		return No, "", writeErr(err)
 	}
+	shown := time.Now()
 
 	var ed editor
 	for {
@@ -162,6 +190,9 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 			return No, "", fmt.Errorf("%w (%v)", ErrTimeout, q.Timeout)
 		case k := <-in:
 			for _, c := range k.data {
+				if q.Grace > 0 && time.Since(shown) < q.Grace && c != 0x03 && c != 0x1c && c != 0x1a {
+					continue // typed ahead, or before the question could be read
+				}
 				echo, ev := ed.key(c)
 				if echo != "" {
 					if _, err := io.WriteString(f, echo); err != nil {

@@ -87,6 +87,7 @@ type setup struct {
 	audit       *audit.Log
 	timeout     time.Duration
 	warnings    []string
+	askID       int // the approval queue's id of this command's ask, once it has one
 	pinNotice   string
 }
 

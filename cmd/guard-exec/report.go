@@ -75,6 +75,9 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 		// The person's own view (explain) shows the rule that would allow
 		// it; the model is told to ask, not how to change the policy.
 		fmt.Fprintf(w, "guard-exec:   this needs a person: ask them to run it themselves, or to approve it where they can see the question (guard-exec explain shows them why it asks)\n")
+		if s.askID > 0 {
+			fmt.Fprintf(w, "guard-exec:   to allow it for this session, the person runs in their own terminal: guard-exec allow %d (then run the command again)\n", s.askID)
+		}
 	}
 }
 

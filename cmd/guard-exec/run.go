@@ -41,6 +41,10 @@ func init() {
 		"presets":   {cmdPresets, "list the presets, or show one's rules"},
 		"status":    {cmdShowStatus, "show the integrations, the configuration in force here, and this session's approvals"},
 		"forget":    {cmdForget, "revoke this session's approvals"},
+		"approvals": {cmdApprovals, "answer the commands waiting for your approval (run it yourself, outside the guard)"},
+		"approve":   {cmdApprove, "allow a waiting request (guard-exec approvals --list shows them)"},
+		"reject":    {cmdReject, "refuse a waiting request, with a --note for the agent"},
+		"allow":     {cmdAllow, "allow a refused command for its session (--last, or the id the refusal named)"},
 		"version":   {cmdVersion, "print the version"},
 		"help":      {cmdHelp, "show this help"},
 		// The interactive shell's DEBUG trap calls this; not for people.
@@ -129,7 +133,7 @@ through a link named bash): every command is judged before the real shell
 runs it. Subcommands:
 
 `)
-	names := []string{"check", "explain", "test", "log", "status", "forget", "init", "trust", "untrust", "install", "uninstall", "hook", "run", "presets", "version", "help"}
+	names := []string{"check", "explain", "test", "log", "status", "forget", "init", "trust", "untrust", "install", "uninstall", "hook", "approvals", "approve", "reject", "allow", "run", "presets", "version", "help"}
 	for _, n := range names {
 		fmt.Fprintf(e.stdout, "  %-10s %s\n", n, subcommands[n].help)
 	}

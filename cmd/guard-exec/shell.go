@@ -345,14 +345,32 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		q.SessionRule = strings.Join(session, "\n")
 		q.PersistRule = strings.Join(persist, "\n")
 	}
-	ans, err := (&prompt.TTY{}).Ask(q)
+	var ans prompt.Answer
+	var err error
+	note := ""
+	via := askVia(s)
+	if via != "queue" {
+		ans, err = (&prompt.TTY{}).Ask(q)
+	}
+	if via == "queue" || via == "tty,queue" && errors.Is(err, prompt.ErrNoTerminal) {
+		ans, note, err = queueAsk(e, s, req, q)
+	}
+	// A refusal is kept, under an id the refusal names, so that the
+	// person can allow it for the session (guard-exec allow ID).
+	refuse := func(answer, why string) (string, string) {
+		recordRefusal(e, s, req, session, why)
+		return answer, why
+	}
 	switch {
 	case errors.Is(err, prompt.ErrNoTerminal):
-		return "no-terminal", "needs a person's approval, and there is no terminal to ask on"
+		if via != "tty" {
+			return refuse("no-terminal", "needs a person's approval, and there is no terminal to ask on nor an approval queue")
+		}
+		return refuse("no-terminal", "needs a person's approval, and there is no terminal to ask on")
 	case errors.Is(err, prompt.ErrTimeout):
-		return "timeout", "needs a person's approval, and nobody answered in time"
+		return refuse("timeout", "needs a person's approval, and nobody answered in time")
 	case errors.Is(err, prompt.ErrInterrupted):
-		return "no", "the question was interrupted, which counts as no"
+		return refuse("no", "the question was interrupted, which counts as no")
 	}
 	switch ans {
 	case prompt.Once:
@@ -362,10 +380,8 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 			fmt.Fprintf(e.stderr, "guard-exec: warning: no state directory or session id: this approval is for this run only\n")
 			return "once", ""
 		}
-		for _, r := range session {
-			if err := state.AppendApproval(s.stateDir, s.session, state.Approval{Rule: r, Time: time.Now(), Command: firstLine(req.Source)}); err != nil {
-				fmt.Fprintf(e.stderr, "guard-exec: warning: cannot remember the approval for this session: %v\n", err)
-			}
+		if err := rememberForSession(s.stateDir, s.session, session, req.Source); err != nil {
+			fmt.Fprintf(e.stderr, "guard-exec: warning: cannot remember the approval for this session: %v\n", err)
 		}
 		return "session", ""
 	case prompt.Always:
@@ -385,7 +401,24 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		fmt.Fprintf(e.stderr, "guard-exec: remembered in %s\n", s.configPath)
 		return "always", ""
 	}
+	// A person who said no is not asked again through the agent.
+	s.askID = 0
+	if note != "" {
+		return "no", "a person answered no: " + inert.Line(note)
+	}
 	return "no", "a person answered no"
+}
+
+// rememberForSession records a person's 'a': the rules, for the session
+// (guard-exec allow gives it afterwards, for a refusal).
+func rememberForSession(dir, session string, rules []string, src string) error {
+	var first error
+	for _, r := range rules {
+		if err := state.AppendApproval(dir, session, state.Approval{Rule: r, Time: time.Now(), Command: firstLine(src)}); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 func containsRule(rs []policy.Remembered, r policy.Remembered) bool {
