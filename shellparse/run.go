@@ -419,10 +419,18 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					continue
 				}
 				w.varNameArg(sc, a, name)
-				t, _ := a.Static()
+				t, static := a.Static()
+				if !static {
+					sc.havocVars() // NAME=VALUE known only at run time: any name
+					continue
+				}
 				n, v, hasVal := strings.Cut(t, "=")
 				if strings.HasPrefix(n, "GUARD_EXEC_") {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+				}
+				if hasVal && isName(n) && strings.HasPrefix(v, "(") {
+					w.compoundText(sc, name, n, v)
+					continue
 				}
 				if hasVal && isName(n) {
 					sc.set(n, word.FromLit(v))
@@ -766,44 +774,100 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 	}
 }
 
-// varSetters handles builtins that assign variables named by words.
+// builtinOpts reads the options of a builtin the way bash's
+// internal_getopt does: clusters (-ra NAME), values attached (-vx, -Cprog)
+// or in the next word, up to "--" or the first operand. withArg lists the
+// letters that take a value. It returns each option's letter and value and
+// the operands; ok is false when a word not known here stands where an
+// option could be.
+func builtinOpts(args []word.Word, withArg string) (opts []builtinOpt, operands []word.Word, ok bool) {
+	for i := 0; i < len(args); i++ {
+		t, static := args[i].Static()
+		if !static {
+			if args[i].CouldStartWith('-') {
+				return opts, args[i:], false
+			}
+			return opts, args[i:], true
+		}
+		if t == "--" {
+			return opts, args[i+1:], true
+		}
+		if len(t) < 2 || t[0] != '-' {
+			return opts, args[i:], true
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			if strings.IndexByte(withArg, c) < 0 {
+				opts = append(opts, builtinOpt{letter: c})
+				continue
+			}
+			o := builtinOpt{letter: c, hasValue: true}
+			if j+1 < len(t) {
+				o.value, o.index = word.FromLit(t[j+1:]), i
+			} else if i+1 < len(args) {
+				i++
+				o.value, o.index = args[i], i
+			} else {
+				o.hasValue = false
+			}
+			opts = append(opts, o)
+			break
+		}
+	}
+	return opts, nil, true
+}
+
+type builtinOpt struct {
+	letter   byte
+	value    word.Word
+	hasValue bool
+	index    int // of the word holding the value, in args
+}
+
+// varSetters handles builtins that assign variables named by words (or by
+// default: REPLY, MAPFILE, OPTARG and OPTIND), however their options are
+// spelled.
 func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 	args := argv[1:]
-	valueOpts := map[string]string{"read": "adinNpt u", "mapfile": "dnOsuC c", "readarray": "dnOsuC c", "printf": "v", "getopts": ""}
-	withArg := valueOpts[name]
+	withArg := map[string]string{"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", "printf": "v", "getopts": ""}[name]
+	opts, operands, ok := builtinOpts(args, withArg)
 	var names []word.Word
-	for i := 0; i < len(args); i++ {
-		t, ok := args[i].Static()
-		if ok && strings.HasPrefix(t, "-") && len(t) > 1 && name != "getopts" {
-			if t == "--" {
-				names = append(names, args[i+1:]...)
-				break
-			}
-			opt := t[len(t)-1]
-			if strings.IndexByte(withArg, opt) >= 0 && i+1 < len(args) {
-				i++
-				if opt == 'v' || name == "read" && opt == 'a' {
-					names = append(names, args[i])
-				}
-				if (name == "mapfile" || name == "readarray") && opt == 'C' {
-					w.emit(&Cmd{Argv: argv, Opaque: name + " -C runs a callback", CodeArg: i + 1})
-				}
-			}
-			continue
-		}
-		if name == "printf" {
-			break // the format and its arguments
-		}
-		if name == "getopts" {
-			if i == 1 {
-				names = append(names, args[i])
-			}
-			continue
-		}
-		names = append(names, args[i])
+	if !ok {
+		// An option not known here could be -v NAME, -a NAME, -C CODE.
+		w.dataAsCode(name + " with an option not known here, which could name a variable to assign or code to run")
+		sc.havocVars()
+		return
 	}
-	if name == "read" && len(names) == 0 {
-		sc.setUnknown("REPLY")
+	for _, o := range opts {
+		switch {
+		case o.letter == 'v' && name == "printf", o.letter == 'a' && name == "read":
+			if o.hasValue {
+				names = append(names, o.value)
+			}
+		case o.letter == 'C' && (name == "mapfile" || name == "readarray"):
+			w.emit(&Cmd{Argv: argv, Opaque: name + " -C runs a callback", CodeArg: o.index + 1})
+		}
+	}
+	switch name {
+	case "printf":
+		// The format and its arguments follow.
+	case "getopts":
+		if len(operands) > 1 {
+			names = append(names, operands[1])
+		}
+		sc.setUnknown("OPTARG")
+		sc.setNumeric("OPTIND")
+	case "mapfile", "readarray":
+		if len(operands) > 0 {
+			names = append(names, operands[0])
+		} else {
+			names = append(names, word.FromLit("MAPFILE"))
+		}
+	case "read":
+		names = append(names, operands...)
+		if len(names) == 0 {
+			sc.setUnknown("REPLY")
+		}
 	}
 	for _, n := range names {
 		w.varNameArg(sc, n, name)
@@ -813,8 +877,18 @@ func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 			}
 			base, _, _ := strings.Cut(t, "[")
 			sc.setUnknown(base)
+		} else {
+			sc.havocVars() // a name known only at run time: any variable
 		}
 	}
+}
+
+// compoundText walks a quoted compound assignment given to a declaration
+// builtin (declare -a 'arr=(a $(cmd))'): bash reads the text as the
+// assignment NAME=(…) it spells, expansions and substitutions included.
+func (w *walker) compoundText(sc *scope, builtin, name, value string) {
+	w.code(sc, name+"="+value, Layer{Kind: builtin + " with a quoted compound assignment"})
+	sc.setUnknown(name)
 }
 
 // decl walks declare, local, export, readonly and typeset.
@@ -862,12 +936,18 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(base, "GUARD_EXEC_") {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
+				if hasVal && isName(n) && strings.HasPrefix(val, "(") && variant != "export" {
+					w.compoundText(sc, variant, n, val)
+					continue
+				}
 				if hasVal && isName(n) {
 					sc.set(n, word.FromLit(val))
 					assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
 				} else if isName(base) {
 					sc.setUnknown(base)
 				}
+			} else {
+				sc.havocVars() // NAME=VALUE known only at run time: any name
 			}
 		case a.Name != nil:
 			name := a.Name.Value

@@ -115,6 +115,9 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				} else {
 					ls.setUnknown(l.Name.Value)
 				}
+				if c.Select {
+					ls.setUnknown("REPLY") // the line the person typed
+				}
 				w.stmts(ls, c.Do)
 			})
 		case *syntax.CStyleLoop:
@@ -367,12 +370,24 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 				switch n.Args[0].Lit() {
 				case "cd", "pushd", "popd":
 					cds = true
-				case "read", "mapfile", "readarray", "getopts", "printf", "unset":
+				case "read", "mapfile", "readarray", "getopts", "printf", "unset", "select":
+					// Every name the builtin could assign, however its
+					// options are spelled (-vx, -ra NAME), and the ones
+					// it assigns by default.
 					for _, a := range n.Args[1:] {
-						if l := a.Lit(); isName(l) {
-							assigned[l] = true
-							numeric[l] = false
+						l := a.Lit()
+						for _, cand := range []string{l, strings.TrimLeft(l, "-")} {
+							for k := 0; k < len(cand); k++ {
+								if isName(cand[k:]) {
+									assigned[cand[k:]] = true
+									numeric[cand[k:]] = false
+								}
+							}
 						}
+					}
+					for _, d := range []string{"REPLY", "MAPFILE", "OPTARG", "OPTIND"} {
+						assigned[d] = true
+						numeric[d] = d == "OPTIND"
 					}
 				}
 			}
@@ -380,6 +395,11 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 			if wi, ok := n.Loop.(*syntax.WordIter); ok {
 				assigned[wi.Name.Value] = true
 				numeric[wi.Name.Value] = false
+			}
+		case *syntax.BinaryTest:
+			if n.Op == syntax.TsReMatch {
+				assigned["BASH_REMATCH"] = true
+				numeric["BASH_REMATCH"] = false
 			}
 		case *syntax.ParamExp:
 			if n.Exp != nil && n.Param != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) {
@@ -721,6 +741,9 @@ func (w *walker) test(sc *scope, e syntax.TestExpr) {
 			return
 		case syntax.TsMatch, syntax.TsNoMatch, syntax.TsReMatch:
 			w.test(sc, e.X)
+			if e.Op == syntax.TsReMatch {
+				sc.setUnknown("BASH_REMATCH") // the matched text
+			}
 			if wd, ok := e.Y.(*syntax.Word); ok {
 				w.value(sc, wd, wctx{pattern: true})
 				return

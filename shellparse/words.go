@@ -223,6 +223,11 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		b.cur.Add(word.Seg{Kind: word.Hole, Text: "$((…))"})
 		b.has = true
 	case *syntax.ExtGlob:
+		if strings.ContainsAny(p.Pattern.Value, "$`") {
+			// bash expands parameters and runs substitutions in an
+			// extended pattern; the parser keeps its text as a literal.
+			w.differential(p.Pos(), "an expansion inside an extended glob pattern such as !(…) (bash runs it; the parser reads it as text)")
+		}
 		w.lit(sc, &fieldBuilder{}, p.Pattern.Value, ctx, false)
 		if ctx.dq || ctx.noSplit && !ctx.pattern {
 			b.cur.AddLit(p.Op.String() + p.Pattern.Value + ")")

@@ -1,0 +1,77 @@
+package judge_test
+
+import (
+	"testing"
+
+	"github.com/guard-exec/guard-exec/policy"
+)
+
+// mayPolicy allows bar and denies qux, as the soundness issue writes its
+// examples: a verdict of allow for text in which qux may run is an escape.
+func mayPolicy(t *testing.T) *policy.Policy {
+	t.Helper()
+	f, err := policy.ParseFile("user.toml", []byte(`
+[[rule]]
+decision = "allow"
+command = "bar"
+
+[[rule]]
+decision = "deny"
+command = "qux"
+`), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj, Temp: []string{"/tmp"}}, User: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pol
+}
+
+// TestMayAssign: a word may be allowed only when every value bash may give
+// it is known and allowed. Each escape has its clean neighbour, which stays
+// allowed.
+func TestMayAssign(t *testing.T) {
+	pol := mayPolicy(t)
+	for _, tc := range []struct {
+		src   string
+		allow bool
+	}{
+		// builtins that assign without an assignment word, however their
+		// options are spelled
+		{`x=bar; printf -vx qux; "$x"`, false},
+		{`x=bar; printf -v x qux; "$x"`, false},
+		{`x=bar; printf -v y qux; "$x"`, true},
+		{`x=bar; read -rp '' x <<< qux; "$x"`, false},
+		{`x=bar; read -rt1 x <<< qux; "$x"`, false},
+		{`x=bar; read -ra x <<< qux; "${x[0]}"`, false},
+		{`x=bar; read -r y <<< qux; "$x"`, true},
+		{`MAPFILE=(bar); mapfile < /dev/null; "${MAPFILE[0]}"`, false},
+		{`a=(bar); mapfile -t a < /dev/null; "${a[0]}"`, false},
+		{`mapfile -Cqux -c1 a < /dev/null`, false},
+		{`OPTARG=bar; getopts a: o -a qux; "$OPTARG"`, false},
+		{`REPLY=bar; select v in a; do "$REPLY"; break; done < /dev/null`, false},
+		{`BASH_REMATCH=(bar bar); [[ qux =~ (.*) ]]; "${BASH_REMATCH[1]}"`, false},
+		{`BASH_REMATCH=(bar bar); "${BASH_REMATCH[1]}"`, true},
+		// in a loop body too
+		{`x=bar; for i in 1 2; do "$x"; printf -vx qux; done`, false},
+		// quoted compound assignments are code
+		{`typeset -a 'arr=(a $(qux))'`, false},
+		{`declare -a 'arr=(a $(qux))'`, false},
+		{`\declare -a 'arr=(a $(qux))'`, false},
+		{`declare -a arr=(a b); "${arr[0]}" 2>/dev/null; true`, false},
+		{`declare -a 'arr=(bar b)'; bar`, true},
+		// a name set dynamically makes every name unknown
+		{`x=bar; n=x; printf -v "$n" qux; "$x"`, false},
+		{`x=bar; \declare "$(cat f)"; "$x"`, false},
+		// expansions inside extended patterns run
+		{`shopt -s extglob; ls !(x|$(qux))`, false},
+		{`shopt -s extglob; ls !(x|y)`, true},
+	} {
+		res := judgeText(pol, tc.src)
+		if got := res.Decision == "allow"; got != tc.allow {
+			t.Errorf("%s\n  → %s (%s); want allowed=%v", tc.src, res.Decision, res.Reason, tc.allow)
+		}
+	}
+}
