@@ -1719,30 +1719,21 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 	}
 }
 
-// sedScript looks for GNU sed's e command and s///e flag, which run shell
-// commands.
+// sedScript reads a sed script as GNU sed does (argspec.ReadSed): each e
+// COMMAND is shell code popen runs with /bin/sh; a bare e or s///e runs the
+// pattern space, built at run time; a script not read with certainty is
+// judged as code not known here.
 func (w *walker) sedScript(sc *scope, cmd *Cmd) {
-	c := argspec.Normalize(cmd.Argv, false)
-	scripts := c.Values("--expression")
-	if len(scripts) == 0 && len(c.Values("--file")) == 0 && len(c.Args) > 0 {
-		scripts = c.Args[:1]
+	call := argspec.ReadSed(argspec.Normalize(cmd.Argv, false))
+	if call.Unsure != "" {
+		w.emit(&Cmd{Argv: cmd.Argv, Opaque: call.Unsure, CodeArg: -1})
 	}
-	if len(c.Values("--file")) > 0 {
-		w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed runs a script file, which could use the e command", CodeArg: -1})
-	}
-	for _, s := range scripts {
-		t, ok := s.Static()
-		if !ok {
-			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "a sed script not known here (GNU sed's e command runs shell commands)", CodeArg: -1})
+	for _, sub := range call.Exec {
+		if sub == "" {
+			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
 			continue
 		}
-		for _, sub := range argspec.SedScript(t).Exec {
-			if sub == "" {
-				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
-				continue
-			}
-			w.code(w.childScope(sc, []string{"sh"}, false), sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
-		}
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
 	}
 }
 

@@ -1,0 +1,453 @@
+//go:build linux
+
+package argspec
+
+// A differential of the sed and awk script readers against the real
+// programs, as difftest checks the walker against bash. Each script runs
+// under the real program in a scratch directory with a PATH holding only a
+// recording stub, mark: sed's e and awk's system() and pipes run /bin/sh,
+// which finds mark through that PATH, so the log tells which commands ran.
+// The commands the reader predicted run the same way under /bin/sh. Then
+// (a) every mark the program made must be one a predicted command makes
+// (or the reader said a command built at run time runs, or that it is
+// unsure), and (b) every file the program created must be a predicted write
+// (or unsure).
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// realRun is what one run of a real program did.
+type realRun struct {
+	marks   []string // argv of each mark, joined by spaces
+	created []string // files created in the scratch directory, relative
+	code    int      // exit status, -1 when killed
+	stderr  string
+}
+
+const markStub = "#!/bin/sh\nprintf '%s\\n' \"$*\" >> \"$MARK_LOG\"\n"
+
+// stubDir makes a directory holding only the mark stub.
+func stubDir(t testing.TB) string {
+	d := t.TempDir()
+	if err := os.WriteFile(filepath.Join(d, "mark"), []byte(markStub), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// runIn runs argv in a fresh scratch directory holding the file "in"
+// (input) and reports what it did.
+func runIn(t testing.TB, stubs string, argv []string, input string) realRun {
+	t.Helper()
+	dir := t.TempDir()
+	work := filepath.Join(dir, "work")
+	if err := os.Mkdir(work, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(work, "in"), []byte(input), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "marks")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd.Dir = work
+	cmd.Env = []string{"PATH=" + stubs, "MARK_LOG=" + log, "LC_ALL=C.UTF-8", "HOME=" + work}
+	cmd.Stdin = strings.NewReader("mark STDIN\n")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	cmd.Stdout = nil
+	err := cmd.Run()
+	var r realRun
+	r.stderr = stderr.String()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		r.code = ee.ExitCode()
+	default:
+		t.Fatalf("%q: %v", argv, err)
+	}
+	if b, err := os.ReadFile(log); err == nil {
+		for _, l := range strings.Split(strings.TrimSuffix(string(b), "\n"), "\n") {
+			if l != "" {
+				r.marks = append(r.marks, l)
+			}
+		}
+	}
+	_ = filepath.Walk(work, func(p string, info os.FileInfo, err error) error {
+		if err != nil || p == work {
+			return nil
+		}
+		rel, _ := filepath.Rel(work, p)
+		if rel != "in" {
+			r.created = append(r.created, rel)
+		}
+		return nil
+	})
+	return r
+}
+
+// predictedMarks runs the predicted shell commands under /bin/sh with
+// the same stubs and returns the marks they make.
+func predictedMarks(t testing.TB, stubs string, cmds []string) []string {
+	var out []string
+	for _, c := range cmds {
+		out = append(out, runIn(t, stubs, []string{"/bin/sh", "-c", c}, "").marks...)
+	}
+	return out
+}
+
+// prediction is what a reader said about one command line.
+type prediction struct {
+	exec    []string // literal commands
+	dynamic bool     // a command built at run time runs
+	writes  []string
+	unsure  string
+}
+
+// checkRun compares a real run with a prediction; it returns the failures.
+func checkRun(t testing.TB, stubs string, p prediction, r realRun) []string {
+	if p.unsure != "" {
+		return nil
+	}
+	var fails []string
+	if !p.dynamic && len(r.marks) > 0 {
+		pred := predictedMarks(t, stubs, p.exec)
+		for _, m := range r.marks {
+			if !slices.Contains(pred, m) {
+				fails = append(fails, "ran a command not predicted: mark "+m)
+			}
+		}
+	}
+	for _, f := range r.created {
+		ok := false
+		for _, w := range p.writes {
+			if filepath.Clean(w) == f || strings.HasPrefix(f, filepath.Clean(w)+"/") {
+				ok = true
+			}
+		}
+		if !ok {
+			fails = append(fails, "created a file not predicted as a write: "+f)
+		}
+	}
+	return fails
+}
+
+func words(args []string) []word.Word {
+	out := make([]word.Word, len(args))
+	for i, a := range args {
+		out[i] = word.FromLit(a)
+	}
+	return out
+}
+
+func sedPrediction(args []string) prediction {
+	c := ReadSed(Normalize(words(append([]string{"sed"}, args...)), false))
+	p := prediction{writes: c.Write, unsure: c.Unsure}
+	for _, e := range c.Exec {
+		if e == "" {
+			p.dynamic = true
+		} else {
+			p.exec = append(p.exec, e)
+		}
+	}
+	return p
+}
+
+const sedPath = "/usr/bin/sed"
+
+func haveGNUSed(t testing.TB) {
+	out, err := exec.Command(sedPath, "--version").Output()
+	if err != nil || !strings.Contains(string(out), "GNU sed") {
+		t.Skip("GNU sed is not at " + sedPath)
+	}
+}
+
+// sedDiff runs one sed command line both ways and reports failures.
+func sedDiff(t testing.TB, stubs string, args []string) []string {
+	p := sedPrediction(args)
+	r := runIn(t, stubs, append([]string{sedPath}, append(args, "in")...), "mark L1\nmark L2\n")
+	fails := checkRun(t, stubs, p, r)
+	if strings.HasPrefix(p.unsure, "sed would refuse") && r.code == 0 {
+		fails = append(fails, "the reader says sed refuses the script ("+p.unsure+"), which sed ran")
+	}
+	return fails
+}
+
+// The tricky classes, each with the way sed reads it.
+var sedCases = [][]string{
+	{":a;e mark 1"},
+	{":a;s/x/y/;e mark 2"},
+	{"b end;e mark 3\n:end"},
+	{"bend;e mark 4;:end"},
+	{"ta;e mark 5;:a"},
+	{"1e mark 6"},
+	{"1!e mark 7"},
+	{"$e mark 8"},
+	{"/L1/e mark 9"},
+	{`\%L1%e mark 10`},
+	{"/l1/Ie mark 11"},
+	{"/L1/I,+1e mark 12"},
+	{"1~2e mark 13"},
+	{"0,/L/e mark 14"},
+	{"1,~2e mark 15"},
+	{"1{e mark 16\n}"},
+	{"1{;e mark 17\n}"},
+	{"{{e mark 18\n}}"},
+	{"# e mark 0\ne mark 19"},
+	{"#n\ne mark 20"},
+	{"a foo; e mark 0\ne mark 21"},
+	{"a\\\nfoo\\\ne mark 0\ne mark 22"},
+	{"i\\foo;e mark 0"},
+	{"c foo\\\nbar"},
+	{"e mark 23\\\nmark 24"},
+	{"e mark\\x2025"},
+	{"e mark 26;mark 27"},
+	{"e \\\nmark 28"},
+	{"e"},
+	{"e;mark 29"},
+	{"s/x/mark 30/e"},
+	{"s/L1/M/e"},
+	{"s|L|X|gpe"},
+	{"s/[/]/x/e"},
+	{"s/a\\/b/x/;e mark 31"},
+	{"s/x/y/ e"},
+	{"s/x/y/w out1"},
+	{"s/x/y/w out2;e mark 0"},
+	{"s/x/y/gw out3"},
+	{"w out4"},
+	{"W out5"},
+	{"w out6 ; }"},
+	{"1w /dev/stdout"},
+	{"r nothere"},
+	{"R nothere;e mark 0"},
+	{"y/abc/xyz/;e mark 32"},
+	{"y,a\\,b,x\\,y,;e mark 33"},
+	{"q;e mark 0"},
+	{"2q5"},
+	{"l 5;e mark 34"},
+	{"F;z;=;e mark 35"},
+	{"v 4.2;e mark 36"},
+	{"v;e mark 37"},
+	{"-e", "a\\", "-e", "e mark 0"},
+	{"-e", "a foo\\", "-e", "e mark 0"},
+	{"-e", "e mark 38\\", "-e", "mark 39"},
+	{"-e", "1{", "-e", "e mark 40", "-e", "}"},
+	{"-e", "e \\"},
+	{"-n", "-e", "p", "-e", "w out7"},
+	{"--posix", "e mark 41"},
+	{"--posix", "s/x/y/w out8"},
+	{"--sandbox", "e mark 42"},
+	{"--sandbox", "w out9"},
+	{"-e", "w out10", "--sandbox", "-e", "p"},
+	{"-e", "w out11", "--version"},
+	{"-s", "-n", "-E", "-z", "e mark 43"},
+	{"-ne", "e mark 44"},
+	{"-i", "e mark 45"},
+	{"s/x/y/;e mark 46"},
+	{"s/\\n/x/;e mark 47"},
+	{"1 e mark 48"},
+	{"1,2 ! e mark 49"},
+	{"}"},
+	{"1{"},
+	{"p;p ; e mark 50"},
+	{"s/x/y/3;e mark 51"},
+	{"s/x/y/M I g e"},
+	{"\\;x;e mark 52"},
+	{"s;x;y;;e mark 53"},
+	{"1~0e mark 54"},
+	{"+0e mark 55"},
+}
+
+func TestSedScriptsAgainstGNUSed(t *testing.T) {
+	haveGNUSed(t)
+	stubs := stubDir(t)
+	for _, args := range sedCases {
+		for _, f := range sedDiff(t, stubs, args) {
+			t.Errorf("sed %q: %s", args, f)
+		}
+	}
+}
+
+// The reader's own readings of the same classes: what it must find.
+func TestSedScriptReading(t *testing.T) {
+	for _, c := range []struct {
+		args         []string
+		exec, writes []string
+		unsure       bool
+	}{
+		{[]string{":a;e rm -rf ~", "f"}, []string{"rm -rf ~"}, nil, false},
+		{[]string{"-n", "1,5p", "f"}, nil, nil, false},
+		{[]string{"s/a/b/g", "f"}, nil, nil, false},
+		{[]string{"b x;e id;:x"}, []string{"id;:x"}, nil, false},
+		{[]string{"a e id; w x"}, nil, nil, false},
+		{[]string{"s/a/b/w /etc/x;e id"}, nil, []string{"/etc/x;e id"}, false},
+		{[]string{"e touch\\x20x"}, []string{"touch x"}, nil, false},
+		{[]string{"e a\\", "f"}, []string{"a"}, nil, false},
+		{[]string{"-e", "e a\\", "-e", "b", "f"}, []string{"a\nb"}, nil, false},
+		{[]string{"-e", "e \\", "f"}, []string{""}, nil, false},
+		{[]string{"s/x/y/e"}, []string{""}, nil, false},
+		{[]string{"1w /dev/stdout"}, nil, nil, false},
+		{[]string{"--sandbox", "e id"}, nil, nil, true},
+		{[]string{"-f", "s.sed", "f"}, nil, nil, true},
+		{[]string{"s/\xff/x/;e id"}, nil, nil, true},
+		{[]string{"-e", "w out", "--version"}, nil, []string{"out"}, false},
+	} {
+		s := ReadSed(Normalize(words(append([]string{"sed"}, c.args...)), false))
+		if !slices.Equal(s.Exec, c.exec) || !slices.Equal(s.Write, c.writes) || (s.Unsure != "") != c.unsure {
+			t.Errorf("sed %q: exec %q writes %q unsure %q; want exec %q writes %q unsure %v", c.args, s.Exec, s.Write, s.Unsure, c.exec, c.writes, c.unsure)
+		}
+	}
+}
+
+// The differential can fail: a reader that predicts nothing misses the
+// command and the file these scripts run and write.
+func TestScriptDiffSelfTest(t *testing.T) {
+	haveGNUSed(t)
+	stubs := stubDir(t)
+	for _, s := range []string{":a;e mark 1", "w out"} {
+		r := runIn(t, stubs, []string{sedPath, s, "in"}, "x\n")
+		if len(checkRun(t, stubs, prediction{}, r)) == 0 {
+			t.Errorf("sed %q: an empty prediction passes the differential", s)
+		}
+	}
+}
+
+// gen turns fuzz bytes into choices.
+type gen struct {
+	b []byte
+	n int // marks handed out
+}
+
+func (g *gen) pick(n int) int {
+	if len(g.b) == 0 {
+		return 0
+	}
+	c := int(g.b[0])
+	g.b = g.b[1:]
+	return c % n
+}
+
+func (g *gen) one(opts ...string) string { return opts[g.pick(len(opts))] }
+
+func (g *gen) mark() string {
+	g.n++
+	return "mark " + string(rune('A'+g.n%26)) + strings.Repeat("x", g.n/26)
+}
+
+// sedGen builds a sed script from a small grammar of the classes that
+// matter: labels ended by ;, comments, blocks, a/i/c text holding e and ;,
+// s with odd delimiters and e/w flags, w/r files, multiple -e.
+func (g *gen) sedScript(depth int) string {
+	var b strings.Builder
+	n := 1 + g.pick(4)
+	for i := 0; i < n && len(g.b) > 0; i++ {
+		if i > 0 {
+			b.WriteString(g.one(";", "\n", " ; ", "\n\n", ";;"))
+		}
+		b.WriteString(g.sedCommand(depth))
+	}
+	return b.String()
+}
+
+func (g *gen) sedAddr() string {
+	a := g.one("", "", "1", "$", "/L/", "\\%L%", "/l/I", "1~2", "2", "0,/L2/", "/[/]/", `/a\/b/`, "/x/M")
+	if a != "" && !strings.Contains(a, ",") && g.pick(3) == 0 {
+		a += g.one(",3", ",$", ",+1", ",~2", ",/L2/", ", /x/")
+	}
+	if g.pick(4) == 0 {
+		a += g.one("!", " !", "! ")
+	}
+	return a
+}
+
+func (g *gen) sedText() string {
+	parts := []string{"foo", " e " + g.mark(), ";", "\\", "\\\n", " ", "}", "#", "w out", "\\t", "e"}
+	var b strings.Builder
+	for i := g.pick(4); i >= 0; i-- {
+		b.WriteString(g.one(parts...))
+	}
+	return b.String()
+}
+
+func (g *gen) sedCommand(depth int) string {
+	addr := g.sedAddr()
+	switch g.pick(18) {
+	case 0:
+		return addr + "e " + g.mark() + g.one("", "\\\n"+g.mark(), ";"+g.mark(), "\\")
+	case 1:
+		return addr + g.one("e", "e ", "e\\")
+	case 2:
+		return ":" + g.one("a", "lab", "x y", "a}", "a#c") + g.one(";", "\n", " ", "")
+	case 3:
+		return addr + g.one("b", "t", "T") + g.one("", " a", "a", " lab", "x;y") + g.one(";", "\n", "}", "")
+	case 4:
+		return addr + g.one("a", "i", "c") + g.one(" ", "\\\n", "\\", "") + g.sedText()
+	case 5:
+		d := g.one("/", "|", ",", ";", "x", "#", " ", "}", "e", "\\", "w")
+		re := g.one("L", "x", "[/]", "a\\"+d+"b", "[[:alpha:]]", "\\n", "]")
+		rep := g.one(g.mark(), "y", "M", "\\"+d, "&")
+		return addr + "s" + d + re + d + rep + d + g.one("", "e", "g", "w out", "pe", " e", "ew out2", "3", "I", "m", "we", "e;")
+	case 6:
+		return addr + g.one("w", "W", "r", "R") + g.one(" out", "out", " out;e "+g.mark(), " /dev/stdout", "")
+	case 7:
+		if depth > 2 {
+			return "p"
+		}
+		return addr + "{" + g.one("", "\n", ";") + g.sedScript(depth+1) + g.one("\n}", ";}", "}", "")
+	case 8:
+		return "#" + g.one("n", " e "+g.mark(), "}", "")
+	case 9:
+		return addr + "y" + g.one("/abc/xyz/", ",a\\,b,x\\,y,", "/a/b", "|a|b|")
+	case 10:
+		return addr + g.one("q", "Q", "q5", "l", "l 3", "L")
+	case 11:
+		return addr + g.one("=", "d", "D", "F", "g", "G", "h", "H", "n", "N", "p", "P", "z", "x")
+	case 12:
+		return g.one("v", "v 4.2", "v 9.9", "}", "{")
+	default:
+		return addr + "p"
+	}
+}
+
+// sedArgs builds a sed argv (without the input file).
+func (g *gen) sedArgs() []string {
+	var args []string
+	for i := g.pick(3); i > 0; i-- {
+		args = append(args, g.one("-n", "-s", "-E", "-z", "-n", "-s", "-E", "-z", "--posix", "--sandbox", "-u", "--debug"))
+	}
+	if g.pick(3) == 0 {
+		return append(args, g.sedScript(0))
+	}
+	for i := 1 + g.pick(3); i > 0; i-- {
+		args = append(args, "-e", g.sedScript(0))
+	}
+	return args
+}
+
+func FuzzSedScript(f *testing.F) {
+	for _, s := range []string{"\x02\x00", "\x00\x00\x01", "\x05\x03\x00\x01\x02", "\x04\x01\x02\x03\x04\x05", "\x07\x01\x00\x03\x02"} {
+		f.Add([]byte(s))
+	}
+	haveGNUSed(f)
+	stubs := stubDir(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g := &gen{b: b}
+		args := g.sedArgs()
+		for _, fail := range sedDiff(t, stubs, args) {
+			t.Errorf("sed %q: %s", args, fail)
+		}
+	})
+}

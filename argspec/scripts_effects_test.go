@@ -1,0 +1,49 @@
+package argspec_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// effectsOf renders the effects of an argv given word by word.
+func effectsOf(argv ...string) []string {
+	ws := make([]word.Word, len(argv))
+	for i, a := range argv {
+		ws[i] = word.FromLit(a)
+	}
+	effs, _ := argspec.Effects(argspec.Normalize(ws, false))
+	out := []string{}
+	for _, e := range effs {
+		out = append(out, e.Access.String()+" "+e.Path.String())
+	}
+	return out
+}
+
+// The files sed and awk scripts write and read are path effects, as the
+// programs read the scripts.
+func TestScriptEffects(t *testing.T) {
+	for _, tt := range []struct {
+		argv []string
+		want []string
+	}{
+		{[]string{"sed", "w /etc/passwd", "f"}, []string{"write /etc/passwd", "read f"}},
+		{[]string{"sed", ":a;w out", "f"}, []string{"write out", "read f"}},
+		{[]string{"sed", "s/a/b/w out;p", "f"}, []string{"write out;p", "read f"}},
+		{[]string{"sed", "1{W out\n}", "f"}, []string{"write out", "read f"}},
+		{[]string{"sed", "r .env", "f"}, []string{"read .env", "read f"}},
+		{[]string{"sed", "R .env", "f"}, []string{"read .env", "read f"}},
+		{[]string{"sed", "a w out", "f"}, []string{"read f"}},
+		{[]string{"sed", "s/w out/x/", "f"}, []string{"read f"}},
+		{[]string{"sed", "w /dev/stdout", "f"}, []string{"read f"}},
+		{[]string{"sed", "-e", "w out", "--version"}, []string{"write out"}},
+		{[]string{"sed", "-n", "-e", "p", "-e", "w out", "f", "g"}, []string{"write out", "read f", "read g"}},
+		{[]string{"sed", "-i", "w out", "f"}, []string{"write out", "write f"}},
+	} {
+		if got := effectsOf(tt.argv...); !slices.Equal(got, tt.want) {
+			t.Errorf("Effects(%q)\n got  %q\n want %q", tt.argv, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,32 @@
+package judge_test
+
+import "testing"
+
+// A program's own language, read as the program reads it (issue 9 item 5):
+// the commands a sed or awk script runs are judged, the files it writes
+// are path effects, and ordinary scripts stay allowed.
+func TestDefaultsScriptLanguages(t *testing.T) {
+	runRows(t, "sed and awk scripts that run commands or write", []row{
+		{"sed ':a;e touch ~/pwned' f", "ask"},
+		{"sed ':a;e make' f", "ask"},
+		{"sed 'b x;e touch ~/pwned;:x' f", "ask"},
+		{"sed -n '1e touch /etc/pwned' f", "ask"},
+		{"sed 's/.*/touch pwned/e' f", "ask"},
+		{"sed '1!e' f", "ask"},
+		{"sed -e 'e touch\\' -e '~/pwned' f", "ask"},
+		{"sed 'w /etc/passwd' f", "ask"},
+		{"sed 's/a/b/w /etc/cron.d/x' f", "ask"},
+		{"sed -f script.sed f", "ask"},
+	})
+	runRows(t, "sed and awk scripts that only read, or write inside the project", allow(
+		// The command a script runs is judged as itself: touch inside the
+		// project is allowed, as "touch pwned" alone is.
+		"sed ':a;e touch pwned' f",
+		"sed -n '1,5p' f", "sed 's/a/b/g' f", "sed -e 's/a/b/' -e '/x/d' f", "sed '/^#/d;s/e/f/' f",
+		"sed 'a e touch pwned' f", "sed '# e touch pwned' f", "sed 'y/e/f/' f", "sed -n '/x/{p;q}' f",
+		"sed 's/x/y/w /dev/stdout' f", "sed 'w out.txt' f",
+	))
+	runRows(t, "catastrophic commands in sed scripts", deny(
+		"sed ':a;e rm -rf ~' f", "sed -n '1e rm -rf /' f",
+	))
+}

@@ -1,0 +1,29 @@
+package shellparse_test
+
+import "testing"
+
+// sed and awk scripts are read as the programs read them: every command a
+// script runs is judged, or asked when it cannot be read.
+func TestSedScripts(t *testing.T) {
+	runTable(t, []tcase{
+		{"sed ':a;e touch pwned' f", []string{"sed ':a;e touch pwned' f", "touch pwned via=sed e command"}},
+		{"sed ':a;e rm -rf ~' f", []string{"sed ':a;e rm -rf ~' f", "rm -rf /home/u via=sed e command"}},
+		{"sed 'b x;e touch p;:x' f", []string{"sed 'b x;e touch p;:x' f", "touch p via=sed e command", ":x via=sed e command"}},
+		{"sed -e 'e touch a\\' -e 'rm b' f", []string{"sed -e 'e touch a\\' -e 'rm b' f", "touch a via=sed e command", "rm b via=sed e command"}},
+		{"sed 'e touch\\x20p' f", []string{"sed 'e touch\\x20p' f", "touch p via=sed e command"}},
+		{"sed 's/x/y/e' f", []string{"sed s/x/y/e f", "sed s/x/y/e f OPAQUE"}},
+		{"sed '1!e' f", []string{"sed 1!e f", "sed 1!e f OPAQUE"}},
+		{"sed -f s.sed f", []string{"sed -f s.sed f", "sed -f s.sed f OPAQUE"}},
+		{"sed \"$x\" f", []string{"sed ⟨$x⟩ f", "sed ⟨$x⟩ f OPAQUE"}},
+		{"sed $'s/\\xff/x/;e id' f", []string{"sed 's/\xff/x/;e id' f", "sed 's/\xff/x/;e id' f OPAQUE"}},
+		// Text of a, i and c, comments and s's parts are not commands.
+		{"sed 'a e touch p' f", []string{"sed 'a e touch p' f"}},
+		{"sed '# e touch p' f", []string{"sed '# e touch p' f"}},
+		{"sed 's/e x/e y/' f", []string{"sed 's/e x/e y/' f"}},
+		{"sed 'y/e/f/' f", []string{"sed y/e/f/ f"}},
+		{"sed --sandbox 'e touch p' f", []string{"sed --sandbox 'e touch p' f", "sed --sandbox 'e touch p' f OPAQUE"}},
+		{"sed -n '1,5p' f", []string{"sed -n 1,5p f"}},
+		{"sed 's/a/b/g' f", []string{"sed s/a/b/g f"}},
+		{"sed -i.bak -e 's/a/b/' -e '/x/d' f", []string{"sed -i.bak -e s/a/b/ -e /x/d f"}},
+	})
+}
