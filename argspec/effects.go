@@ -66,14 +66,6 @@ func patternFirst(name string) ([]string, bool) {
 		return []string{}, true
 	case "ack":
 		return []string{}, true
-	case "awk":
-		return []string{"-f"}, true
-	case "gawk":
-		return []string{"-f"}, true
-	case "mawk":
-		return []string{"-f"}, true
-	case "nawk":
-		return []string{"-f"}, true
 	case "sed":
 		return []string{"--expression", "--file"}, true
 	}
@@ -240,6 +232,25 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		} else {
 			addAll(call.Inputs, Read, "", false)
 		}
+	case "awk", "gawk", "mawk", "nawk":
+		// Its argv has no spec (c.Raw): ReadAwk reads the options.
+		call := ReadAwk(c.Args)
+		addAll(call.Files, Read, "", false)
+		for _, f := range call.Write {
+			if f == "" {
+				add(word.Unknown("a file the awk program names at run time"), Write, "", false)
+				continue
+			}
+			add(word.FromLit(f), Write, "", false)
+		}
+		for _, f := range call.Read {
+			if f == "" {
+				add(word.Unknown("a file the awk program names at run time"), Read, "", false)
+				continue
+			}
+			add(word.FromLit(f), Read, "", false)
+		}
+		addAll(call.Inputs, Read, "", false)
 	case "gofmt", "goimports", "shfmt", "clang-format", "prettier", "black", "rustfmt":
 		var writes bool
 		switch c.Prog {

@@ -99,14 +99,16 @@ func runIn(t testing.TB, stubs string, argv []string, input string) realRun {
 	return r
 }
 
-// predictedMarks runs the predicted shell commands under /bin/sh with
-// the same stubs and returns the marks they make.
-func predictedMarks(t testing.TB, stubs string, cmds []string) []string {
-	var out []string
+// predicted runs the predicted shell commands under /bin/sh with the
+// same stubs and returns the marks they make and the files they create
+// (which the walker judges as the commands' own redirections).
+func predicted(t testing.TB, stubs string, cmds []string) (marks, created []string) {
 	for _, c := range cmds {
-		out = append(out, runIn(t, stubs, []string{"/bin/sh", "-c", c}, "").marks...)
+		r := runIn(t, stubs, []string{"/bin/sh", "-c", c}, "")
+		marks = append(marks, r.marks...)
+		created = append(created, r.created...)
 	}
-	return out
+	return marks, created
 }
 
 // prediction is what a reader said about one command line.
@@ -123,8 +125,8 @@ func checkRun(t testing.TB, stubs string, p prediction, r realRun) []string {
 		return nil
 	}
 	var fails []string
-	if !p.dynamic && len(r.marks) > 0 {
-		pred := predictedMarks(t, stubs, p.exec)
+	pred, byCmds := predicted(t, stubs, p.exec)
+	if !p.dynamic {
 		for _, m := range r.marks {
 			if !slices.Contains(pred, m) {
 				fails = append(fails, "ran a command not predicted: mark "+m)
@@ -132,7 +134,7 @@ func checkRun(t testing.TB, stubs string, p prediction, r realRun) []string {
 		}
 	}
 	for _, f := range r.created {
-		ok := false
+		ok := slices.Contains(byCmds, f)
 		for _, w := range p.writes {
 			if filepath.Clean(w) == f || strings.HasPrefix(f, filepath.Clean(w)+"/") {
 				ok = true
@@ -448,6 +450,253 @@ func FuzzSedScript(f *testing.F) {
 		args := g.sedArgs()
 		for _, fail := range sedDiff(t, stubs, args) {
 			t.Errorf("sed %q: %s", args, fail)
+		}
+	})
+}
+
+// The awks on this machine: mawk is /usr/bin/awk here; gawk when installed.
+func awks(t testing.TB) []string {
+	var out []string
+	for _, p := range []string{"/usr/bin/mawk", "/usr/bin/gawk", "/usr/bin/original-awk", "/usr/bin/busybox"} {
+		if _, err := os.Stat(p); err == nil {
+			out = append(out, p)
+		}
+	}
+	if len(out) == 0 {
+		t.Skip("no awk on this machine")
+	}
+	return out
+}
+
+func awkPrediction(args []string) prediction {
+	c := ReadAwk(words(args))
+	p := prediction{unsure: c.Unsure}
+	for _, e := range c.Exec {
+		if e == "" {
+			p.dynamic = true
+		} else {
+			p.exec = append(p.exec, e)
+		}
+	}
+	for _, w := range c.Write {
+		if w == "" {
+			p.unsure = "a write to a file named at run time"
+		}
+		p.writes = append(p.writes, w)
+	}
+	return p
+}
+
+// awkDiff runs one awk command line under each awk and reports failures.
+func awkDiff(t testing.TB, stubs string, awkPaths []string, args []string) []string {
+	p := awkPrediction(args)
+	var fails []string
+	for _, a := range awkPaths {
+		argv := []string{a}
+		if strings.HasSuffix(a, "busybox") {
+			argv = append(argv, "awk")
+		}
+		r := runIn(t, stubs, append(append(argv, args...), "in"), "mark L1\nmark L2\n")
+		for _, f := range checkRun(t, stubs, p, r) {
+			fails = append(fails, filepath.Base(a)+": "+f)
+		}
+	}
+	return fails
+}
+
+var awkCases = [][]string{
+	{`BEGIN { system("mark 1") }`},
+	{`BEGIN { system ( "mark 2" ) }`},
+	{`BEGIN { system("mark" " 3") }`},
+	{`BEGIN { x = "mark 4"; system(x) }`},
+	{`BEGIN { print "x" | "mark 5" }`},
+	{`BEGIN { printf "x" | "mark 6" }`},
+	{`BEGIN { printf("%s", "x") | "mark 7" }`},
+	{`BEGIN { "mark 8" | getline; print }`},
+	{`BEGIN { "mark 9" | getline v }`},
+	{`BEGIN { while (("mark 10" | getline line) > 0) n++ }`},
+	{`BEGIN { c = "mark 11"; c | getline }`},
+	{`BEGIN { print "a" > "out1" }`},
+	{`BEGIN { print "a" >> "out2" }`},
+	{`BEGIN { printf "a" > "out3" }`},
+	{`BEGIN { printf("%s", "a") > "out4" }`},
+	{`BEGIN { print("a", "b") > "out5" }`},
+	{`BEGIN { print "a", "b" > "out6"; close("out6") }`},
+	{`BEGIN { print (1 > 2) }`},
+	{`BEGIN { print 1 > 2 }`},
+	{`BEGIN { f = "out7"; print "a" > f }`},
+	{`BEGIN { print "a" > "out" "8" }`},
+	{`BEGIN { print > "/dev/stderr" }`},
+	{`BEGIN { print "x" > "/dev/stdout" }`},
+	{`BEGIN { getline l < "in"; print l }`},
+	{`BEGIN { while ((getline l < "in") > 0) system(l) }`},
+	{`{ system($0) }`},
+	{`{ print | "sh" }`},
+	{`{ print $0 | $0 }`},
+	{`BEGIN { s = "a\"b"; system("mark 12") }`},
+	{`BEGIN { s = "system(\"mark 0\")"; system("mark 13") }`},
+	{`# system("mark 0")` + "\n" + `BEGIN { system("mark 14") }`},
+	{`/a"b/ { system("mark 0") } BEGIN { system("mark 15") }`},
+	{`/a|b/ { print }` + "\n" + `BEGIN { system("mark 16") }`},
+	{`$0 ~ /x\/y/ { } BEGIN { system("mark 17") }`},
+	{`BEGIN { x = 4 / 2; y = x / 2; system("mark 18") }`},
+	{`BEGIN { n = split("a b", a, / /); system("mark 19") }`},
+	{`BEGIN { system("mark\04020") }`},
+	{`BEGIN { system("mark 21\n") }`},
+	{`BEGIN { system("mark \x32\x32") }`},
+	{`BEGIN { system("mark\ 23") }`},
+	{`BEGIN { print "a" | "mark 24"; close("mark 24") }`},
+	{`BEGIN { if (1) print "a" > "out9"; else print "b" > "out10" }`},
+	{`BEGIN { print "a" > "out11" ; print "b" >> "out11" }`},
+	{`function f(x) { system(x) } BEGIN { f("mark 25") }`},
+	{`BEGIN { print length / 2 }`},
+	{`BEGIN { if (1) /x/ ; system("mark 26") }`},
+	{`BEGIN { a = "mark 27"` + " \\\n" + ` ; system(a) }`},
+	{`BEGIN { system("mark 28")` + "\\\n" + `}`},
+	{`BEGIN { print "x" |& "mark 29"; close("mark 29") }`},
+	{`BEGIN { ARGV[1] = "in"; ARGC = 2 } { print }`},
+	{`BEGIN{getline;system("mark 30")}`},
+	{`BEGIN { x["mark 31"]; for (k in x) system(k) }`},
+	{`BEGIN { print "a" > "out12" }`, "v=1"},
+	{"-v", "x=mark 32", `BEGIN { system(x) }`},
+	{"-F:", `BEGIN { system("mark 33") }`},
+	{"--", `BEGIN { system("mark 34") }`},
+	{"-e", `BEGIN { system("mark 35") }`},
+	{"--source", `BEGIN { system("mark 36") }`},
+	{"--so=BEGIN { system(\"mark 37\") }"},
+	{"-W", "sprintf=1000", `BEGIN { system("mark 38") }`},
+	{"-d", `BEGIN { x = 1 }`},
+	{"-dout13", `BEGIN { x = 1 }`},
+	{"-p", `BEGIN { x = 1 }`},
+	{"--profile=out14", `BEGIN { x = 1 }`},
+	{"-o", `BEGIN { x = 1 }`},
+	{"-S", `BEGIN { system("mark 39") }`},
+	{`BEGIN { printf "%s" , "a" > "out15" }`},
+	{`BEGIN { print "a" >"out16" }`},
+	{`BEGIN { print("a")>"out17" }`},
+	{`BEGIN { print "a" > ("out18") }`},
+	{`BEGIN { "mark 40" | getline x; "mark 40" | getline y }`},
+	{`BEGIN { print "a" | "cat > out19" }`},
+	{`BEGIN { system("echo a > out20") }`},
+	{`BEGIN { print "a" > "out21"` + "\n" + `}`},
+	{`BEGIN { print "a",` + "\n" + ` "b" > "out22" }`},
+}
+
+func TestAwkProgramsAgainstAwks(t *testing.T) {
+	paths := awks(t)
+	stubs := stubDir(t)
+	for _, args := range awkCases {
+		for _, f := range awkDiff(t, stubs, paths, args) {
+			t.Errorf("awk %q: %s", args, f)
+		}
+	}
+}
+
+// awkStr is a string constant of the tricky kinds.
+func (g *gen) awkStr() string {
+	return g.one(`"`+g.mark()+`"`, `"a\"b"`, `"x\\"`, `"|"`, `"> out"`, `"#"`, `"/"`, `"a;b"`, `")"`, `"\/"`,
+		`"`+g.mark()+`\n"`, `"mark\040Q"`)
+}
+
+func (g *gen) awkExpr(depth int) string {
+	if depth > 2 {
+		return g.one("1", "$1", "x", `"s"`)
+	}
+	switch g.pick(12) {
+	case 0:
+		return g.awkStr()
+	case 1:
+		return g.one("1 / 2", "x / 2 / 3", "$1 / 2", "a[1] / 2", "(1) / 2", "x++ / 2")
+	case 2:
+		return "(" + g.awkExpr(depth+1) + g.one(" > ", " < ", " == ", " ~ ") + g.awkExpr(depth+1) + ")"
+	case 3:
+		return g.one("/a|b/", `/"/`, `/\//`, `/#/`, `/x/`, `/[/]/`, `/a"b|c/`) + g.one("", " ~ $0", "")
+	case 4:
+		return g.awkStr() + " | getline" + g.one("", " x", " a[1]", " $2")
+	case 5:
+		return "(getline" + g.one("", " l", " $1") + " < " + g.one(`"in"`, `"nothere"`, "f") + ")"
+	case 6:
+		return "system(" + g.one(g.awkStr(), g.awkStr(), g.awkExpr(depth+1)) + ")"
+	case 7:
+		return g.awkExpr(depth+1) + " " + g.awkExpr(depth+1)
+	case 8:
+		return g.one("length", "length($0)", "length()", "substr($0, 1, 2)", "split($0, a)")
+	default:
+		return g.one("1", "$1", "x", "NR", "a[1]", "$0")
+	}
+}
+
+func (g *gen) awkRedir() string {
+	return g.one("", "", " > "+g.one(`"out"`, `"out2"`, "f", `"out" "3"`, `("out4")`), " >> "+g.one(`"out5"`, `"out"`),
+		" | "+g.awkStr(), " |& "+g.awkStr(), ` > "/dev/stderr"`)
+}
+
+func (g *gen) awkStmt(depth int) string {
+	switch g.pick(10) {
+	case 0, 1:
+		open, close := g.one(" ", "(", " (", " "), ""
+		if open != " " {
+			close = ")"
+		}
+		return g.one("print", "printf") + open + g.awkExpr(0) + g.one("", ", "+g.awkExpr(0), ",\n "+g.awkExpr(0)) + close + g.awkRedir()
+	case 2:
+		return "system(" + g.awkStr() + ")"
+	case 3:
+		return g.awkExpr(0)
+	case 4:
+		return g.one("x", "f", "a[1]") + " = " + g.awkExpr(0)
+	case 5:
+		if depth > 1 {
+			return "n++"
+		}
+		return "if (" + g.awkExpr(1) + ") " + g.awkStmt(depth+1) + g.one("", "; else "+g.awkStmt(depth+1))
+	case 6:
+		return "# " + g.one(`system("`+g.mark()+`")`, `"`, `/`, `}`) + "\n"
+	case 7:
+		return "close(" + g.awkStr() + ")"
+	case 8:
+		if depth > 1 {
+			return "n++"
+		}
+		return "{ " + g.awkStmts(depth+1) + " }"
+	default:
+		return "getline" + g.one("", " x", " $1") + g.one("", ` < "in"`, " < f")
+	}
+}
+
+func (g *gen) awkStmts(depth int) string {
+	var b strings.Builder
+	for i := g.pick(4); i >= 0 && len(g.b) > 0; i-- {
+		b.WriteString(g.awkStmt(depth))
+		b.WriteString(g.one("; ", "\n", ";\n", " ;"))
+	}
+	return b.String()
+}
+
+// awkProgram builds an awk program from a small grammar of the classes
+// that matter: strings with escaped quotes, regular expressions holding |
+// and ", comments, getline forms, print with parentheses and redirections.
+func (g *gen) awkProgram() string {
+	var b strings.Builder
+	for i := g.pick(3); i >= 0; i-- {
+		b.WriteString(g.one("BEGIN ", "END ", "", "NR == 1 ", "/L1/ ", `$0 ~ "L" `, "function fn(a) "))
+		b.WriteString("{ " + g.awkStmts(0) + "}\n")
+	}
+	return b.String()
+}
+
+func FuzzAwkProgram(f *testing.F) {
+	for _, s := range []string{"\x00\x00\x02", "\x00\x01\x00\x04", "\x01\x00\x00\x05\x03", "\x00\x02\x00\x00\x01\x02\x03"} {
+		f.Add([]byte(s))
+	}
+	paths := awks(f)
+	stubs := stubDir(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		g := &gen{b: b}
+		prog := g.awkProgram()
+		args := []string{prog}
+		for _, fail := range awkDiff(t, stubs, paths, args) {
+			t.Errorf("awk %q: %s", args, fail)
 		}
 	})
 }

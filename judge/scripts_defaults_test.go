@@ -17,6 +17,15 @@ func TestDefaultsScriptLanguages(t *testing.T) {
 		{"sed 'w /etc/passwd' f", "ask"},
 		{"sed 's/a/b/w /etc/cron.d/x' f", "ask"},
 		{"sed -f script.sed f", "ask"},
+		{`awk 'BEGIN{print "x" > "/etc/passwd"}'`, "ask"},
+		{`awk 'BEGIN{printf "x" >> "/home/u/.bashrc"}'`, "ask"},
+		{`awk '{print > $1}' f`, "ask"},
+		{`awk 'BEGIN{"make" | getline}'`, "ask"},
+		{`awk '{print | "make"}' f`, "ask"},
+		{`awk '{system($0)}' f`, "ask"},
+		{`awk -f prog.awk f`, "ask"},
+		{`gawk -l ext 'BEGIN{}'`, "ask"},
+		{`awk 'BEGIN{system("touch ~/pwned")}'`, "ask"},
 	})
 	runRows(t, "sed and awk scripts that only read, or write inside the project", allow(
 		// The command a script runs is judged as itself: touch inside the
@@ -25,8 +34,12 @@ func TestDefaultsScriptLanguages(t *testing.T) {
 		"sed -n '1,5p' f", "sed 's/a/b/g' f", "sed -e 's/a/b/' -e '/x/d' f", "sed '/^#/d;s/e/f/' f",
 		"sed 'a e touch pwned' f", "sed '# e touch pwned' f", "sed 'y/e/f/' f", "sed -n '/x/{p;q}' f",
 		"sed 's/x/y/w /dev/stdout' f", "sed 'w out.txt' f",
+		`awk '{print $1}' f`, `awk -F: '{print $1 > "/dev/stderr"}' f`, `awk '{print $1 > "out.txt"}' f`,
+		`awk '/system/ { print "system(\"make\")" } # system("make")' f`, `awk 'BEGIN { while ((getline l < "f") > 0) n++ }'`,
+		`awk -v x=1 '$2 > x { print $1 }' f`, `awk 'BEGIN { print length("ab") / 2 }'`,
 	))
 	runRows(t, "catastrophic commands in sed scripts", deny(
 		"sed ':a;e rm -rf ~' f", "sed -n '1e rm -rf /' f",
+		`awk 'BEGIN{"rm -rf /" | getline}'`, `awk '{print | "rm -rf ~"}' f`, `awk 'BEGIN{print "x" > "/dev/sda"}'`,
 	))
 }

@@ -27,3 +27,27 @@ func TestSedScripts(t *testing.T) {
 		{"sed -i.bak -e 's/a/b/' -e '/x/d' f", []string{"sed -i.bak -e s/a/b/ -e /x/d f"}},
 	})
 }
+
+func TestAwkScripts(t *testing.T) {
+	runTable(t, []tcase{
+		{`awk 'BEGIN{system("touch p")}'`, []string{`awk 'BEGIN{system("touch p")}'`, "touch p via=awk system()"}},
+		{`awk 'BEGIN { "rm x" | getline }'`, []string{`awk 'BEGIN { "rm x" | getline }'`, "rm x via=awk system()"}},
+		{`awk '{ print | "rm x" }' f`, []string{`awk '{ print | "rm x" }' f`, "rm x via=awk system()"}},
+		{`awk '{ print |& "rm x" }' f`, []string{`awk '{ print |& "rm x" }' f`, "rm x via=awk system()"}},
+		{`awk '{ system($0) }' f`, []string{`awk '{ system($0) }' f`, `awk '{ system($0) }' f OPAQUE`}},
+		{`awk '{ c = "rm x"; c | getline }' f`, []string{`awk '{ c = "rm x"; c | getline }' f`, `awk '{ c = "rm x"; c | getline }' f OPAQUE`}},
+		{`awk -f prog.awk f`, []string{`awk -f prog.awk f`, `awk -f prog.awk f OPAQUE`}},
+		{`gawk -i lib 'BEGIN{}'`, []string{`gawk -i lib BEGIN{}`, `gawk -i lib BEGIN{} OPAQUE`}},
+		{`gawk -l ext 'BEGIN{}'`, []string{`gawk -l ext BEGIN{}`, `gawk -l ext BEGIN{} OPAQUE`}},
+		{`gawk '@load "x"; BEGIN{}'`, []string{`gawk '@load "x"; BEGIN{}'`, `gawk '@load "x"; BEGIN{}' OPAQUE`}},
+		{`gawk -e 'BEGIN{system("rm x")}'`, []string{`gawk -e 'BEGIN{system("rm x")}'`, "rm x via=awk system()"}},
+		{`gawk --so='BEGIN{system("rm x")}'`, []string{`gawk '--so=BEGIN{system("rm x")}'`, "rm x via=awk system()"}},
+		{`mawk -W exec prog.awk`, []string{`mawk -W exec prog.awk`, `mawk -W exec prog.awk OPAQUE`}},
+		{`awk "$p" f`, []string{`awk ⟨$p⟩ f`, `awk ⟨$p⟩ f OPAQUE`}},
+		// Strings, comments and regular expressions are not calls.
+		{`awk '/system("rm x")/ { print "system(\"rm y\")" } # system("rm z")' f`, []string{`awk '/system("rm x")/ { print "system(\"rm y\")" } # system("rm z")' f`}},
+		{`awk '{print $1}' f`, []string{`awk '{print $1}' f`}},
+		{`awk -F: '{print $1 > "/dev/stderr"}' f`, []string{`awk -F: '{print $1 > "/dev/stderr"}' f`}},
+		{`awk 'BEGIN{print "x" > "/etc/passwd"}'`, []string{`awk 'BEGIN{print "x" > "/etc/passwd"}'`}},
+	})
+}
