@@ -145,10 +145,9 @@ func awkLex(src string) (toks []awkTok, unsure string) {
 			i = j
 			lastControl = false
 			continue
+		case c == '/' && lastControl:
+			return toks, "a slash after an if, while or for condition, which the awks read differently"
 		case c == '/' && awkOperandNext(toks):
-			if lastControl {
-				return toks, "a slash after an if, while or for condition, which the awks read differently"
-			}
 			if n := len(toks); n > 0 && toks[n-1].kind == awkName && toks[n-1].text == "length" {
 				return toks, "a slash after length, which the awks read differently"
 			}
@@ -161,8 +160,11 @@ func awkLex(src string) (toks []awkTok, unsure string) {
 			lastControl = false
 			continue
 		}
-		if c == '/' && len(toks) > 0 && toks[len(toks)-1].kind == awkName && toks[len(toks)-1].text == "length" {
-			return toks, "a slash after length, which the awks read differently"
+		if c == '/' && len(toks) > 0 && toks[len(toks)-1].kind == awkName && (toks[len(toks)-1].text == "length" || toks[len(toks)-1].text == "case") {
+			// length / 2 divides to gawk and may start a regular expression
+			// to others; gawk's case /re/: is a regular expression to gawk
+			// and a division to mawk.
+			return toks, "a slash after " + toks[len(toks)-1].text + ", which the awks read differently"
 		}
 		op := ""
 		for _, o := range awkOps {
@@ -319,7 +321,8 @@ func awkLexRegex(s string) (int, bool) {
 	return 0, false
 }
 
-// awkSpecialFiles are the program's own streams.
+// awkSpecialFiles are the program's own streams: "-" is standard input to
+// getline and standard output to print in gawk and mawk alike.
 var awkSpecialFiles = map[string]bool{"/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "-": true}
 
 // awkScan finds the commands and files in a token list.
@@ -405,8 +408,11 @@ func awkScan(toks []awkTok, a *Awk) {
 		t := toks[i]
 		switch t.kind {
 		case awkNL:
-			if printDepth >= 0 && (isOp(i-1, ",", "{", "&&", "||") || isName(i-1, "do") || isName(i-1, "else")) {
-				continue // a newline after these does not end the statement
+			if printDepth >= 0 && (at(i-1).kind == awkOp && !isOp(i-1, ")", "]", "++", "--", ";", "}") || isName(i-1, "do") || isName(i-1, "else")) {
+				// A newline after , { && || do else, and in gawk after ? and
+				// :, does not end the statement; after another operator it
+				// is an error. Either way the print goes on.
+				continue
 			}
 			printDepth, stmtStart = -1, i+1
 		case awkAt:

@@ -353,6 +353,9 @@ func (g *gen) mark() string {
 // matter: labels ended by ;, comments, blocks, a/i/c text holding e and ;,
 // s with odd delimiters and e/w flags, w/r files, multiple -e.
 func (g *gen) sedScript(depth int) string {
+	if depth == 0 && g.pick(4) == 0 {
+		return g.raw("e", "e ", " ", ";", "\n", "\\", "{", "}", ":", "a", "i", "s", "/", "|", "w", "W", "r", "#", g.mark(), "1", "$", "!", "y", ",", "b", "t", "p", "x", "[", "]", "I", "M", "~", "+", "0", "q", "l", "\t")
+	}
 	var b strings.Builder
 	n := 1 + g.pick(4)
 	for i := 0; i < n && len(g.b) > 0; i++ {
@@ -422,6 +425,16 @@ func (g *gen) sedCommand(depth int) string {
 	default:
 		return addr + "p"
 	}
+}
+
+// raw strings random pieces together: scripts no grammar would write, to
+// find where the reader and the program part ways.
+func (g *gen) raw(pieces ...string) string {
+	var b strings.Builder
+	for n := 4 + g.pick(24); n > 0 && len(g.b) > 0; n-- {
+		b.WriteString(g.one(pieces...))
+	}
+	return b.String()
 }
 
 // sedArgs builds a sed argv (without the input file).
@@ -677,6 +690,10 @@ func (g *gen) awkStmts(depth int) string {
 // that matter: strings with escaped quotes, regular expressions holding |
 // and ", comments, getline forms, print with parentheses and redirections.
 func (g *gen) awkProgram() string {
+	if g.pick(4) == 0 {
+		return "BEGIN {" + g.raw(`system(`, `"`+g.mark()+`"`, `)`, `/`, `"`, `\`, `#`, "\n", "print ", "printf ", ">", ">>", `"out"`, "|", "|&",
+			"getline", ";", "{", "}", "(", "x", "1", " ", "<", `"in"`, "if", "else", ",", "?", ":", "$", "[", "]", `\"`, "a", "=", "!", "++", "length", "case", "@") + "}"
+	}
 	var b strings.Builder
 	for i := g.pick(3); i >= 0; i-- {
 		b.WriteString(g.one("BEGIN ", "END ", "", "NR == 1 ", "/L1/ ", `$0 ~ "L" `, "function fn(a) "))
@@ -699,4 +716,38 @@ func FuzzAwkProgram(f *testing.F) {
 			t.Errorf("awk %q: %s", args, fail)
 		}
 	})
+}
+
+// Readings the awks differ on, or that are easy to get wrong.
+func TestAwkProgramReading(t *testing.T) {
+	for _, c := range []struct {
+		prog         string
+		exec, writes []string
+		unsure       bool
+	}{
+		{`BEGIN { print 1 ?` + "\n" + ` "a" : "b" > "out" }`, nil, []string{"out"}, false},
+		{`BEGIN { print "a" > "x" > "y" }`, nil, []string{"", "y"}, false},
+		{`BEGIN { switch (x) { case /#/: system("rm a") } }`, nil, nil, true},
+		{`BEGIN { print length / 2 }`, nil, nil, true},
+		{`BEGIN { if (x) /#/; system("rm a") }`, nil, nil, true},
+		{`BEGIN { x = 1 /#/; system("rm a") }`, nil, nil, false},
+		{`BEGIN { system("rm\x20a") }`, []string{""}, nil, false},
+		{`BEGIN { system("rm\040a") }`, []string{"rm a"}, nil, false},
+		{`BEGIN { system("a\"b") }`, []string{`a"b`}, nil, false},
+		{`BEGIN { f = "system"; @f("rm a") }`, []string{""}, nil, false},
+		{`BEGIN { awk::system("rm a") }`, []string{"rm a"}, nil, false},
+		{`BEGIN { print > "/inet/tcp/0/host/80" }`, nil, nil, true},
+		{`BEGIN { print "x" > ("out") }`, nil, []string{"out"}, false},
+		{`BEGIN { print "x" | "sort" " -r" }`, []string{"sort -r"}, nil, false},
+		{`BEGIN { "a" "b" | getline }`, []string{"ab"}, nil, false},
+		{`BEGIN { x "a" | getline }`, []string{""}, nil, false},
+		{`BEGIN { print "a" | getline }`, []string{""}, nil, false},
+		{`BEGIN { printf("%s", "x") > "/dev/stdout" }`, nil, nil, false},
+		{"\"\xff\"", nil, nil, true},
+	} {
+		a := AwkProgram(c.prog)
+		if !slices.Equal(a.Exec, c.exec) || !slices.Equal(a.Write, c.writes) || (a.Unsure != "") != c.unsure {
+			t.Errorf("awk %q: exec %q writes %q unsure %q; want exec %q writes %q unsure %v", c.prog, a.Exec, a.Write, a.Unsure, c.exec, c.writes, c.unsure)
+		}
+	}
 }
