@@ -562,7 +562,9 @@ func (r *sedReader) compile(s string) {
 			r.substFlags()
 		case 'y':
 			slash := r.inchar()
-			if !r.matchSlash(slash, false) || !r.matchSlash(slash, false) {
+			// Two strings, each up to the delimiter.
+			src := r.matchSlash(slash, false)
+			if !src || !r.matchSlash(slash, false) {
 				r.fail("unterminated `y' command")
 				return
 			}
