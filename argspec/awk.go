@@ -404,6 +404,12 @@ func awkScan(toks []awkTok, a *Awk) {
 	// Where the current statement started, for getline's <.
 	stmtStart := 0
 	var calls []string // the function each open parenthesis calls, or ""
+	envChanged := false
+	defer func() {
+		if envChanged && len(a.Exec) > 0 {
+			unsure("the awk program changes ENVIRON, the environment of the commands it runs")
+		}
+	}()
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
 		switch t.kind {
@@ -473,6 +479,10 @@ func awkScan(toks []awkTok, a *Awk) {
 					// The files read are ARGV's, which the program changes.
 					addFile(&a.Read, "", false)
 				}
+			case t.text == "ENVIRON":
+				// gawk hands a changed ENVIRON to the commands it runs
+				// (PATH, LD_PRELOAD): they are then not what they say.
+				envChanged = envChanged || awkChangesArgs(toks, i, calls)
 			}
 		case awkOp:
 			switch t.text {
@@ -632,9 +642,10 @@ func awkGetlineFile(toks []awkTok, i int) bool {
 	return false
 }
 
-// awkChangesArgs reports whether the ARGV or ARGC at i may be changed
-// there: assigned, incremented, read into, passed whole, or the target of
-// sub or gsub. Reading ARGV[i] or ARGC, or testing (k in ARGV), is not.
+// awkChangesArgs reports whether the ARGV, ARGC or ENVIRON at i may be
+// changed there: assigned, incremented, read into, deleted from (ENVIRON),
+// passed whole, or the target of sub or gsub. Reading ARGV[i] or ARGC, or
+// testing (k in ARGV), is not.
 func awkChangesArgs(toks []awkTok, i int, calls []string) bool {
 	prev := func(k int) awkTok {
 		if k < 0 {
@@ -642,11 +653,11 @@ func awkChangesArgs(toks []awkTok, i int, calls []string) bool {
 		}
 		return toks[k]
 	}
-	if p := prev(i - 1); p.kind == awkOp && (p.text == "++" || p.text == "--") || p.kind == awkName && (p.text == "getline" || p.text == "delete" && toks[i].text == "ARGC") {
+	if p := prev(i - 1); p.kind == awkOp && (p.text == "++" || p.text == "--") || p.kind == awkName && (p.text == "getline" || p.text == "delete" && toks[i].text == "ENVIRON") {
 		return true
 	}
 	j := i + 1
-	if toks[i].text == "ARGV" {
+	if toks[i].text != "ARGC" {
 		if j >= len(toks) || toks[j].kind != awkOp || toks[j].text != "[" {
 			// The whole array: split(s, ARGV), f(ARGV), for (k in ARGV).
 			p := prev(i - 1)

@@ -744,6 +744,10 @@ func TestAwkProgramReading(t *testing.T) {
 		{`BEGIN { print "a" | getline }`, []string{""}, nil, false},
 		{`BEGIN { printf("%s", "x") > "/dev/stdout" }`, nil, nil, false},
 		{"\"\xff\"", nil, nil, true},
+		{`BEGIN { ENVIRON["PATH"] = "/tmp"; system("ls") }`, []string{"ls"}, nil, true},
+		{`BEGIN { delete ENVIRON["HOME"]; system("ls") }`, []string{"ls"}, nil, true},
+		{`BEGIN { print ENVIRON["HOME"]; system("ls") }`, []string{"ls"}, nil, false},
+		{`BEGIN { ENVIRON["X"] = 1 }`, nil, nil, false},
 	} {
 		a := AwkProgram(c.prog)
 		if !slices.Equal(a.Exec, c.exec) || !slices.Equal(a.Write, c.writes) || (a.Unsure != "") != c.unsure {
