@@ -12,6 +12,10 @@ import (
 type AwkCall struct {
 	Awk
 	Program int         // index in args of the program text operand, or -1
+	// Code is the index in args of the word that names the code when it is
+	// not known here (the first program file, or the program text when it
+	// cannot be read with certainty), or -1.
+	Code int
 	Inputs  []word.Word // operands that may be files (var=value ones are not)
 	Files   []word.Word // program files (-f, -E, -i, -W exec): read, their code not known here
 }
@@ -62,7 +66,8 @@ func awkLong(name string) (string, bool) {
 
 // ReadAwk reads an awk argv (without the program name).
 func ReadAwk(args []word.Word) AwkCall {
-	call := AwkCall{Program: -1}
+	call := AwkCall{Program: -1, Code: -1}
+	at := 0 // the word the option being applied names its value in
 	unsure := func(why string) {
 		if call.Unsure == "" {
 			call.Unsure = why
@@ -78,6 +83,9 @@ func ReadAwk(args []word.Word) AwkCall {
 			haveProg = true
 			if value != nil {
 				call.Files = append(call.Files, *value)
+			}
+			if call.Code < 0 {
+				call.Code = at
 			}
 			if name == "include" {
 				unsure("awk includes a program file, whose code is not known here")
@@ -151,6 +159,7 @@ options:
 					v = &w
 				}
 			}
+			at = i
 			opt(long, v)
 			if long == "exec" {
 				i++
@@ -190,6 +199,7 @@ options:
 						i++
 						v = &args[i]
 					}
+					at = i
 					opt(long, v)
 					if long == "exec" {
 						i++
@@ -220,6 +230,7 @@ options:
 					}
 					k = len(t)
 				}
+				at = i
 				opt(long, v)
 				if long == "exec" {
 					i++
@@ -249,6 +260,9 @@ options:
 	}
 	if len(texts) > 0 {
 		p := AwkProgram(strings.Join(texts, "\n"))
+		if p.Unsure != "" && call.Code < 0 && call.Program >= 0 {
+			call.Code = call.Program
+		}
 		call.Exec = append(call.Exec, p.Exec...)
 		call.Write = append(call.Write, p.Write...)
 		call.Read = append(call.Read, p.Read...)

@@ -755,3 +755,21 @@ func TestAwkProgramReading(t *testing.T) {
 		}
 	}
 }
+
+// The word a rule can name an awk program's unknown code by.
+func TestAwkCodeWord(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"-f", "p.awk", "f"}, 1},
+		{[]string{"-fp.awk", "f"}, 0},
+		{[]string{"-F:", "--file=p.awk"}, 1},
+		{[]string{"/[/]/", "f"}, 0},
+		{[]string{"{print}", "f"}, -1},
+	} {
+		if got := ReadAwk(words(c.args)).Code; got != c.code {
+			t.Errorf("awk %q: code word %d, want %d", c.args, got, c.code)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package judge_test
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/guard-exec/guard-exec/policy"
+)
 
 // A program's own language, read as the program reads it (issue 9 item 5):
 // the commands a sed or awk script runs are judged, the files it writes
@@ -42,4 +46,26 @@ func TestDefaultsScriptLanguages(t *testing.T) {
 		"sed ':a;e rm -rf ~' f", "sed -n '1e rm -rf /' f",
 		`awk 'BEGIN{"rm -rf /" | getline}'`, `awk '{print | "rm -rf ~"}' f`, `awk 'BEGIN{print "x" > "/dev/sda"}'`,
 	))
+}
+
+// A rule that names an awk program file allows that program, and only it:
+// the file is the code the rule approves.
+func TestRuleNamesAwkProgramFile(t *testing.T) {
+	f, err := policy.ParseFile("c.toml", []byte("[[rule]]\ndecision = \"allow\"\ncommand = \"awk -f tools/report.awk\"\n"), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj, Temp: []string{"/tmp"}}, User: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for src, want := range map[string]string{
+		"awk -f tools/report.awk data.txt": "allow",
+		"awk -f other.awk data.txt":        "ask",
+		"awk -ftools/report.awk data.txt":  "ask",
+	} {
+		if r := judgeText(pol, src); r.Decision != want {
+			t.Errorf("%s: %s (%s), want %s", src, r.Decision, r.Reason, want)
+		}
+	}
 }

@@ -1438,7 +1438,12 @@ func (w *walker) awk(sc *scope, cmd *Cmd) bool {
 	}
 	w.emit(cmd)
 	if call.Unsure != "" {
-		w.emit(&Cmd{Argv: cmd.Argv, Opaque: call.Unsure, CodeArg: codeArg})
+		// A rule can name the code by the word that holds or names it.
+		unsureArg := -1
+		if call.Code >= 0 {
+			unsureArg = call.Code + 1
+		}
+		w.emit(&Cmd{Argv: cmd.Argv, Opaque: call.Unsure, CodeArg: unsureArg})
 	}
 	dynamic := false
 	for _, c := range call.Exec {
