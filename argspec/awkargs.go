@@ -11,13 +11,13 @@ import (
 // text (unless -f, -e or -E gave one), then operands.
 type AwkCall struct {
 	Awk
-	Program int         // index in args of the program text operand, or -1
+	Program int // index in args of the program text operand, or -1
 	// Code is the index in args of the word that names the code when it is
 	// not known here (the first program file, or the program text when it
 	// cannot be read with certainty), or -1.
-	Code int
-	Inputs  []word.Word // operands that may be files (var=value ones are not)
-	Files   []word.Word // program files (-f, -E, -i, -W exec): read, their code not known here
+	Code   int
+	Inputs []word.Word // operands that may be files (var=value ones are not)
+	Files  []word.Word // program files (-f, -E, -i, -W exec): read, their code not known here
 }
 
 // awkLongs are gawk's long options (abbreviations of them are accepted)
