@@ -73,6 +73,12 @@ func ReadAwk(args []word.Word) AwkCall {
 			call.Unsure = why
 		}
 	}
+	// rest ends a reading that stopped at args[i]: the words from there on
+	// may all be files it reads.
+	rest := func(i int) AwkCall {
+		call.Inputs = append(call.Inputs, args[min(i, len(args)):]...)
+		return call
+	}
 	var texts []string
 	haveProg := false
 	// opt applies one option; value is its value (nil when none was given).
@@ -126,7 +132,7 @@ options:
 		if !ok {
 			if args[i].CouldStartWith('-') || !haveProg {
 				unsure("an awk argument not known here (it could be an option or the program)")
-				return call
+				return rest(i)
 			}
 			break
 		}
@@ -141,7 +147,7 @@ options:
 			long, ok := awkLong(name)
 			if !ok {
 				unsure("an awk option not known here: " + t)
-				return call
+				return rest(i)
 			}
 			var v *word.Word
 			switch awkLongs[long] {
@@ -171,25 +177,25 @@ options:
 				c := t[k]
 				if c == 'W' {
 					// -W NAME[=VALUE]: gawk's and mawk's long options.
-					rest := t[k+1:]
-					if rest == "" {
+					wrest := t[k+1:]
+					if wrest == "" {
 						if i+1 >= len(args) {
 							unsure("awk -W without a name")
-							return call
+							return rest(i)
 						}
 						i++
 						r, ok := args[i].Static()
 						if !ok {
 							unsure("an awk -W option not known here")
-							return call
+							return rest(i)
 						}
-						rest = r
+						wrest = r
 					}
-					name, val, hasVal := strings.Cut(rest, "=")
+					name, val, hasVal := strings.Cut(wrest, "=")
 					long, ok := awkLong(name)
 					if !ok {
-						unsure("an awk -W option not known here: " + rest)
-						return call
+						unsure("an awk -W option not known here: " + wrest)
+						return rest(i)
 					}
 					var v *word.Word
 					if hasVal {
@@ -210,7 +216,7 @@ options:
 				long, ok := awkShorts[c]
 				if !ok {
 					unsure("an awk option not known here: -" + string(c))
-					return call
+					return rest(i)
 				}
 				var v *word.Word
 				switch awkLongs[long] {
@@ -241,13 +247,13 @@ options:
 	}
 	if !haveProg {
 		if i >= len(args) {
-			return call
+			return rest(i)
 		}
 		call.Program = i
 		t, ok := args[i].Static()
 		if !ok {
 			unsure("an awk program not known here")
-			return call
+			return rest(i + 1)
 		}
 		texts = append(texts, t)
 		i++

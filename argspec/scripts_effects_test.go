@@ -41,6 +41,16 @@ func TestScriptEffects(t *testing.T) {
 		{[]string{"sed", "-e", "w out", "--version"}, []string{"write out"}},
 		{[]string{"sed", "-n", "-e", "p", "-e", "w out", "f", "g"}, []string{"write out", "read f", "read g"}},
 		{[]string{"sed", "-i", "w out", "f"}, []string{"write out", "write f"}},
+		{[]string{"awk", `BEGIN { print "x" > "/etc/passwd" }`}, []string{"write /etc/passwd"}},
+		{[]string{"awk", `{ print $1 >> "log"; print | "sort" }`, "f"}, []string{"write log", "read f"}},
+		{[]string{"awk", `{ print > $1 }`, "f"}, []string{"write a file the awk program names at run time", "read f"}},
+		{[]string{"awk", `BEGIN { while ((getline l < ".env") > 0) n++ }`}, []string{"read .env"}},
+		{[]string{"awk", `BEGIN { ARGV[1] = ".env" } { print }`, "f"}, []string{"read a file the awk program names at run time", "read f"}},
+		{[]string{"awk", "-F:", "-v", "x=1", `{ print $1 > "/dev/stderr" }`, "n=2", "f"}, []string{"read f"}},
+		{[]string{"awk", "-f", "p.awk", "f"}, []string{"read p.awk", "read f"}},
+		{[]string{"gawk", "-d", "BEGIN{}"}, []string{"write awkvars.out"}},
+		{[]string{"gawk", "--profile=prof", "BEGIN{}"}, []string{"write prof"}},
+		{[]string{"awk", "-Q", "{print}", ".env"}, []string{"read -Q", "read {print}", "read .env"}},
 	} {
 		if got := effectsOf(tt.argv...); !slices.Equal(got, tt.want) {
 			t.Errorf("Effects(%q)\n got  %q\n want %q", tt.argv, got, tt.want)
