@@ -51,3 +51,12 @@ func TestAwkScripts(t *testing.T) {
 		{`awk 'BEGIN{print "x" > "/etc/passwd"}'`, []string{`awk 'BEGIN{print "x" > "/etc/passwd"}'`}},
 	})
 }
+
+// GNU sed permutes its options: a word not known here may be -e SCRIPT.
+func TestSedOpenArgv(t *testing.T) {
+	runTable(t, []tcase{
+		{`sed p "$f"`, []string{"sed p ⟨$f⟩", "sed p ⟨$f⟩ OPAQUE"}},
+		{`f=notes.txt; sed p "$f"`, []string{"f=notes.txt", "sed p notes.txt"}},
+		{`sed -n 1p ./*.txt`, []string{"sed -n 1p ⟨./*.txt⟩"}},
+	})
+}
