@@ -41,6 +41,12 @@ func TestDefaultsScriptLanguages(t *testing.T) {
 		`awk '{print $1}' f`, `awk -F: '{print $1 > "/dev/stderr"}' f`, `awk '{print $1 > "out.txt"}' f`,
 		`awk '/system/ { print "system(\"make\")" } # system("make")' f`, `awk 'BEGIN { while ((getline l < "f") > 0) n++ }'`,
 		`awk -v x=1 '$2 > x { print $1 }' f`, `awk 'BEGIN { print length("ab") / 2 }'`,
+		`awk -F'/' '{print $NF}' f`, `awk '{ gsub(/\//, "_"); print }' f`, `awk '/^#/ {next} {print}' f`,
+		`awk '{s+=$1} END {print s/NR}' f`, `awk 'length > 72' f`, `awk -v OFS='\t' '{print $1, $2}' f`,
+		`awk '{ if ($1 > 5) print $0 > "big.txt" }' f`, `awk '!seen[$0]++' f`, `awk '/start/,/end/' f`,
+		`awk '{a[$1]+=$2} END{for(k in a) print k, a[k] | "sort"}' f`, `awk 'BEGIN { while (("ls" | getline f) > 0) print f }'`,
+		`sed -n '/^func /p' f`, `sed -E 's/([a-z]+)=/\1: /' f`, `sed '1d;$d' f`, `sed -n '$=' f`, `sed 's|/usr|/opt|g' f`,
+		`sed -e ':a' -e 'N;$!ba' -e 's/\n/ /g' f`, `sed '/^$/N;/\n$/D' f`, `sed -i.bak '/x/{s/a/b/;s/c/d/}' f`,
 	))
 	runRows(t, "catastrophic commands in sed scripts", deny(
 		"sed ':a;e rm -rf ~' f", "sed -n '1e rm -rf /' f",
