@@ -24,12 +24,23 @@ type Awk struct {
 
 // AwkProgram reads the text of an awk program.
 func AwkProgram(src string) Awk {
+	return awkProgram(src, nil, false)
+}
+
+// awkProgram reads a program whose command line assigns the variables in
+// assigned (-v, var=value operands); unknownArgs says the command line may
+// assign others.
+func awkProgram(src string, assigned map[string]bool, unknownArgs bool) Awk {
 	var a Awk
 	toks, why := awkLex(src)
 	if why != "" {
 		a.Unsure = why
 	}
-	awkScan(toks, &a)
+	var consts map[string][]string
+	if !unknownArgs {
+		consts = awkConsts(toks, assigned)
+	}
+	awkScan(toks, consts, &a)
 	return a
 }
 
@@ -325,8 +336,9 @@ func awkLexRegex(s string) (int, bool) {
 // getline and standard output to print in gawk and mawk alike.
 var awkSpecialFiles = map[string]bool{"/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "-": true}
 
-// awkScan finds the commands and files in a token list.
-func awkScan(toks []awkTok, a *Awk) {
+// awkScan finds the commands and files in a token list; consts are the
+// variables that only ever hold string constants, with their values.
+func awkScan(toks []awkTok, consts map[string][]string, a *Awk) {
 	unsure := func(why string) {
 		if a.Unsure == "" {
 			a.Unsure = why
@@ -374,6 +386,15 @@ func awkScan(toks []awkTok, a *Awk) {
 		}
 		return b.String(), true
 	}
+	// valuesAfter is literalAfter, or the values of a variable that only
+	// ever holds constants.
+	valuesAfter := func(i int, ends func(int) bool) ([]string, bool) {
+		if t := at(i); t.kind == awkName && consts[t.text] != nil && ends(i+1) {
+			return consts[t.text], true
+		}
+		v, ok := literalAfter(i, ends)
+		return []string{v}, ok
+	}
 	stmtEnd := func(j int) bool {
 		t := at(j)
 		return j >= len(toks) || t.kind == awkNL || t.kind == awkOp && (t.text == ";" || t.text == "}")
@@ -382,23 +403,29 @@ func awkScan(toks []awkTok, a *Awk) {
 	readEnd := func(j int) bool {
 		return stmtEnd(j) || isOp(j, ")", "]", ",", "&&", "||", "?", ":", ">", "<", ">=", "<=", "==", "!=", "~", "!~")
 	}
-	addFile := func(list *[]string, name string, ok bool) {
-		switch {
-		case !ok:
-			*list = append(*list, "")
-		case strings.HasPrefix(name, "/inet/") || strings.HasPrefix(name, "/inet4/") || strings.HasPrefix(name, "/inet6/"):
-			unsure("gawk opens a network connection (" + name + ")")
-		case awkSpecialFiles[name]:
-		default:
-			*list = append(*list, name)
-		}
-	}
-	addExec := func(cmd string, ok bool) {
+	addFile := func(list *[]string, names []string, ok bool) {
 		if !ok {
-			cmd = ""
+			*list = append(*list, "")
+			return
 		}
-		a.Exec = append(a.Exec, cmd)
+		for _, name := range names {
+			switch {
+			case strings.HasPrefix(name, "/inet/") || strings.HasPrefix(name, "/inet4/") || strings.HasPrefix(name, "/inet6/"):
+				unsure("gawk opens a network connection (" + name + ")")
+			case awkSpecialFiles[name]:
+			default:
+				*list = append(*list, name)
+			}
+		}
 	}
+	addExec := func(cmds []string, ok bool) {
+		if !ok {
+			a.Exec = append(a.Exec, "")
+			return
+		}
+		a.Exec = append(a.Exec, cmds...)
+	}
+	unknownExec := func() { addExec(nil, false) }
 	// The print statement being read: the paren depth it started at, or -1.
 	depth, printDepth := 0, -1
 	// Where the current statement started, for getline's <.
@@ -429,7 +456,7 @@ func awkScan(toks []awkTok, a *Awk) {
 			case n.kind == awkName && n.text == "namespace", n.kind == awkRegex:
 			default:
 				// @f(…) calls the function named by f's value: system too.
-				addExec("", false)
+				unknownExec()
 			}
 		case awkName:
 			switch {
@@ -439,11 +466,10 @@ func awkScan(toks []awkTok, a *Awk) {
 				}
 			case isName(i, "system"):
 				if !isOp(i+1, "(") {
-					addExec("", false)
+					unknownExec()
 					break
 				}
-				cmd, ok := literalAfter(i+2, func(j int) bool { return isOp(j, ")") })
-				addExec(cmd, ok)
+				addExec(valuesAfter(i+2, func(j int) bool { return isOp(j, ")") }))
 			case t.text == "getline":
 				j := i + 1
 				// An optional variable: name, name[…], $primary.
@@ -471,13 +497,13 @@ func awkScan(toks []awkTok, a *Awk) {
 					}
 				}
 				if isOp(j, "<") {
-					name, ok := literalAfter(j+1, readEnd)
-					addFile(&a.Read, name, ok)
+					names, ok := valuesAfter(j+1, readEnd)
+					addFile(&a.Read, names, ok)
 				}
 			case t.text == "ARGV" || t.text == "ARGC":
 				if awkChangesArgs(toks, i, calls) {
 					// The files read are ARGV's, which the program changes.
-					addFile(&a.Read, "", false)
+					addFile(&a.Read, nil, false)
 				}
 			case t.text == "ENVIRON":
 				// gawk hands a changed ENVIRON to the commands it runs
@@ -509,30 +535,30 @@ func awkScan(toks []awkTok, a *Awk) {
 				}
 			case ">", ">>":
 				if printDepth >= 0 && depth == printDepth {
-					name, ok := literalAfter(i+1, stmtEnd)
-					addFile(&a.Write, name, ok)
+					names, ok := valuesAfter(i+1, stmtEnd)
+					addFile(&a.Write, names, ok)
 				}
 			case "<":
 				// A getline's file is found from the getline; a < that
 				// follows a getline this reader could not follow is a read
 				// of a file not known here.
 				if awkGetlineBefore(toks, stmtStart, i) && !awkGetlineFile(toks, i) {
-					addFile(&a.Read, "", false)
+					addFile(&a.Read, nil, false)
 				}
 			case "|", "|&":
 				if isName(i+1, "getline") {
 					if printDepth >= 0 && depth == printDepth {
-						addExec("", false) // print … | getline: both readings
+						unknownExec() // print … | getline: both readings
 						break
 					}
-					addExec(awkLeftLiteral(toks, i))
+					addExec(awkLeftLiteral(toks, i, consts))
 					break
 				}
 				if printDepth >= 0 && depth == printDepth {
-					addExec(literalAfter(i+1, stmtEnd))
+					addExec(valuesAfter(i+1, stmtEnd))
 					break
 				}
-				addExec("", false)
+				unknownExec()
 			}
 		}
 	}
@@ -560,14 +586,21 @@ func awkSkipGroup(toks []awkTok, i int) int {
 }
 
 // awkLeftLiteral reads the command of CMD | getline: the strings right
-// before the pipe, when nothing else can be part of the command.
-func awkLeftLiteral(toks []awkTok, pipe int) (string, bool) {
+// before the pipe, or a variable that only holds constants, when nothing
+// else can be part of the command.
+func awkLeftLiteral(toks []awkTok, pipe int, consts map[string][]string) ([]string, bool) {
 	j := pipe - 1
-	for j >= 0 && toks[j].kind == awkString {
+	var vals []string
+	if j >= 0 && toks[j].kind == awkName && consts[toks[j].text] != nil {
+		vals = consts[toks[j].text]
 		j--
-	}
-	if j == pipe-1 {
-		return "", false
+	} else {
+		for j >= 0 && toks[j].kind == awkString {
+			j--
+		}
+		if j == pipe-1 {
+			return nil, false
+		}
 	}
 	if j >= 0 {
 		t := toks[j]
@@ -576,17 +609,126 @@ func awkLeftLiteral(toks []awkTok, pipe int) (string, bool) {
 		case t.kind == awkOp && awkBoundaryOp(t.text):
 		case t.kind == awkName && (t.text == "return" || t.text == "do" || t.text == "else"):
 		default:
-			return "", false
+			return nil, false
 		}
+	}
+	if vals != nil {
+		return vals, true
 	}
 	var b strings.Builder
 	for k := j + 1; k < pipe; k++ {
 		if !toks[k].sure {
-			return "", false
+			return nil, false
 		}
 		b.WriteString(toks[k].val)
 	}
-	return b.String(), true
+	return []string{b.String()}, true
+}
+
+// awkArrayTargets change the variable they are given (sub and gsub their
+// third argument, the others an array).
+var awkArrayTargets = map[string]bool{"sub": true, "gsub": true, "split": true, "match": true, "patsplit": true, "asort": true, "asorti": true}
+
+// awkConsts finds the variables that only ever hold string constants: each
+// is assigned only by NAME = "constant" statements and never changed any
+// other way (another operator, ++/--, getline NAME, for (NAME in …), a
+// function parameter of that name, sub/gsub/split… targets, delete, the
+// command line). Their values are what the program can run or open through
+// them. A program that uses gawk's SYMTAB or namespaces, or touches ARGV or
+// ARGC (whose var=value words assign variables), has none.
+func awkConsts(toks []awkTok, assigned map[string]bool) map[string][]string {
+	at := func(i int) awkTok {
+		if i < 0 || i >= len(toks) {
+			return awkTok{kind: awkNL}
+		}
+		return toks[i]
+	}
+	op := func(i int, ops ...string) bool {
+		t := at(i)
+		if t.kind != awkOp {
+			return false
+		}
+		for _, o := range ops {
+			if t.text == o {
+				return true
+			}
+		}
+		return false
+	}
+	name := func(i int, names ...string) bool {
+		t := at(i)
+		if t.kind != awkName {
+			return false
+		}
+		for _, n := range names {
+			if t.text == n {
+				return true
+			}
+		}
+		return false
+	}
+	vals := map[string][]string{}
+	bad := map[string]bool{}
+	var calls []string // the name before each open parenthesis
+	for i, t := range toks {
+		switch {
+		case t.kind == awkAt:
+			return nil // @namespace, @f(…)
+		case t.kind == awkOp && (t.text == "(" || t.text == "["):
+			c := ""
+			if t.text == "(" && at(i-1).kind == awkName {
+				c = at(i - 1).text
+			}
+			calls = append(calls, c)
+			continue
+		case t.kind == awkOp && (t.text == ")" || t.text == "]"):
+			if len(calls) > 0 {
+				calls = calls[:len(calls)-1]
+			}
+			continue
+		case t.kind == awkOp && t.text == "}":
+			calls = calls[:0]
+			continue
+		case t.kind != awkName:
+			continue
+		case t.text == "SYMTAB" || t.text == "ARGV" || t.text == "ARGC" || strings.Contains(t.text, "::"):
+			return nil
+		case name(i, "function", "func"):
+			// The parameters, to the ")": locals that shadow the globals of
+			// their names, bound to whatever a call passes.
+			for j := i + 1; j < len(toks) && !op(j, ")", "{"); j++ {
+				if at(j).kind == awkName {
+					bad[at(j).text] = true
+				}
+			}
+			continue
+		case awkKeywords[t.text] || strings.ToUpper(t.text) == t.text:
+			continue // keywords, and awk's own variables (NR, FS, ENVIRON…)
+		}
+		v := t.text
+		switch {
+		case assigned[v], op(i+1, "["), op(i+1, "("), op(i-1, "++", "--", "$"), op(i+1, "++", "--"),
+			name(i-1, "getline", "delete", "function", "func"), name(i+1, "in"),
+			op(i+1, "+=", "-=", "*=", "/=", "%=", "^=", "**="):
+			bad[v] = true
+		case op(i-1, "(", ",") && op(i+1, ")", ",") && len(calls) > 0 && awkArrayTargets[calls[len(calls)-1]]:
+			bad[v] = true
+		case op(i+1, "="):
+			p := at(i - 1)
+			boundary := p.kind == awkNL || p.kind == awkOp && (p.text == ";" || p.text == "{" || p.text == "}" || p.text == ")") ||
+				p.kind == awkName && (p.text == "else" || p.text == "do")
+			if s := at(i + 2); boundary && s.kind == awkString && s.sure &&
+				(at(i+3).kind == awkNL || op(i+3, ";", "}") || i+3 >= len(toks)) {
+				vals[v] = append(vals[v], s.val)
+			} else {
+				bad[v] = true
+			}
+		}
+	}
+	for v := range bad {
+		delete(vals, v)
+	}
+	return vals
 }
 
 func awkBoundaryOp(op string) bool {

@@ -81,6 +81,20 @@ func ReadAwk(args []word.Word) AwkCall {
 	}
 	var texts []string
 	haveProg := false
+	// The variables the command line assigns (-v, var=value operands), and
+	// whether it may assign others.
+	assigned := map[string]bool{}
+	unknownArgs := false
+	assign := func(w word.Word) {
+		t, ok := w.Static()
+		if !ok {
+			unknownArgs = true
+			return
+		}
+		if name, _, ok := strings.Cut(t, "="); ok {
+			assigned[name] = true
+		}
+	}
 	// opt applies one option; value is its value (nil when none was given).
 	opt := func(name string, value *word.Word) {
 		kind := awkLongs[name]
@@ -111,6 +125,10 @@ func ReadAwk(args []word.Word) AwkCall {
 				return
 			}
 			texts = append(texts, t)
+		case 'v':
+			if name == "assign" && value != nil {
+				assign(*value)
+			}
 		case 'w':
 			f := word.FromLit(awkDefaultOut[name])
 			if value != nil {
@@ -259,13 +277,18 @@ options:
 		i++
 	}
 	for ; i < len(args); i++ {
-		if t, ok := args[i].Static(); ok && awkAssignment(t) {
+		t, ok := args[i].Static()
+		if !ok {
+			unknownArgs = true // it could be var=value
+		}
+		if ok && awkAssignment(t) {
+			assign(args[i])
 			continue
 		}
 		call.Inputs = append(call.Inputs, args[i])
 	}
 	if len(texts) > 0 {
-		p := AwkProgram(strings.Join(texts, "\n"))
+		p := awkProgram(strings.Join(texts, "\n"), assigned, unknownArgs)
 		if p.Unsure != "" && call.Code < 0 && call.Program >= 0 {
 			call.Code = call.Program
 		}

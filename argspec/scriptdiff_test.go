@@ -593,6 +593,15 @@ var awkCases = [][]string{
 	{`BEGIN { system("echo a > out20") }`},
 	{`BEGIN { print "a" > "out21"` + "\n" + `}`},
 	{`BEGIN { print "a",` + "\n" + ` "b" > "out22" }`},
+	{`BEGIN { c = "mark 41"; c | getline; close(c); c = "mark 42"; system(c) }`},
+	{`BEGIN { f = "out23"; print "a" > f; close(f) }`},
+	{`BEGIN { c = "mark 43" } { print | c }`},
+	{`BEGIN { c = "mark 44" } END { system(c) }`, "c=mark 45", "in"},
+	{"-v", "c=mark 46", `BEGIN { system(c); c = "mark 47"; system(c) }`},
+	{`function g(a, c) { system(c) } BEGIN { c = "mark 0"; g(1, "mark 48") }`},
+	{`BEGIN { c = "mark 0"; getline c < "in"; system(c) }`},
+	{`BEGIN { c = "mark 0"; sub(/0/, "49", c); system(c) }`},
+	{`BEGIN { ARGV[1] = "c=mark 50"; ARGV[2] = "in"; ARGC = 3; c = "mark 0" } END { system(c) }`},
 }
 
 func TestAwkProgramsAgainstAwks(t *testing.T) {
@@ -625,11 +634,11 @@ func (g *gen) awkExpr(depth int) string {
 	case 3:
 		return g.one("/a|b/", `/"/`, `/\//`, `/#/`, `/x/`, `/[/]/`, `/a"b|c/`) + g.one("", " ~ $0", "")
 	case 4:
-		return g.awkStr() + " | getline" + g.one("", " x", " a[1]", " $2")
+		return g.one(g.awkStr(), g.awkStr(), "x", "f") + " | getline" + g.one("", " x", " a[1]", " $2")
 	case 5:
 		return "(getline" + g.one("", " l", " $1") + " < " + g.one(`"in"`, `"nothere"`, "f") + ")"
 	case 6:
-		return "system(" + g.one(g.awkStr(), g.awkStr(), g.awkExpr(depth+1)) + ")"
+		return "system(" + g.one(g.awkStr(), g.awkStr(), "x", g.awkExpr(depth+1)) + ")"
 	case 7:
 		return g.awkExpr(depth+1) + " " + g.awkExpr(depth+1)
 	case 8:
@@ -657,7 +666,7 @@ func (g *gen) awkStmt(depth int) string {
 	case 3:
 		return g.awkExpr(0)
 	case 4:
-		return g.one("x", "f", "a[1]") + " = " + g.awkExpr(0)
+		return g.one("x", "f", "a[1]") + " = " + g.one(g.awkStr(), g.awkExpr(0))
 	case 5:
 		if depth > 1 {
 			return "n++"
@@ -689,7 +698,40 @@ func (g *gen) awkStmts(depth int) string {
 // awkProgram builds an awk program from a small grammar of the classes
 // that matter: strings with escaped quotes, regular expressions holding |
 // and ", comments, getline forms, print with parentheses and redirections.
+// awkVarsProgram builds a program of variables that hold constants, their
+// uses as commands and files, and the ways a program changes them behind
+// their assignments' backs.
+func (g *gen) awkVarsProgram() string {
+	var b strings.Builder
+	for i := 1 + g.pick(3); i > 0; i-- {
+		b.WriteString(g.one("BEGIN ", "END ", "", "NR == 1 "))
+		b.WriteString("{ ")
+		for j := 1 + g.pick(5); j > 0 && len(g.b) > 0; j-- {
+			if g.pick(4) == 0 {
+				// Changes behind the assignments' backs.
+				b.WriteString(g.one(`getline x < "in"`, "getline x", `x = x " y"`, "x++", `sub(/mark/, "mark", x)`,
+					`fn(1, "`+g.mark()+`")`, `split("mark Q", x)`, `x = $0`, "f = x", `ARGV[1] = "x=`+g.mark()+`"`,
+					`for (x in a) system(x)`, `"in" | getline x`))
+			} else {
+				b.WriteString(g.one(
+					`x = "`+g.mark()+`"`, `f = "out`+g.one("1", "2")+`"`, "system(x)", "x | getline", "x | getline y", `print "a" > f`,
+					"print | x", "close(x)", "close(f)", `if (NR) x = "`+g.mark()+`"`, `y = "`+g.mark()+`"`, "system(y)",
+					`x = "`+g.mark()+`"; system(x)`))
+			}
+			b.WriteString(g.one("; ", "\n"))
+		}
+		b.WriteString("}\n")
+	}
+	if g.pick(2) == 0 {
+		b.WriteString("function fn(a, " + g.one("x", "y", "z") + ") { system(" + g.one("x", "y", "z") + ") }\n")
+	}
+	return b.String()
+}
+
 func (g *gen) awkProgram() string {
+	if g.pick(3) == 0 {
+		return g.awkVarsProgram()
+	}
 	if g.pick(4) == 0 {
 		return "BEGIN {" + g.raw(`system(`, `"`+g.mark()+`"`, `)`, `/`, `"`, `\`, `#`, "\n", "print ", "printf ", ">", ">>", `"out"`, "|", "|&",
 			"getline", ";", "{", "}", "(", "x", "1", " ", "<", `"in"`, "if", "else", ",", "?", ":", "$", "[", "]", `\"`, "a", "=", "!", "++", "length", "case", "@") + "}"
@@ -710,8 +752,14 @@ func FuzzAwkProgram(f *testing.F) {
 	stubs := stubDir(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		g := &gen{b: b}
-		prog := g.awkProgram()
-		args := []string{prog}
+		var args []string
+		if g.pick(4) == 0 {
+			args = append(args, "-v", g.one("x", "f", "y")+"="+g.one(g.mark(), "out9"))
+		}
+		args = append(args, g.awkProgram())
+		if g.pick(4) == 0 {
+			args = append(args, g.one("x", "f")+"="+g.one(g.mark(), "out8"), "in")
+		}
 		for _, fail := range awkDiff(t, stubs, paths, args) {
 			t.Errorf("awk %q: %s", args, fail)
 		}
@@ -748,6 +796,27 @@ func TestAwkProgramReading(t *testing.T) {
 		{`BEGIN { delete ENVIRON["HOME"]; system("ls") }`, []string{"ls"}, nil, true},
 		{`BEGIN { print ENVIRON["HOME"]; system("ls") }`, []string{"ls"}, nil, false},
 		{`BEGIN { ENVIRON["X"] = 1 }`, nil, nil, false},
+		// Variables that only ever hold constants name what they run.
+		{`BEGIN { cmd = "date"; cmd | getline d; close(cmd) }`, []string{"date"}, nil, false},
+		{`BEGIN { cmd = "sort"` + "\n" + ` print "b" | cmd }`, []string{"sort"}, nil, false},
+		{`BEGIN { f = "out"; print "x" > f }`, nil, []string{"out"}, false},
+		{`BEGIN { if (x) c = "ls"; else c = "pwd"; system(c) }`, []string{"ls", "pwd"}, nil, false},
+		{`function g(a,` + "\n" + ` cmd) { system(cmd) } BEGIN { cmd = "ls"; g(1, "rm") }`, []string{""}, nil, false},
+		{`BEGIN { c = "ls"; c = c " -l"; system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "ls" } { c = $0 } END { system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "a"; sub(/a/, "rm", c); system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "a"; getline c; system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "a"; c++; system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "a"; c += 1; system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "a"; for (c in x) system(c) }`, []string{""}, nil, false},
+		{`BEGIN { split("rm x", c); system(c) }`, []string{""}, nil, false},
+		{`BEGIN { ARGV[1] = "c=rm"; ARGC = 2; c = "ls" } END { system(c) }`, []string{""}, nil, false},
+		{`BEGIN { system(c) }`, []string{""}, nil, false},
+		{`BEGIN { for (c = "ls"; c; c = "") system(c) }`, []string{""}, nil, false},
+		{`BEGIN { CMD = "ls"; system(CMD) }`, []string{""}, nil, false},
+		{`BEGIN { c = "ls"; SYMTAB["c"] = "rm"; system(c) }`, []string{""}, nil, false},
+		{`@namespace "n"` + "\n" + `BEGIN { c = "ls"; n::c = "rm"; system(c) }`, []string{""}, nil, false},
+		{`BEGIN { c = "l\x73"; system(c) }`, []string{""}, nil, false},
 	} {
 		a := AwkProgram(c.prog)
 		if !slices.Equal(a.Exec, c.exec) || !slices.Equal(a.Write, c.writes) || (a.Unsure != "") != c.unsure {
@@ -757,6 +826,29 @@ func TestAwkProgramReading(t *testing.T) {
 }
 
 // The word a rule can name an awk program's unknown code by.
+// The command line assigns variables too: -v before BEGIN, var=value
+// operands before the input after them.
+func TestAwkCommandLineAssigns(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		exec []string
+	}{
+		{[]string{`BEGIN { c = "ls" } END { system(c) }`}, []string{"ls"}},
+		{[]string{"-v", "c=rm", `BEGIN { c = "ls" } END { system(c) }`}, []string{""}},
+		{[]string{"--assign=c=rm", `BEGIN { c = "ls" } END { system(c) }`}, []string{""}},
+		{[]string{`BEGIN { c = "ls" } END { system(c) }`, "c=rm", "f"}, []string{""}},
+	} {
+		if got := ReadAwk(words(c.args)).Exec; !slices.Equal(got, c.exec) {
+			t.Errorf("awk %q: exec %q, want %q", c.args, got, c.exec)
+		}
+	}
+	dyn := words([]string{`BEGIN { c = "ls" } END { system(c) }`})
+	dyn = append(dyn, word.Unknown("$x"))
+	if got := ReadAwk(dyn).Exec; !slices.Equal(got, []string{""}) {
+		t.Errorf("awk with an operand not known here: exec %q, want [\"\"]", got)
+	}
+}
+
 func TestAwkCodeWord(t *testing.T) {
 	for _, c := range []struct {
 		args []string

@@ -27,6 +27,8 @@ func TestDefaultsScriptLanguages(t *testing.T) {
 		{`awk 'BEGIN{"make" | getline}'`, "ask"},
 		{`awk '{print | "make"}' f`, "ask"},
 		{`awk '{system($0)}' f`, "ask"},
+		{`awk 'BEGIN { c = "make"; system(c) }'`, "ask"},
+		{`awk '{ c = $0; system(c) }' f`, "ask"},
 		{`awk -f prog.awk f`, "ask"},
 		{`gawk -l ext 'BEGIN{}'`, "ask"},
 		{`awk 'BEGIN{system("touch ~/pwned")}'`, "ask"},
@@ -44,7 +46,8 @@ func TestDefaultsScriptLanguages(t *testing.T) {
 		`awk -F'/' '{print $NF}' f`, `awk '{ gsub(/\//, "_"); print }' f`, `awk '/^#/ {next} {print}' f`,
 		`awk '{s+=$1} END {print s/NR}' f`, `awk 'length > 72' f`, `awk -v OFS='\t' '{print $1, $2}' f`,
 		`awk '{ if ($1 > 5) print $0 > "big.txt" }' f`, `awk '!seen[$0]++' f`, `awk '/start/,/end/' f`,
-		`awk '{a[$1]+=$2} END{for(k in a) print k, a[k] | "sort"}' f`, `awk 'BEGIN { while (("ls" | getline f) > 0) print f }'`,
+		`awk '{a[$1]+=$2} END{for(k in a) print k, a[k] | "sort"}' f`,
+		`awk 'BEGIN { cmd = "date +%Y"; cmd | getline y; close(cmd); print y }'`, `awk '{ print | s } BEGIN { s = "sort -u" }' f`, `awk 'BEGIN { while (("ls" | getline f) > 0) print f }'`,
 		`sed -n '/^func /p' f`, `sed -E 's/([a-z]+)=/\1: /' f`, `sed '1d;$d' f`, `sed -n '$=' f`, `sed 's|/usr|/opt|g' f`,
 		`sed -e ':a' -e 'N;$!ba' -e 's/\n/ /g' f`, `sed '/^$/N;/\n$/D' f`, `sed -i.bak '/x/{s/a/b/;s/c/d/}' f`,
 	))

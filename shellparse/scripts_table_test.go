@@ -35,7 +35,10 @@ func TestAwkScripts(t *testing.T) {
 		{`awk '{ print | "rm x" }' f`, []string{`awk '{ print | "rm x" }' f`, "rm x via=awk system()"}},
 		{`awk '{ print |& "rm x" }' f`, []string{`awk '{ print |& "rm x" }' f`, "rm x via=awk system()"}},
 		{`awk '{ system($0) }' f`, []string{`awk '{ system($0) }' f`, `awk '{ system($0) }' f OPAQUE`}},
-		{`awk '{ c = "rm x"; c | getline }' f`, []string{`awk '{ c = "rm x"; c | getline }' f`, `awk '{ c = "rm x"; c | getline }' f OPAQUE`}},
+		// A variable that only ever holds constants names its commands.
+		{`awk '{ c = "rm x"; c | getline; close(c) }' f`, []string{`awk '{ c = "rm x"; c | getline; close(c) }' f`, "rm x via=awk system()"}},
+		{`awk '{ c = $1; c | getline }' f`, []string{`awk '{ c = $1; c | getline }' f`, `awk '{ c = $1; c | getline }' f OPAQUE`}},
+		{`awk -v c=x '{ c = "rm x"; c | getline }' f`, []string{`awk -v c=x '{ c = "rm x"; c | getline }' f`, `awk -v c=x '{ c = "rm x"; c | getline }' f OPAQUE`}},
 		{`awk -f prog.awk f`, []string{`awk -f prog.awk f`, `awk -f prog.awk f OPAQUE`}},
 		{`gawk -i lib 'BEGIN{}'`, []string{`gawk -i lib BEGIN{}`, `gawk -i lib BEGIN{} OPAQUE`}},
 		{`gawk -l ext 'BEGIN{}'`, []string{`gawk -l ext BEGIN{}`, `gawk -l ext BEGIN{} OPAQUE`}},
