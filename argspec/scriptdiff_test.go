@@ -306,6 +306,10 @@ func TestSedScriptReading(t *testing.T) {
 		{[]string{"-f", "s.sed", "f"}, nil, nil, true},
 		{[]string{"s/\xff/x/;e id"}, nil, nil, true},
 		{[]string{"-e", "w out", "--version"}, nil, []string{"out"}, false},
+		// BSD sed: -i '' is an empty backup suffix, then the script.
+		{[]string{"-i", "", "w /etc/x", "f"}, nil, []string{"/etc/x"}, false},
+		{[]string{"-i", "", "1e id", "f"}, []string{"id"}, nil, false},
+		{[]string{"-i.bak", "", "w /etc/x", "f"}, nil, nil, false},
 	} {
 		s := ReadSed(Normalize(words(append([]string{"sed"}, c.args...)), false))
 		if !slices.Equal(s.Exec, c.exec) || !slices.Equal(s.Write, c.writes) || (s.Unsure != "") != c.unsure {

@@ -73,7 +73,10 @@ func ReadSed(c *Cmd) SedCall {
 	byOpt := false
 	done := func() SedCall {
 		r.finish()
-		call.Exec, call.Write, call.Read = r.out.Exec, r.out.Write, r.out.Read
+		// GNU sed's reading first, then what another sed would also read.
+		call.Exec = append(r.out.Exec, call.Exec...)
+		call.Write = append(r.out.Write, call.Write...)
+		call.Read = append(r.out.Read, call.Read...)
 		call.unsure(r.out.Unsure)
 		return call
 	}
@@ -108,11 +111,34 @@ func ReadSed(c *Cmd) SedCall {
 		call.Inputs = c.Args[1:]
 		if t, ok := c.Args[0].Static(); ok {
 			r.compile(t)
+			if t == "" && len(c.Args) > 1 && bsdInPlace(c) {
+				// BSD sed (macOS) reads -i '' SCRIPT as an empty backup
+				// suffix and the script: read that script too.
+				if bsd, ok := c.Args[1].Static(); ok {
+					b := ReadSedScripts([]string{bsd}, SedMode{})
+					call.Exec = append(call.Exec, b.Exec...)
+					call.Write = append(call.Write, b.Write...)
+					call.Read = append(call.Read, b.Read...)
+				} else {
+					call.unsure("a sed script not known here (GNU sed's e command runs shell commands)")
+				}
+			}
 		} else {
 			call.unsure("a sed script not known here (GNU sed's e command runs shell commands)")
 		}
 	}
 	return done()
+}
+
+// bsdInPlace reports whether the command has -i without a suffix, which
+// BSD sed reads as taking the next word as its suffix.
+func bsdInPlace(c *Cmd) bool {
+	for _, o := range c.Opts {
+		if o.Name == "--in-place" && o.Value == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *SedCall) unsure(why string) {
