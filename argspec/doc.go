@@ -21,4 +21,13 @@
 // git checkout --, find -delete, …). A program without an entry has no
 // known effects; its operands are reported as possible paths of unknown
 // access so path rules can still ask about them.
+//
+// Some programs carry a language of their own, read here as the program
+// reads it: [ReadSed] follows GNU sed 4.9's compiler, [ReadAwk] and
+// [AwkProgram] the awk language as gawk, mawk and the one true awk lex it.
+// They report every command the script hands to /bin/sh and every file it
+// writes or reads, literal or "built at run time", and say when a script
+// cannot be read with certainty. A differential against the real programs
+// with recording stubs (scriptdiff_test.go, FuzzSedScript, FuzzAwkProgram)
+// checks that nothing they run or create goes unreported.
 package argspec

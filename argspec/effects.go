@@ -66,14 +66,6 @@ func patternFirst(name string) ([]string, bool) {
 		return []string{}, true
 	case "ack":
 		return []string{}, true
-	case "awk":
-		return []string{"-f"}, true
-	case "gawk":
-		return []string{"-f"}, true
-	case "mawk":
-		return []string{"-f"}, true
-	case "nawk":
-		return []string{"-f"}, true
 	case "sed":
 		return []string{"--expression", "--file"}, true
 	}
@@ -152,7 +144,9 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		}
 	}
 	args := c.Args
-	if c.HasAny("--help", "--version") && c.Spec != nil {
+	// sed compiles its -e scripts as it reads its options: the w files of
+	// those before --version are opened (ReadSed).
+	if c.HasAny("--help", "--version") && c.Spec != nil && c.Prog != "sed" {
 		return nil, true
 	}
 	switch c.Prog {
@@ -223,31 +217,40 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		addAll(c.Values("of"), Write, "", false)
 		addAll(c.Values("if"), Read, "", false)
 	case "sed":
-		files := args
-		if len(c.Values("--expression")) == 0 && len(c.Values("--file")) == 0 && len(files) > 0 {
-			files = files[1:]
+		call := ReadSed(c)
+		addAll(call.Scripts, Read, "", false)
+		for _, f := range call.Write {
+			add(word.FromLit(f), Write, "", false)
 		}
-		addAll(c.Values("--file"), Read, "", false)
-		scripts := c.Values("--expression")
-		if len(scripts) == 0 && len(c.Values("--file")) == 0 && len(args) > 0 {
-			scripts = args[:1]
+		for _, f := range call.Read {
+			add(word.FromLit(f), Read, "", false)
 		}
-		for _, sc := range scripts {
-			if t, ok := sc.Static(); ok {
-				sed := SedScript(t)
-				for _, f := range sed.Write {
-					add(word.FromLit(f), Write, "", false)
-				}
-				for _, f := range sed.Read {
-					add(word.FromLit(f), Read, "", false)
-				}
-			}
-		}
-		if c.Has("--in-place") {
-			addAll(files, Write, "", false)
+		// A script not read with certainty (call.Unsure) is a part of its
+		// own that the walker reports: its writes are not known here.
+		if call.InPlace {
+			addAll(call.Inputs, Write, "", false)
 		} else {
-			addAll(files, Read, "", false)
+			addAll(call.Inputs, Read, "", false)
 		}
+	case "awk", "gawk", "mawk", "nawk":
+		// Its argv has no spec (c.Raw): ReadAwk reads the options.
+		call := ReadAwk(c.Args)
+		addAll(call.Files, Read, "", false)
+		for _, f := range call.Write {
+			if f == "" {
+				add(word.Unknown("a file the awk program names at run time"), Write, "", false)
+				continue
+			}
+			add(word.FromLit(f), Write, "", false)
+		}
+		for _, f := range call.Read {
+			if f == "" {
+				add(word.Unknown("a file the awk program names at run time"), Read, "", false)
+				continue
+			}
+			add(word.FromLit(f), Read, "", false)
+		}
+		addAll(call.Inputs, Read, "", false)
 	case "gofmt", "goimports", "shfmt", "clang-format", "prettier", "black", "rustfmt":
 		var writes bool
 		switch c.Prog {

@@ -1506,61 +1506,35 @@ func isVersionQuery(args []word.Word) bool {
 	return false
 }
 
-var awkSystem = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\bsystem\s*\(|\|\s*(getline\b|&)|\|\s*"|"\s*\|\s*getline|\|&|print[f]?[^;{}]*\|`)
-})
-var awkLiteralSystem = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\bsystem\s*\(\s*"((?:[^"\\]|\\.)*)"\s*\)`) })
-
-// awk reads an awk program: system() and pipes run shell commands.
+// awk reads an awk program as the awks read it (argspec.ReadAwk): the
+// commands system(), pipes and coprocesses hand to /bin/sh -c are judged
+// as shell code; one built at run time, or a program not read with
+// certainty, is a part of its own that is asked.
 func (w *walker) awk(sc *scope, cmd *Cmd) bool {
-	args := cmd.Argv[1:]
-	prog := -1
-	for i := 0; i < len(args); i++ {
-		t, ok := args[i].Static()
-		if !ok {
-			if args[i].CouldStartWith('-') || prog < 0 {
-				cmd.Opaque, cmd.CodeArg = "awk with a program not known here", i+1
-				w.emit(cmd)
-				return true
-			}
-			break
-		}
-		if t == "--" {
-			if i+1 < len(args) {
-				prog = i + 1
-			}
-			break
-		}
-		if t == "-f" || strings.HasPrefix(t, "--file") || strings.HasPrefix(t, "-f") && len(t) > 2 {
-			cmd.Opaque, cmd.CodeArg = "awk runs a program file", i+2
-			w.emit(cmd)
-			return true
-		}
-		if t == "-v" || t == "-F" || t == "-W" {
-			i++
-			continue
-		}
-		if strings.HasPrefix(t, "-") && t != "-" {
-			continue
-		}
-		prog = i
-		break
+	call := argspec.ReadAwk(cmd.Argv[1:])
+	codeArg := -1
+	if call.Program >= 0 {
+		codeArg = call.Program + 1
 	}
 	w.emit(cmd)
-	if prog < 0 {
-		return true
+	if call.Unsure != "" {
+		// A rule can name the code by the word that holds or names it.
+		unsureArg := -1
+		if call.Code >= 0 {
+			unsureArg = call.Code + 1
+		}
+		w.emit(&Cmd{Argv: cmd.Argv, Opaque: call.Unsure, CodeArg: unsureArg})
 	}
-	text, _ := args[prog].Static()
-	if !awkSystem().MatchString(text) {
-		return true
-	}
-	m := awkLiteralSystem().FindAllStringSubmatch(text, -1)
-	rest := awkLiteralSystem().ReplaceAllString(text, "")
-	for _, s := range m {
-		w.code(sc.clone(), strings.ReplaceAll(s[1], `\"`, `"`), Layer{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
-	}
-	if awkSystem().MatchString(rest) {
-		w.emit(&Cmd{Argv: cmd.Argv, Opaque: "the awk program runs shell commands built at run time (system() or a pipe)", CodeArg: prog + 1})
+	dynamic := false
+	for _, c := range call.Exec {
+		if c == "" {
+			if !dynamic {
+				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "the awk program runs shell commands built at run time (system() or a pipe)", CodeArg: codeArg})
+			}
+			dynamic = true
+			continue
+		}
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", c, Layer{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
 	}
 	return true
 }
@@ -1799,30 +1773,21 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 	}
 }
 
-// sedScript looks for GNU sed's e command and s///e flag, which run shell
-// commands.
+// sedScript reads a sed script as GNU sed does (argspec.ReadSed): each e
+// COMMAND is shell code popen runs with /bin/sh; a bare e or s///e runs the
+// pattern space, built at run time; a script not read with certainty is
+// judged as code not known here.
 func (w *walker) sedScript(sc *scope, cmd *Cmd) {
-	c := argspec.Normalize(cmd.Argv, false)
-	scripts := c.Values("--expression")
-	if len(scripts) == 0 && len(c.Values("--file")) == 0 && len(c.Args) > 0 {
-		scripts = c.Args[:1]
+	call := argspec.ReadSed(argspec.Normalize(cmd.Argv, false))
+	if call.Unsure != "" {
+		w.emit(&Cmd{Argv: cmd.Argv, Opaque: call.Unsure, CodeArg: -1})
 	}
-	if len(c.Values("--file")) > 0 {
-		w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed runs a script file, which could use the e command", CodeArg: -1})
-	}
-	for _, s := range scripts {
-		t, ok := s.Static()
-		if !ok {
-			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "a sed script not known here (GNU sed's e command runs shell commands)", CodeArg: -1})
+	for _, sub := range call.Exec {
+		if sub == "" {
+			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
 			continue
 		}
-		for _, sub := range argspec.SedScript(t).Exec {
-			if sub == "" {
-				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
-				continue
-			}
-			w.code(w.childScope(sc, []string{"sh"}, false), sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
-		}
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
 	}
 }
 
