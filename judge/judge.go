@@ -302,6 +302,11 @@ func parseAndJudge(pol *policy.Policy, opts shellparse.Options, src string, expl
 	if err != nil {
 		return nil, nil, err
 	}
+	if parsed.Rewalked {
+		// The text was walked again (shellparse's may-analysis): what was
+		// judged as it streamed belongs to the first walk.
+		return parsed, judgeAll(pol, parsed.Cmds, explain), nil
+	}
 	judged := make([]judgedPart, 0, len(parsed.Cmds))
 	for _, b := range batches {
 		judged = append(judged, b.out...)

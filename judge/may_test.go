@@ -65,6 +65,26 @@ func TestMayAssign(t *testing.T) {
 		// a name set dynamically makes every name unknown
 		{`x=bar; n=x; printf -v "$n" qux; "$x"`, false},
 		{`x=bar; \declare "$(cat f)"; "$x"`, false},
+		// trap handlers run later, with whatever state holds then, and
+		// their writes change what later commands see
+		{`c=bar; trap '"$c"' EXIT; c=qux`, false},
+		{`c=bar; trap '"$c"' EXIT`, true},
+		{`p=bar; trap 'p=qux' DEBUG; "$p" x`, false},
+		{`p=bar; trap 'q=qux' DEBUG; "$p" x`, true},
+		{`p=bar; trap 'p=qux' ERR; false; "$p"`, false},
+		{`p=bar; trap 'p=qux' RETURN; f() { :; }; f; "$p"`, false},
+		{`p=bar; trap 'p=qux' CHLD; sleep 0 & wait; "$p"`, false},
+		{`trap 'declare -i n' DEBUG; n='a[$(qux)]'`, false},
+		{`c=bar; trap 'declare -n r=c' DEBUG; r=qux; "$c"`, false},
+		// a function may run at any time; its locals are restored after it
+		{`f(){ local c=bar; }; c=qux; f; "$c"`, false},
+		{`f(){ c=qux; }; c=bar; trap f EXIT; "$c"`, false},
+		{`f(){ bar; }; c=bar; f; "$c"`, true},
+		// a function redefined after a call, or unset, has every body
+		{`f(){ bar; }; g(){ f; }; f(){ qux; }; g`, false},
+		{`f(){ bar; }; trap f EXIT; f(){ qux; }`, false},
+		{`f(){ bar; }; f; unset -f f; f`, false},
+		{`f(){ bar; }; f; f(){ bar; }; f`, true},
 		// expansions inside extended patterns run
 		{`shopt -s extglob; ls !(x|$(qux))`, false},
 		{`shopt -s extglob; ls !(x|y)`, true},

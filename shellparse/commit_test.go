@@ -67,13 +67,15 @@ func TestCommittedNeverChange(t *testing.T) {
 			if c.Key() != plain.Cmds[i].Key() {
 				t.Fatalf("%.80q: command %d differs with Committed: %s / %s", src, i, c, plain.Cmds[i])
 			}
-			if i < len(committed) {
+			if i < len(committed) && !res.Rewalked { // a second walk voids what the first committed
 				if c != committed[i] || c.Key()+c.Pos.String() != keys[i] {
 					t.Fatalf("%.80q: command %d changed after it was committed: was %q, now %s", src, i, keys[i], c)
 				}
 			}
 		}
-		checked += len(committed)
+		if !res.Rewalked {
+			checked += len(committed)
+		}
 	}
 	if checked < 5000 {
 		t.Fatalf("only %d committed commands checked", checked)

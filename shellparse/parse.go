@@ -30,7 +30,8 @@ type walker struct {
 	arithDepth int
 	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
-	top        *scope // the top level's state
+	top        *scope     // the top level's state
+	may        *mayState // what bash may do anywhere (may.go)
 }
 
 // Parse reads src and returns every command that would run.
@@ -38,15 +39,54 @@ func Parse(src string, opts Options) (*Result, error) {
 	if opts.Cwd == "" {
 		opts.Cwd = "/"
 	}
-	if streamable(src) {
+	res, may, err := parseOnce(src, opts, nil)
+	if err != nil || may == nil {
+		return res, err
+	}
+	// What the first walk saw of the text as a whole changes what it may
+	// do: walk it again, knowing that (may.go). Commands committed by the
+	// first walk are void.
+	second := opts
+	second.Committed = nil
+	res, _, err = parseOnce(src, second, may)
+	if res != nil {
+		res.Rewalked = true
+	}
+	return res, err
+}
+
+// parseOnce walks src once; with may nil it is the first walk, and it
+// returns what a second walk must know (nil: none is needed).
+func parseOnce(src string, opts Options, may *mayState) (*Result, *mayState, error) {
+	first := may == nil
+	if first {
+		may = newMayState()
+	}
+	res, err := parseWith(src, opts, may)
+	if err != nil || !first {
+		return res, nil, err
+	}
+	return res, may.decide(), nil
+}
+
+func parseWith(src string, opts Options, may *mayState) (*Result, error) {
+	if streamable(src) && !may.second {
 		w := newWalker(opts)
+		w.may, may.src = may, src
 		if ok := w.walkStream(src); ok {
 			return w.finish()
 		}
 		// The text does not parse as it streams: read it the usual way,
 		// which says why (or reads it after all), from the start.
 	}
+	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
+		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
+		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
+	if !may.second {
+		may.intDef = map[string]bool{}
+	}
 	w := newWalker(opts)
+	w.may, may.src = may, src
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
 		return nil, perr
@@ -66,7 +106,7 @@ func Parse(src string, opts Options) (*Result, error) {
 }
 
 func newWalker(opts Options) *walker {
-	return &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}}
+	return &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
 }
 
 // topScope is the state the top level starts in.
@@ -76,6 +116,17 @@ func (w *walker) topScope() *scope {
 		cwd:           Cwd{Dirs: []string{filepath.Clean(w.opts.Cwd)}},
 		params:        w.opts.Params,
 		paramsUnknown: w.opts.ParamsUnknown,
+		may:           w.may,
+	}
+	if w.may != nil && w.may.second {
+		// Attributes that deferred code gives (declare -i in a trap) may
+		// hold anywhere; a name reference made there may redirect any write.
+		for name := range w.may.intDef {
+			w.top.vars.put(name, varState{unknown: true, integer: true})
+		}
+		if w.may.refDef {
+			w.top.havoc = true
+		}
 	}
 	w.curScope = w.top
 	return w.top
@@ -426,6 +477,11 @@ func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVari
 		w.nested--
 	}()
 	f, perr := w.parse(src, lang)
+	if w.may != nil {
+		outer := w.may.src
+		w.may.src = src
+		defer func() { w.may.src = outer }()
+	}
 	if perr != nil {
 		if perr.TooLarge {
 			if w.fatal == nil {

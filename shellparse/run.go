@@ -315,6 +315,11 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		return
 	}
 	if !noFuncs && !strings.Contains(name, "/") {
+		if bodies := w.may.bodies[name]; len(bodies) > 0 {
+			w.callAny(sc, name, bodies, argv, assigns, in, bg)
+			w.emitRedirs(redirs)
+			return
+		}
 		if body, ok := sc.funcs[name]; ok {
 			w.emitRedirs(redirs)
 			w.callFunc(sc, name, body, argv, bg)
@@ -391,6 +396,9 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				case funcs:
 					sc.deleteFunc(t)
+					if !w.may.second {
+						w.may.unsetF[t] = true
+					}
 				case strings.Contains(t, "["):
 					// One element: the array is no longer known.
 					w.varNameArg(sc, a, "unset")
@@ -399,7 +407,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					}
 				case refsOnly:
 					w.varNameArg(sc, a, "unset")
-					sc.vars.put(t, varState{unset: true})
+					sc.store(t, varState{unset: true})
 				default:
 					// Through a name reference: unset r unsets what r names.
 					w.varNameArg(sc, a, "unset")
@@ -529,6 +537,29 @@ func (w *walker) unknownAfterSource(sc *scope) {
 	}
 }
 
+// callAny walks a call of a function that has several possible bodies
+// (defined more than once, or unset, anywhere in the text): each body, and
+// the program of that name when the function may not be defined then. The
+// state after it is what any of them leaves.
+func (w *walker) callAny(sc *scope, name string, bodies []*syntax.Stmt, argv []word.Word, assigns []Assign, in *Input, bg bool) {
+	var outs []*scope
+	for _, b := range bodies {
+		c := sc.clone()
+		w.callFunc(c, name, b, argv, bg)
+		outs = append(outs, c)
+	}
+	if _, defined := sc.funcs[name]; !defined || w.may.unsetNow[name] {
+		c := sc.clone()
+		w.run(c, argv, assigns, nil, in, true, bg)
+		outs = append(outs, c)
+	}
+	out := outs[0]
+	for _, o := range outs[1:] {
+		out = merge(out, o)
+	}
+	*sc = *out
+}
+
 // callFunc walks a function's body where it is called.
 func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word.Word, bg bool) {
 	for _, c := range w.calls {
@@ -557,7 +588,11 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 	if bg {
 		w.inPipe = true
 	}
+	// A function body's writes may be undone (local) or made again at
+	// another call: deferred (may.go).
+	w.may.deferred++
 	w.stmt(sc, body, nil)
+	w.may.deferred--
 	w.inPipe = wasPipe
 	sc.params, sc.paramsUnknown = oldParams, oldUnknown
 	sc.dead = false
@@ -610,7 +645,11 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	if text == "" || text == "-" {
 		return
 	}
+	// The handler runs later, with whatever state holds then: its reads
+	// and writes are deferred (may.go).
+	w.may.deferred++
 	w.code(sc.clone(), text, Layer{Kind: "trap", Argv: word.Strings(argv)})
+	w.may.deferred--
 }
 
 func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
@@ -703,12 +742,12 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath bool) {
 		prev2 := prev
 		sc.cwd = Cwd{Dirs: dirs}
 		sc.cdFallback = &prev2
-		sc.vars.put("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
+		sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
 		return
 	}
 	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown}
 	sc.cdFallback = &prev
-	sc.vars.put("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
+	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
 }
 
 func first(ss []string) string {
@@ -968,14 +1007,17 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 					st := sc.varState(name)
 					st.integer = st.integer || integer
 					st.assoc = st.assoc || assoc
-					sc.vars.put(name, st)
+					sc.store(name, st)
+				}
+				if integer && w.may.deferred > 0 && !w.may.second {
+					w.may.intDef[name] = true
 				}
 				continue
 			}
 			if assoc {
 				st := sc.varState(name)
 				st.assoc = true
-				sc.vars.put(name, st)
+				sc.store(name, st)
 			}
 			v := w.assign(sc, a, assoc)
 			if nameref {
@@ -995,7 +1037,10 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				sc.setNumeric(name)
 				st := sc.varState(name)
 				st.integer = true
-				sc.vars.put(name, st)
+				sc.store(name, st)
+				if w.may.deferred > 0 && !w.may.second {
+					w.may.intDef[name] = true
+				}
 				continue
 			}
 			w.setAssign(sc, a, v)
@@ -1187,6 +1232,7 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 		params:        params,
 		paramsUnknown: paramsUnknown,
 		havoc:         sc.havoc, // exported variables may have changed too
+		may:           sc.may,
 	}
 }
 

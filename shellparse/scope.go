@@ -228,6 +228,9 @@ type scope struct {
 	// havoc: a write through a name reference to a variable not known
 	// here: no variable's value can be trusted any more.
 	havoc bool
+	// may is the walk's note of what bash may do anywhere (may.go),
+	// shared by every scope of the walk.
+	may *mayState
 }
 
 func (sc *scope) clone() *scope {
@@ -357,6 +360,7 @@ func (sc *scope) ownFuncs() {
 
 // get returns a variable's value and whether it is known.
 func (sc *scope) get(w *walker, name string) (word.Word, bool) {
+	sc.may.readIn(name)
 	if v, ok := sc.vars.lookup(name); ok {
 		if v.unset {
 			return word.FromLit(""), true
@@ -403,6 +407,10 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 		// they go.
 		if w.opts.Getenv != nil {
 			if v := w.opts.Getenv(name); v != "" && filepath.IsAbs(v) {
+				sc.may.initial(name, v)
+				if sc.may.hidden(name) {
+					return word.Unknown("$" + name), false
+				}
 				return word.FromLit(v), true
 			}
 		}
@@ -487,7 +495,7 @@ func (sc *scope) put(name string, st varState) {
 		cur, _ := sc.vars.lookup(name)
 		if !cur.ref {
 			st.integer, st.assoc = cur.integer || st.integer, cur.assoc || st.assoc
-			sc.vars.put(name, st)
+			sc.store(name, st)
 			return
 		}
 		if !cur.refBound {
@@ -509,6 +517,14 @@ func (sc *scope) put(name string, st varState) {
 		}
 		name = base
 	}
+}
+
+// store writes a variable's state, noting the write for the may-analysis
+// (may.go), and in a second walk storing it as unknown when the variable
+// may have other values.
+func (sc *scope) store(name string, st varState) {
+	sc.may.assigned(name, st)
+	sc.vars.put(name, sc.may.masked(name, st))
 }
 
 // havocVars forgets every variable's value: a write went through a name
@@ -538,7 +554,10 @@ func (sc *scope) declareRef(name, target string, bound bool) {
 			}
 		}
 	}
-	sc.vars.put(name, varState{unknown: true, ref: true, refBound: bound, refTarget: target})
+	sc.store(name, varState{unknown: true, ref: true, refBound: bound, refTarget: target})
+	if sc.may != nil && sc.may.deferred > 0 && !sc.may.second {
+		sc.may.refDef = true
+	}
 }
 
 func (sc *scope) setNumeric(name string) {

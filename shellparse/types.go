@@ -191,6 +191,9 @@ type Result struct {
 	// code strings and in bodies never called too), in order, with
 	// repeats: a definition changes the shell even when nothing calls it.
 	Funcs []string
+	// Rewalked is set when the text was walked a second time (may.go):
+	// commands handed to Options.Committed during the first walk are void.
+	Rewalked bool
 }
 
 // ParseError means the text could not be read reliably. Nothing of it may

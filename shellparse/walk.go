@@ -172,6 +172,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				w.res.Funcs = append(w.res.Funcs, name)
 			}
 			sc.defineFunc(name, c.Body)
+			w.may.defined(name, c.Body)
 			if name == "command_not_found_handle" {
 				// bash calls it for any later command it cannot find,
 				// which cannot be known here: judge it as called now.

@@ -1,0 +1,203 @@
+package shellparse
+
+import (
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// The walk follows the text in execution order, and its picture of the
+// shell's state is exact for straight-line code, branches, loops and
+// subshells. It is not for code that runs at another time than where it
+// stands: a trap handler runs whenever its signal comes (a DEBUG handler
+// before every command), a function body whenever it is called, with
+// locals restored after it, and a function may be defined again after a
+// call. So the first walk also takes note of what bash may do anywhere
+// (may): every value any assignment gives each variable, whether it is
+// given in such deferred code or read there, every body each function is
+// given. When that shows a variable with more than one possible value that
+// deferred code writes or reads, or a function with more than one body,
+// the text is walked again from the start with those variables unknown
+// wherever they are read and every body walked at each call: a dynamic
+// word is allowed only when every value bash may give it is known and
+// allowed. A second walk never needs a third: it only ever makes values
+// less known. Most texts need one walk; the note costs a map entry per
+// assignment.
+
+// mayVar is what the first walk saw of one variable.
+type mayVar struct {
+	values   map[string]bool // the static values given it (and the environment's)
+	many     bool            // more values than are worth keeping
+	unknown  bool            // a value not known here
+	numeric  bool            // every value is certainly an integer
+	deferred bool            // assigned in deferred code
+	read     bool            // read in deferred code
+}
+
+// maxMayValues bounds the values kept per variable.
+const maxMayValues = 8
+
+// mayState is the note the first walk keeps, shared by every scope of one
+// walk, and what the second walk is told.
+type mayState struct {
+	vars     map[string]*mayVar
+	deferred int // > 0 while walking deferred code
+	funcs    map[string]*mayFunc                 // every body each function is given
+	unsetF   map[string]bool                    // unset -f NAME anywhere
+	intDef   map[string]bool                    // declare -i NAME in deferred code
+	refDef   bool                               // a name reference made in deferred code
+	src      string                             // the text being walked, for function bodies' text
+
+	// For the second walk.
+	second    bool
+	ambiguous map[string]bool               // variables unknown wherever read
+	numeric   map[string]bool               // of those, the ones whose every value is an integer
+	bodies    map[string][]*syntax.Stmt     // functions with several possible bodies
+	unsetNow  map[string]bool               // functions that may be unset when called
+}
+
+// mayFunc is the bodies a function is given, in the order met.
+type mayFunc struct {
+	bodies []*syntax.Stmt
+	seen   map[string]bool // their text: the same text read twice (sh as bash and as dash) is one body
+}
+
+func newMayState() *mayState {
+	return &mayState{vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{},
+		unsetF: map[string]bool{}, intDef: map[string]bool{}}
+}
+
+func (m *mayState) entry(name string) *mayVar {
+	v := m.vars[name]
+	if v == nil {
+		v = &mayVar{values: map[string]bool{}, numeric: true}
+		m.vars[name] = v
+	}
+	return v
+}
+
+// assigned notes a write of st to name.
+func (m *mayState) assigned(name string, st varState) {
+	if m == nil || m.second {
+		return
+	}
+	v := m.entry(name)
+	if m.deferred > 0 {
+		v.deferred = true
+	}
+	switch {
+	case st.ref:
+		if m.deferred > 0 {
+			m.refDef = true
+		}
+		v.unknown = true
+	case st.unset:
+		m.value(v, "\x00unset")
+	case st.unknown || st.elems != nil && len(st.elems) > 1:
+		v.unknown = true
+		v.numeric = v.numeric && st.numeric
+	default:
+		s, ok := st.val.Static()
+		if !ok {
+			v.unknown, v.numeric = true, false
+			return
+		}
+		m.value(v, s)
+	}
+}
+
+func (m *mayState) value(v *mayVar, s string) {
+	if !isInteger(s) {
+		v.numeric = false
+	}
+	if len(v.values) >= maxMayValues {
+		v.many = true
+		return
+	}
+	v.values[s] = true
+}
+
+// initial notes a value a variable has without an assignment in the text
+// (HOME from the environment), read where it is read.
+func (m *mayState) initial(name, s string) {
+	if m == nil || m.second {
+		return
+	}
+	m.value(m.entry(name), s)
+}
+
+// readIn notes a read of name, which matters in deferred code.
+func (m *mayState) readIn(name string) {
+	if m == nil || m.second || m.deferred == 0 {
+		return
+	}
+	m.entry(name).read = true
+}
+
+// defined notes a definition of a function.
+func (m *mayState) defined(name string, body *syntax.Stmt) {
+	if m == nil || m.second || body == nil {
+		return
+	}
+	f := m.funcs[name]
+	if f == nil {
+		f = &mayFunc{seen: map[string]bool{}}
+		m.funcs[name] = f
+	}
+	key := ""
+	if start, end := int(body.Pos().Offset()), int(body.End().Offset()); start >= 0 && start <= end && end <= len(m.src) {
+		key = m.src[start:end]
+	}
+	if key != "" && f.seen[key] {
+		return
+	}
+	f.seen[key] = true
+	f.bodies = append(f.bodies, body)
+}
+
+// decide reads the note of a first walk and returns what a second walk
+// must know, or nil when one walk was enough.
+func (m *mayState) decide() *mayState {
+	if m == nil {
+		return nil
+	}
+	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
+		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef}
+	need := m.refDef || len(m.intDef) > 0
+	for name, v := range m.vars {
+		distinct := len(v.values)
+		if v.unknown || v.many {
+			distinct++
+		}
+		if distinct >= 2 && (v.deferred || v.read) {
+			next.ambiguous[name] = true
+			next.numeric[name] = v.numeric
+			need = true
+		}
+	}
+	for name, f := range m.funcs {
+		if len(f.bodies) > 1 || m.unsetF[name] && len(f.bodies) > 0 {
+			next.bodies[name] = f.bodies
+			next.unsetNow[name] = m.unsetF[name]
+			need = true
+		}
+	}
+	if !need {
+		return nil
+	}
+	return next
+}
+
+// masked returns the state a write stores in a second walk: a variable
+// with several possible values is unknown wherever it is read.
+func (m *mayState) masked(name string, st varState) varState {
+	if m == nil || !m.second || !m.ambiguous[name] && !m.refDef || st.ref {
+		return st
+	}
+	return varState{unknown: true, numeric: m.numeric[name], integer: st.integer, assoc: st.assoc}
+}
+
+// hidden reports whether a variable's value is unknown in a second walk.
+// A name reference made in deferred code may redirect any write at any
+// time: then no variable is known.
+func (m *mayState) hidden(name string) bool {
+	return m != nil && m.second && (m.ambiguous[name] || m.refDef)
+}
