@@ -39,19 +39,19 @@ const maxMayValues = 8
 // walk, and what the second walk is told.
 type mayState struct {
 	vars     map[string]*mayVar
-	deferred int // > 0 while walking deferred code
-	funcs    map[string]*mayFunc                 // every body each function is given
-	unsetF   map[string]bool                    // unset -f NAME anywhere
-	intDef   map[string]bool                    // declare -i NAME in deferred code
-	refDef   bool                               // a name reference made in deferred code
-	src      string                             // the text being walked, for function bodies' text
+	deferred int                 // > 0 while walking deferred code
+	funcs    map[string]*mayFunc // every body each function is given
+	unsetF   map[string]bool     // unset -f NAME anywhere
+	intDef   map[string]bool     // declare -i NAME in deferred code
+	refDef   bool                // a name reference made in deferred code
+	src      string              // the text being walked, for function bodies' text
 
 	// For the second walk.
 	second    bool
-	ambiguous map[string]bool               // variables unknown wherever read
-	numeric   map[string]bool               // of those, the ones whose every value is an integer
-	bodies    map[string][]*syntax.Stmt     // functions with several possible bodies
-	unsetNow  map[string]bool               // functions that may be unset when called
+	ambiguous map[string]bool           // variables unknown wherever read
+	numeric   map[string]bool           // of those, the ones whose every value is an integer
+	bodies    map[string][]*syntax.Stmt // functions with several possible bodies
+	unsetNow  map[string]bool           // functions that may be unset when called
 }
 
 // mayFunc is the bodies a function is given, in the order met.

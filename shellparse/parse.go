@@ -30,7 +30,7 @@ type walker struct {
 	arithDepth int
 	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
-	top        *scope     // the top level's state
+	top        *scope    // the top level's state
 	may        *mayState // what bash may do anywhere (may.go)
 }
 
