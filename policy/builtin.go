@@ -419,8 +419,11 @@ func builtinRules(env *Env) (*builtins, error) {
 	// Paths.
 	pathRules := []*Rule{
 		{Decision: Ask, Path: "/**", Access: "write", Name: "write outside the project", Why: "writes outside the project tree and temporary directories", Instead: "write inside the project or a temporary directory"},
-		{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"},
 	}
+	if !env.NoProject {
+		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"})
+	}
+	pathRules = append(pathRules, homeWriteRules(env)...)
 	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
 	}
@@ -428,6 +431,9 @@ func builtinRules(env *Env) (*builtins, error) {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
 	}
 	for _, r := range pathRules {
+		add(r, false)
+	}
+	for _, r := range secretRules(env) {
 		add(r, false)
 	}
 	for _, d := range blockDevices {

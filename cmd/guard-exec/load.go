@@ -91,9 +91,12 @@ type setup struct {
 func load(e *env, cwd string) (*setup, error) {
 	s := &setup{configPath: e.userConfigPath(), stateDir: e.stateDir()}
 	home := e.home()
-	project := policy.ProjectRoot(cwd)
-	s.projectFile = filepath.Join(project, ProjectFile)
-	penv := &policy.Env{Home: home, Project: project, FollowLinks: true}
+	s.projectFile = filepath.Join(policy.ProjectRoot(cwd), ProjectFile)
+	project, inProject := policy.ProjectRootIn(cwd, home)
+	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
+	for k := range e.vars {
+		penv.Vars = append(penv.Vars, k)
+	}
 	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
 		penv.Temp = append(penv.Temp, filepath.Clean(t))
 	}
