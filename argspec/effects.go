@@ -382,6 +382,25 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		}
 	case "zip":
 		return zipEffects(c), true
+	case "ssh-keygen":
+		// -l (fingerprint) and -y (public key) read the key file and
+		// print what is not secret (Names: no contents shown, even of a
+		// private key); every other mode makes or changes
+		// keys, and is left to the unknown-program reading below.
+		if c.Raw && rawFlag(c, "", "-l", "-y", "-lf", "-yf") {
+			for i, a := range c.Args {
+				s, _ := a.Static()
+				switch {
+				case (s == "-f" || s == "-lf" || s == "-yf") && i+1 < len(c.Args):
+					effs = append(effs, Effect{Path: c.Args[i+1], Access: Read, Names: true})
+				case strings.HasPrefix(s, "-f") && len(s) > 2:
+					effs = append(effs, Effect{Path: word.FromLit(s[2:]), Access: Read, Names: true})
+				}
+			}
+			return effs, true
+		}
+		addAll(nonOptions(args), Unknown, "", false)
+		return effs, false
 	case "git":
 		return gitEffects(c), true
 	default:

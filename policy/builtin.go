@@ -153,6 +153,8 @@ var defaults = []ruleSpec{
 	{Allow, "git diff-tree", nil, "read-only", ""}, {Allow, "git diff-index", nil, "read-only", ""},
 	{Allow, "git whatchanged", nil, "read-only", ""}, {Allow, "git var", nil, "read-only", ""},
 	{Allow, "git grep -O", nil, "", ""},
+	{Allow, "ssh-keygen -l", nil, "prints a key's fingerprint", ""}, {Allow, "ssh-keygen -lf", nil, "prints a key's fingerprint", ""},
+	{Allow, "ssh-keygen -y", nil, "prints a private key's public key", ""},
 	{Allow, "docker ps", nil, "read-only", ""}, {Allow, "docker images", nil, "read-only", ""},
 	{Allow, "docker logs", nil, "read-only", ""}, {Allow, "docker inspect", nil, "read-only", ""},
 	{Allow, "docker version", nil, "read-only", ""}, {Allow, "docker info", nil, "read-only", ""},

@@ -484,7 +484,7 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		// rule on ~/.ssh/** is about grep -r . ~ too. (An allow rule
 		// still has to cover the operand itself.)
 		prefix := literalDir(r.path.String())
-		t = orTri(t, covers(r.path, prefix, e, func(root string) bool { return existsBelow(root, prefix) }))
+		t = orTri(t, covers(r.path, e, func(root string) bool { return existsBelow(root, prefix) }))
 	}
 	if t == word.No || r.cmd == nil {
 		return t

@@ -67,6 +67,9 @@ func envFile(base string) bool {
 // and templateGlobs the ones it rejects, for words that are globs.
 var envFileGlobs, templateGlobs = []string{"**/.env", "**/.envrc", "**/.env.*"}, []string{"**/.env.example", "**/.env.sample", "**/.env.template"}
 
+// otherHomes are where other users' homes are.
+var otherHomes = []string{"/root", "/home/*", "/Users/*", "/var/root"}
+
 // homes returns the home directory as given and as it really is, when a
 // symbolic link leads to it.
 func homes(env *Env) []string {
@@ -116,7 +119,9 @@ func secretRules(env *Env) []*Rule {
 		if len(hs) == 0 {
 			break
 		}
-		m := newSecretMatcher(hs, row)
+		// Other users' credentials are no less secret, where they can be
+		// read (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
+		m := newSecretMatcher(append(hs, otherHomes...), row)
 		out = append(out, &Rule{Decision: Ask, Name: "read of " + row.what, spec: pathSpec(filepath.Join(hs[0], row.path)),
 			predEffect: m.match,
 			Why:        "reads " + row.what + " (~/" + row.path + "): what an agent reads goes to the model and cannot be taken back",
@@ -257,7 +262,7 @@ func (hp homePats) matchWord(e Effect) word.Tri {
 		}
 	}
 	if e.Recursive {
-		t = orTri(t, covers(hp.pat, hp.prefix, e, func(string) bool {
+		t = orTri(t, covers(hp.pat, e, func(string) bool {
 			// Only what is there is read: grep -r foo . over an empty
 			// home reads no history.
 			m, _ := filepath.Glob(hp.glob)
@@ -270,10 +275,9 @@ func (hp homePats) matchWord(e Effect) word.Tri {
 // covers reports whether a recursive read of e.Path reads a path the
 // pattern matches: Yes when the read's root is known and the pattern
 // names something below it (reading ~ reads ~/.ssh/id_rsa), Maybe when
-// the root is partly unknown. prefix is the pattern's literal directory
-// part, for reads that pass over hidden entries; present reports whether
+// the root is partly unknown. present reports whether
 // what the pattern names below a root is there to be read.
-func covers(pat *word.Pattern, prefix string, e Effect, present func(root string) bool) word.Tri {
+func covers(pat *word.Pattern, e Effect, present func(root string) bool) word.Tri {
 	roots := e.Path.Matches
 	if s, ok := e.Path.Static(); ok {
 		roots = []string{s}
@@ -283,10 +287,13 @@ func covers(pat *word.Pattern, prefix string, e Effect, present func(root string
 			return false
 		}
 		root = strings.TrimSuffix(root, "/")
-		rest, ok := strings.CutPrefix(prefix, root+"/")
+		rest, ok := strings.CutPrefix(pat.String(), root+"/")
 		if !ok {
 			return false
 		}
+		// A component below the root that starts with a literal '.'
+		// matches only hidden names: every path the pattern names below
+		// the root passes through a hidden entry.
 		for _, c := range strings.Split(rest, "/") {
 			if strings.HasPrefix(c, ".") {
 				return true
@@ -384,8 +391,13 @@ func literalTail(written string) (string, bool) {
 	if i < 0 {
 		return "", false
 	}
-	tail := written[i+1:]
-	if !strings.HasPrefix(tail, "/") || len(tail) < 2 {
+	// The unknown part runs to the next '/' ($X/…, ~bob/…, ${X}/…).
+	j := strings.IndexByte(written[i:], '/')
+	if j < 0 {
+		return "", false
+	}
+	tail := written[i+j:]
+	if len(tail) < 2 {
 		return "", false
 	}
 	return "x" + tail, true // "x/.ssh/id_rsa": ** matches the unknown part

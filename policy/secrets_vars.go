@@ -247,6 +247,14 @@ func metadataRequest(p *Part) word.Tri {
 		return word.No
 	}
 	for _, a := range p.Argv[1:] {
+		if !a.HasHole() {
+			// Globs included: http://[::ffff:a9fe:a9fe]/ reads as a
+			// bracket expression, and curl sees the text.
+			if mentionsMetadata(a.String()) {
+				return word.Yes
+			}
+			continue
+		}
 		for _, s := range a.Segs {
 			if s.Kind == word.Lit && mentionsMetadata(s.Text) {
 				return word.Yes
