@@ -94,8 +94,10 @@ func load(e *env, cwd string) (*setup, error) {
 	s.projectFile = filepath.Join(policy.ProjectRoot(cwd), ProjectFile)
 	project, inProject := policy.ProjectRootIn(cwd, home)
 	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
-	for k := range e.vars {
-		penv.Vars = append(penv.Vars, k)
+	for k, v := range e.vars {
+		if v != "" { // an empty variable holds no secret
+			penv.Vars = append(penv.Vars, k)
+		}
 	}
 	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
 		penv.Temp = append(penv.Temp, filepath.Clean(t))
