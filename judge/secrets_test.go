@@ -103,6 +103,8 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"cat ~/.ssh/id_{ed25519,rsa}",
 		"cat ~/.ss?/id_ed25519",
 		"cat ~/.ssh/*",
+		"cat ~/.*_history",
+		"cat ~/.[a-z]sh/id_ed25519",
 		"cat ~"+me.Username+"/.ssh/id_rsa",
 		"cat keys/id_ed25519", // a link to ~/.ssh
 		"cat key.txt",         // a link to the key
@@ -173,6 +175,8 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"grep -r foo src/", // the project: no credentials below it
 		"grep -rn TODO .",
 		"cat \"$f\"", // a path known only at run time is not a known secret
+		"cat ~/*",      // a glob's * never matches a leading dot
+		"cp ~/*.txt /tmp/x",
 		"tar czf /tmp/src.tgz src",
 	)...))
 }

@@ -218,6 +218,11 @@ func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
 	if bareHole(e.Path) {
 		return m.matchUnknown(e)
 	}
+	if s, ok := e.Path.Static(); ok && !strings.Contains(s, "/.") && !(e.Recursive && m.aboveAHome(s)) {
+		// Every row names a dot-entry of a home: the common path (a
+		// project file) is settled here, without a pattern.
+		return word.No
+	}
 	best := word.No
 	for _, hp := range m.pats() {
 		best = orTri(best, hp.matchWord(e))
@@ -226,6 +231,25 @@ func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
 		}
 	}
 	return best
+}
+
+// aboveAHome reports whether dir is one of the homes, or above one.
+func (m *secretMatcher) aboveAHome(dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	for _, h := range m.homes {
+		if strings.ContainsAny(h, "*?[") {
+			if ok, _ := filepath.Match(h, dir); ok {
+				return true
+			}
+			h = literalDir(h)
+		}
+		if h == dir || strings.HasPrefix(h, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // matchWord matches one effect under one home.
@@ -246,6 +270,9 @@ func (hp homePats) matchWord(e Effect) word.Tri {
 		if static(s) {
 			return word.Yes
 		}
+	} else if rest, ok := e.Path.TrimPrefix(hp.home + "/"); ok && globFirst(rest) {
+		// ~/* and ~/?x name no dot-entry of the home (a glob matches a
+		// leading dot only literally), and every row names one.
 	} else {
 		for _, mt := range e.Path.Matches {
 			if static(mt) {
@@ -466,6 +493,23 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 		}
 		return t
 	}
+}
+
+// globFirst reports whether a word starts with a glob character.
+func globFirst(w word.Word) bool {
+	for _, s := range w.Segs {
+		switch s.Kind {
+		case word.Lit:
+			if s.Text != "" {
+				return false
+			}
+		case word.Star, word.Quest, word.Class:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
 }
 
 // mayBeDotfile reports whether the last component of a path word can be

@@ -267,6 +267,9 @@ func metadataRequest(p *Part) word.Tri {
 // mentionsMetadata reports whether text holds a URL or host that is a
 // metadata endpoint.
 func mentionsMetadata(text string) bool {
+	if !strings.ContainsAny(text, "0123456789") && !strings.Contains(text, "metadata") && !strings.Contains(text, "instance-data") {
+		return false // every address has a digit: most words are settled here
+	}
 	tokens := strings.FieldsFunc(text, func(r rune) bool {
 		return strings.ContainsRune(" \t\n,;=@'\"<>()|&", r)
 	})
