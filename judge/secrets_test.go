@@ -175,7 +175,7 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"grep -r foo src/", // the project: no credentials below it
 		"grep -rn TODO .",
 		"cat \"$f\"", // a path known only at run time is not a known secret
-		"cat ~/*",      // a glob's * never matches a leading dot
+		"cat ~/*",    // a glob's * never matches a leading dot
 		"cp ~/*.txt /tmp/x",
 		"tar czf /tmp/src.tgz src",
 	)...))
