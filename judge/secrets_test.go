@@ -251,7 +251,13 @@ func TestSecretsVariables(t *testing.T) {
 		"echo \"x $(printenv GITHUB_TOKEN)\"",
 		"cat <<EOF\n$GITHUB_TOKEN\nEOF",
 		"eval 'echo $GITHUB_TOKEN'",
+		"cat /proc/self/environ",
+		"tr '\\0' '\\n' < /proc/1/environ",
+		"strings /proc/$$/environ",
+		"gh auth status -t",
+		"gh auth status --show-token",
 	), allow(
+		"gh auth status",
 		"echo $HOME",
 		"echo $PATH",
 		"printenv PATH",

@@ -131,6 +131,7 @@ var defaults = []ruleSpec{
 	{Allow, "gh release view", nil, "read-only", ""}, {Allow, "gh auth status", nil, "read-only", ""},
 	{Allow, "gh api", nil, "reads from the GitHub API", ""},
 	{Ask, "gh api", []string{"-X", "--method", "-f", "-F", "--field", "--raw-field", "--input"}, "changes something through the GitHub API", ""},
+	{Ask, "gh auth status", []string{"-t", "--show-token"}, "prints the GitHub token", "gh auth status without --show-token"},
 	// Read-only uses of tools that are not read-only in general.
 	{Allow, "git status", nil, "read-only", ""}, {Allow, "git log", nil, "read-only", ""},
 	{Allow, "git diff", nil, "read-only", ""}, {Allow, "git show", nil, "read-only", ""},

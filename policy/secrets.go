@@ -131,7 +131,20 @@ func secretRules(env *Env) []*Rule {
 		predEffect: envFileMatcher(),
 		Why:        "reads a dotenv file (.env, .env.*, .envrc), which holds secrets",
 		Instead:    "read the template (.env.example), or allow it with a rule: path = \".env\", access = \"read\""})
+	environ := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath("/proc/*/environ"); return p })
 	out = append(out,
+		&Rule{Decision: Ask, Name: "read of a process's environment", spec: pathSpec("/proc/*/environ"), predEffect: func(p *Part, e Effect) word.Tri {
+			if e.Access&Read == 0 || e.Names {
+				return word.No
+			}
+			if bareHole(e.Path) { // /proc/$$/environ
+				if tail, ok := literalTail(e.Written); ok && strings.HasSuffix(tail, "/environ") {
+					return word.Maybe
+				}
+				return word.No
+			}
+			return matchPathWord(environ(), e.Path)
+		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
 		&Rule{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
 			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
 		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
