@@ -311,11 +311,34 @@ func metadataHost(h string) bool {
 	if a, ok := inetAton(h); ok {
 		return slices.Contains(metadataHosts, a.String())
 	}
-	if i := strings.IndexByte(h, '%'); i >= 0 {
-		h = h[:i] // a zone
+	if z := strings.IndexByte(h, '%'); z >= 0 && strings.Contains(h, ":") {
+		h = h[:z] // an IPv6 zone
 	}
 	if a, err := netip.ParseAddr(h); err == nil {
+		if b := a.As16(); a.Is6() && [12]byte(b[:12]) == [12]byte{} {
+			a = netip.AddrFrom4([4]byte(b[12:])) // ::a9fe:a9fe, IPv4-compatible
+		}
 		return slices.Contains(metadataHosts, a.Unmap().String()) || slices.Contains(metadataHosts, a.String())
+	}
+	// Names that wildcard DNS services resolve to the address they spell:
+	// 169.254.169.254.nip.io, 169-254-169-254.sslip.io, a9fea9fe.nip.io.
+	labels := strings.Split(h, ".")
+	if len(labels) > 1 {
+		for i := 0; i+4 <= len(labels); i++ {
+			if a, ok := inetAton(strings.Join(labels[i:i+4], ".")); ok && slices.Contains(metadataHosts, a.String()) {
+				return true
+			}
+		}
+		for _, l := range labels {
+			if a, ok := inetAton(strings.ReplaceAll(l, "-", ".")); ok && slices.Contains(metadataHosts, a.String()) {
+				return true
+			}
+			if len(l) == 8 {
+				if a, ok := inetAton("0x" + l); ok && slices.Contains(metadataHosts, a.String()) {
+					return true
+				}
+			}
+		}
 	}
 	return false
 }
