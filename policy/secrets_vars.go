@@ -197,6 +197,8 @@ func isDump(p *Part) bool {
 		for i := 0; i < len(args); i++ {
 			s, _ := args[i].Static()
 			switch {
+			case s == "-i" || s == "-" || s == "--ignore-environment" || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "i"):
+				return false // an empty environment: only what the command line sets
 			case s == "-u" || s == "--unset" || s == "-C" || s == "--chdir" || s == "-S" || s == "--split-string":
 				i++
 			case strings.HasPrefix(s, "-"):
