@@ -404,6 +404,9 @@ func TestHomeNeverProjectNorTemp(t *testing.T) {
 		{name: "dotfiles repository at HOME, working in a project below it without one", home: "h", cwd: "h/src/app", tmpdir: "/tmp", gitAt: []string{"h"},
 			okWrites: []string{"echo x > out.txt"}},
 		{name: "TMPDIR inside HOME", home: "h", cwd: "h", tmpdir: "h/tmp", okWrites: []string{"echo x > $TMPDIR/x"}},
+		{name: "a repository at ~/.ssh", home: "h", cwd: "h/.ssh", tmpdir: "/tmp", gitAt: []string{"h/.ssh"}},
+		{name: "a project in a dot-directory", home: "h", cwd: "h/.config/nvim", tmpdir: "/tmp", gitAt: []string{"h/.config/nvim"},
+			okWrites: []string{"echo x > init.lua"}},
 	}
 	for _, l := range layouts {
 		t.Run(l.name, func(t *testing.T) {

@@ -104,6 +104,15 @@ func homeWriteRules(env *Env) []*Rule {
 				Why: "writes in your home directory, outside the project", Instead: "write inside the project or a temporary directory"},
 			&Rule{Decision: Ask, Path: filepath.Join(h, ".*", "**"), Access: "write", Name: "write to the home's dotfiles",
 				Why: "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", Instead: "ask the person to change their own configuration"})
+		// A credential directory keeps its protection even as a project
+		// (a repository at ~/.ssh): its rule ties with the project's
+		// allow, and ask is the stricter.
+		for _, row := range secretFiles {
+			if dir, ok := strings.CutSuffix(row.path, "/**"); ok {
+				out = append(out, &Rule{Decision: Ask, Path: filepath.Join(h, dir, "**"), Access: "write", Name: "write to " + row.what,
+					Why: "writes to your " + row.what + " (~/" + dir + ")", Instead: "ask the person to change their own credentials"})
+			}
+		}
 	}
 	return out
 }
