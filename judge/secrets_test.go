@@ -509,3 +509,36 @@ access = "read"
 		}
 	}
 }
+
+// The home's write asks lose to a configured rule of the same path,
+// whichever way it goes, and a dotfile stays asked under a broader allow.
+func TestHomeWritesConfigured(t *testing.T) {
+	for _, tt := range []struct {
+		cfg  string
+		rows []row
+	}{
+		// (the dotfiles' own ask is more specific than ~/**: it wins, as
+		// any more specific rule does; it still does not allow)
+		{"[[rule]]\ndecision = \"deny\"\npath = \"~/**\"\n", append(deny("echo x > ~/notes.txt"), ask("echo x >> ~/.bashrc")...)},
+		{"[[rule]]\ndecision = \"allow\"\npath = \"~/**\"\naccess = \"write\"\n", append(allow("echo x > ~/notes.txt"), ask("echo x >> ~/.bashrc")...)},
+		{"[[rule]]\ndecision = \"allow\"\npath = \"~/.*/**\"\naccess = \"write\"\n", allow("echo x >> ~/.bashrc", "echo k >> ~/.ssh/authorized_keys")},
+	} {
+		f, err := policy.ParseFile("user.toml", []byte(tt.cfg), policy.User)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// HOME = TMPDIR, under /tmp: the layout where the asks matter most.
+		env := &policy.Env{Home: "/tmp/h", Project: "/tmp/h/p", Temp: []string{"/tmp/h"}}
+		pol, err := policy.Build(policy.Sources{Env: env, User: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		getenv := func(k string) string { return map[string]string{"HOME": "/tmp/h", "TMPDIR": "/tmp/h"}[k] }
+		for _, r := range tt.rows {
+			res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: "/tmp/h/p", Getenv: getenv, Glob: func(string) []string { return nil }})
+			if res.Decision != r.want {
+				t.Errorf("%s\n%q → %s (%s), want %s", tt.cfg, r.cmd, res.Decision, res.Reason, r.want)
+			}
+		}
+	}
+}

@@ -427,7 +427,10 @@ func builtinRules(env *Env) (*builtins, error) {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"})
 	}
 	pathRules = append(pathRules, homeWriteRules(env)...)
-	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+	for i, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+		if i >= 3 && notTemporary(env, t) {
+			continue // TMPDIR=$HOME: the home is never temporary
+		}
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
 	}
 	for _, d := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/**", "/proc/self/fd/**", "/dev/zero", "/dev/full"} {

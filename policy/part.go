@@ -283,7 +283,8 @@ func Resolver() func(string) (string, bool) {
 // ProjectRootIn returns the project root for a command run in dir: the
 // git root above dir, else dir. The home directory and its ancestors are
 // never a project (a dotfiles repository at ~ does not make every file of
-// the home a project file; a shell started in ~ or in / is in no project):
+// the home a project file; a shell started in ~ or in / is in no project),
+// nor is a credential directory (a repository at ~/.ssh):
 // ok is false when the answer would be one of them, and root is then dir,
 // where relative rule paths still start. Symbolic links are followed on
 // both sides, so a home reached through a link is still the home.
@@ -303,7 +304,7 @@ func ProjectRootIn(dir, home string) (root string, ok bool) {
 		}
 		for _, h := range homes {
 			for _, d := range ds {
-				if d == h || d == "/" || strings.HasPrefix(h, d+"/") {
+				if d == h || d == "/" || strings.HasPrefix(h, d+"/") || credentialDir(h, d) {
 					return true
 				}
 			}

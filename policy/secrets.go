@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -95,26 +96,63 @@ func homes(env *Env) []string {
 // ~/.bashrc a temporary file). A write in the home outside the project
 // asks even where a temporary-directory allow would match, and the
 // dotfiles and dot-directories ask even more specifically, so only a
-// project or temporary directory inside one of them outranks it.
+// project or temporary directory inside one of them outranks it (and a
+// credential directory is never a project: ProjectRootIn).
+//
+// Each rule's specificity is its path's, without the +1 a configured
+// rule's access = "write" adds: a configured rule of the same path wins,
+// whether it relaxes (allow … access = "write") or tightens (deny
+// path = "~/**").
 func homeWriteRules(env *Env) []*Rule {
 	var out []*Rule
 	for _, h := range homes(env) {
 		out = append(out,
-			&Rule{Decision: Ask, Path: filepath.Join(h, "**"), Access: "write", Name: "write in the home directory",
-				Why: "writes in your home directory, outside the project", Instead: "write inside the project or a temporary directory"},
-			&Rule{Decision: Ask, Path: filepath.Join(h, ".*", "**"), Access: "write", Name: "write to the home's dotfiles",
-				Why: "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", Instead: "ask the person to change their own configuration"})
-		// A credential directory keeps its protection even as a project
-		// (a repository at ~/.ssh): its rule ties with the project's
-		// allow, and ask is the stricter.
-		for _, row := range secretFiles {
-			if dir, ok := strings.CutSuffix(row.path, "/**"); ok {
-				out = append(out, &Rule{Decision: Ask, Path: filepath.Join(h, dir, "**"), Access: "write", Name: "write to " + row.what,
-					Why: "writes to your " + row.what + " (~/" + dir + ")", Instead: "ask the person to change their own credentials"})
+			writeAsk(filepath.Join(h, "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
+			writeAsk(filepath.Join(h, ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
+	}
+	return out
+}
+
+// credentialDir reports whether d is a credential directory of the home
+// h (~/.ssh, ~/.aws, …: secretFiles' directories) or inside one.
+func credentialDir(h, d string) bool {
+	for _, row := range secretFiles {
+		if dir, ok := strings.CutSuffix(row.path, "/**"); ok {
+			c := filepath.Join(h, dir)
+			if d == c || strings.HasPrefix(d, c+"/") {
+				return true
 			}
 		}
 	}
-	return out
+	return false
+}
+
+// writeAsk is a built-in ask for writes to a path pattern.
+func writeAsk(pattern, name, why, instead string) *Rule {
+	pat := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(pattern); return p })
+	return &Rule{Decision: Ask, Name: name, spec: pathSpec(pattern), Why: why, Instead: instead,
+		predEffect: func(p *Part, e Effect) word.Tri {
+			if e.Access&argspec.Write == 0 {
+				return word.No
+			}
+			pt := pat()
+			if pt == nil {
+				return word.Maybe
+			}
+			return matchPathWord(pt, e.Path)
+		}}
+}
+
+// notTemporary reports whether a temporary directory given by the
+// environment (TMPDIR) is the home or above it: then it is not one.
+func notTemporary(env *Env, dir string) bool {
+	dir = filepath.Clean(dir)
+	for _, h := range homes(env) {
+		if dir == h || dir == "/" || strings.HasPrefix(h, dir+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // secretRules are the built-in asks that keep secrets unread: credential
