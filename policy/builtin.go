@@ -426,9 +426,10 @@ func builtinRules(env *Env) (*builtins, error) {
 	if !env.NoProject {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"})
 	}
-	pathRules = append(pathRules, homeWriteRules(env)...)
+	hs := homes(env) // the home, and where a link to it leads
+	pathRules = append(pathRules, homeWriteRules(hs)...)
 	for i, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
-		if i >= 3 && notTemporary(env, t) {
+		if i >= 3 && notTemporary(hs, t) {
 			continue // TMPDIR=$HOME: the home is never temporary
 		}
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
@@ -439,7 +440,7 @@ func builtinRules(env *Env) (*builtins, error) {
 	for _, r := range pathRules {
 		add(r, false)
 	}
-	for _, r := range secretRules(env) {
+	for _, r := range secretRules(env, hs) {
 		add(r, false)
 	}
 	for _, d := range blockDevices {

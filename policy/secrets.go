@@ -103,9 +103,9 @@ func homes(env *Env) []string {
 // rule's access = "write" adds: a configured rule of the same path wins,
 // whether it relaxes (allow … access = "write") or tightens (deny
 // path = "~/**").
-func homeWriteRules(env *Env) []*Rule {
+func homeWriteRules(hs []string) []*Rule {
 	var out []*Rule
-	for _, h := range homes(env) {
+	for _, h := range hs {
 		out = append(out,
 			writeAsk(filepath.Join(h, "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
 			writeAsk(filepath.Join(h, ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
@@ -145,9 +145,9 @@ func writeAsk(pattern, name, why, instead string) *Rule {
 
 // notTemporary reports whether a temporary directory given by the
 // environment (TMPDIR) is the home or above it: then it is not one.
-func notTemporary(env *Env, dir string) bool {
+func notTemporary(hs []string, dir string) bool {
 	dir = filepath.Clean(dir)
-	for _, h := range homes(env) {
+	for _, h := range hs {
 		if dir == h || dir == "/" || strings.HasPrefix(h, dir+"/") {
 			return true
 		}
@@ -158,9 +158,8 @@ func notTemporary(env *Env, dir string) bool {
 // secretRules are the built-in asks that keep secrets unread: credential
 // files under the home, dotenv files, secret-named variables printed,
 // and the cloud metadata endpoints.
-func secretRules(env *Env) []*Rule {
+func secretRules(env *Env, hs []string) []*Rule {
 	var out []*Rule
-	hs := homes(env)
 	for _, row := range secretFiles {
 		row := row
 		if len(hs) == 0 {
