@@ -533,6 +533,24 @@ func gitEffects(c *Cmd) []Effect {
 			effs = append(effs, Effect{Path: v, Access: Write})
 		}
 	}
+	switch sub {
+	case "diff":
+		// git diff --no-index A B compares (and prints) two files.
+		if c.Has("--no-index") {
+			for _, p := range paths {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
+		}
+	case "show", "cat-file":
+		// REV:PATH prints PATH as committed (git show HEAD:.env). The
+		// path is the repository's; the working directory is taken for
+		// the root, which is where agents run git.
+		for _, p := range paths {
+			if _, rest, ok := p.Cut(":"); ok && len(rest.Segs) > 0 && rest.String() != "" {
+				effs = append(effs, Effect{Path: rest, Access: Read})
+			}
+		}
+	}
 	return effs
 }
 

@@ -3,7 +3,9 @@ package policy
 import (
 	"os"
 	"os/user"
+	"path"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 
@@ -268,14 +270,14 @@ func newSecretMatcher(hs []string, row secretFile) *secretMatcher {
 }
 
 func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
-	if e.Access&Read == 0 || e.Names {
+	if !readsContent(e) {
 		// ls ~/.ssh, find ~ -name '*.pem', du -sh ~, tree ~/.aws show
 		// names and sizes, not keys; what find -exec runs is judged on
 		// its own.
 		return word.No
 	}
 	if bareHole(e.Path) {
-		return m.matchUnknown(e)
+		return m.matchUnknown(p, e)
 	}
 	if s, ok := e.Path.Static(); ok && !strings.Contains(s, "/.") && !(e.Recursive && m.aboveAHome(s)) {
 		// Every row names a dot-entry of a home: the common path (a
@@ -418,6 +420,17 @@ func existsBelow(root, prefix string) bool {
 	return err == nil
 }
 
+// readsContent reports whether an effect lets its contents be read: a
+// read that shows them, and also a move or link, which gives them a new
+// name the next command reads (mv .env /tmp/x; ln -s .env x && cat x,
+// where x is not there yet when the text is judged).
+func readsContent(e Effect) bool {
+	if e.Op == "move" || e.Op == "link" {
+		return true
+	}
+	return e.Access&Read != 0 && !e.Names
+}
+
 // bareHole reports whether a path is wholly unknown (resolve turns a path
 // with a value known only at run time into one hole).
 func bareHole(w word.Word) bool {
@@ -429,7 +442,7 @@ func bareHole(w word.Word) bool {
 // $D/.ssh/id_rsa names a credential whatever $D is. A path with no
 // telling tail ("$f") is not a read of a secret as far as anyone can see:
 // asking for every cat "$f" would ask for everything.
-func (m *secretMatcher) matchUnknown(e Effect) word.Tri {
+func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 	if h, rest, ok := tildeUser(e.Written); ok {
 		hp := compileRow(h, m.row)
 		if hp.pat == nil {
@@ -437,6 +450,17 @@ func (m *secretMatcher) matchUnknown(e Effect) word.Tri {
 		}
 		w := word.FromLit(filepath.Join(h, rest))
 		return hp.matchWord(Effect{Path: w, Access: e.Access, Recursive: e.Recursive, SkipHidden: e.SkipHidden})
+	}
+	if strings.Contains(e.Written, "{}") {
+		// find -execdir runs in each directory it finds: what it reads
+		// lies below find's starting points.
+		for _, root := range findRootsOf(p) {
+			for _, hp := range m.pats() {
+				if hp.matchWord(Effect{Path: word.FromLit(root), Access: Read, Recursive: true}) != word.No {
+					return word.Maybe
+				}
+			}
+		}
 	}
 	tail, ok := literalTail(e.Written)
 	if !ok {
@@ -508,12 +532,15 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 		return out
 	})
 	return func(p *Part, e Effect) word.Tri {
-		if e.Access&Read == 0 || e.Names {
+		if !readsContent(e) {
 			return word.No // a name is not a value: ls -a, find -name .env
 		}
 		if bareHole(e.Path) {
 			if tail, ok := literalTail(e.Written); ok && envFile(filepath.Base(tail)) {
 				return word.Maybe
+			}
+			if strings.Contains(e.Written, "{}") && findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
+				return word.Maybe // find -execdir: the directory is not known
 			}
 			return word.No
 		}
@@ -545,10 +572,15 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 		}
 		if t == word.Maybe && e.Path.HasHole() {
 			// A value known only at run time (find's {}): only a literal
-			// name tells.
-			if tail, ok := literalTail(e.Path.String()); !ok || !envFile(filepath.Base(tail)) {
-				return word.No
+			// name tells, or the name test of the find that found it
+			// (find . -name .env -exec cat {} \;).
+			if tail, ok := literalTail(e.Path.String()); ok && envFile(filepath.Base(tail)) {
+				return t
 			}
+			if findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
+				return word.Maybe
+			}
+			return word.No
 		}
 		return t
 	}
@@ -597,4 +629,69 @@ func mayBeDotfile(w word.Word) bool {
 		return false
 	}
 	return true
+}
+
+// findSeeks reports whether a part run by find -exec (or -execdir, -ok)
+// gets files whose names a name test of that find lets through and ok
+// accepts, trying the sample names: find . -name '.env*' -exec cat {} +.
+func findSeeks(p *Part, ok func(string) bool, samples ...string) bool {
+	for _, l := range p.Via {
+		if !strings.HasPrefix(l.Kind, "find ") {
+			continue
+		}
+		for i := 1; i+1 < len(l.Argv); i++ {
+			test, pat := l.Argv[i], l.Argv[i+1]
+			for _, name := range samples {
+				if !ok(name) {
+					continue
+				}
+				switch test {
+				case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+					subject, pt := name, pat
+					if strings.HasPrefix(test, "-i") {
+						subject, pt = strings.ToLower(subject), strings.ToLower(pt)
+					}
+					if !strings.HasSuffix(test, "name") || test == "-wholename" || test == "-iwholename" {
+						subject = "./x/" + subject
+					}
+					if m, err := path.Match(pt, subject); err != nil || m {
+						return true
+					}
+					if strings.Contains(pt, "/") && strings.HasSuffix(pt, subject[strings.LastIndexByte(subject, '/')+1:]) {
+						return true
+					}
+				case "-regex", "-iregex":
+					re, err := regexp.Compile("(?s)^(" + pat + ")$")
+					if err != nil || re.MatchString("./x/"+name) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// findRootsOf returns the absolute starting points of the find that runs
+// a part (find -exec, -execdir), if one does.
+func findRootsOf(p *Part) []string {
+	var out []string
+	for _, l := range p.Via {
+		if !strings.HasPrefix(l.Kind, "find ") {
+			continue
+		}
+		for _, a := range l.Argv[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+				break
+			}
+			if !filepath.IsAbs(a) {
+				if len(p.Cwd.Dirs) == 0 {
+					continue
+				}
+				a = filepath.Join(p.Cwd.Dirs[0], a)
+			}
+			out = append(out, filepath.Clean(a))
+		}
+	}
+	return out
 }

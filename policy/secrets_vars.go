@@ -111,6 +111,17 @@ func printsSecretVar(p *Part) word.Tri {
 			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && SecretName(s) {
 				return word.Yes
 			}
+			if !a.IsStatic() && envHasSecret(p.env) {
+				return word.Maybe // printenv "$v", xargs printenv: any of them
+			}
+		}
+	case prog == "ps":
+		// BSD-style e (ps e, ps auxe, ps eww) shows every process's
+		// environment, with its secrets.
+		for _, a := range args {
+			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && strings.Contains(s, "e") && strings.Trim(s, "auxwwefjlsvrTSmLhHcnZ") == "" {
+				return word.Yes
+			}
 		}
 	case prog == "declare" || prog == "typeset" || prog == "export" || prog == "readonly" || prog == "local":
 		// declare -p NAME prints NAME's value.
@@ -163,15 +174,24 @@ func dumpsSecretEnv(p *Part) word.Tri {
 	if len(p.Argv) == 0 || p.Wrapper || p.Opaque != "" || !isDump(p) {
 		return word.No
 	}
-	if p.env == nil {
-		return word.No
-	}
-	for _, v := range p.env.Vars {
-		if SecretName(v) {
-			return word.Yes
-		}
+	if envHasSecret(p.env) {
+		return word.Yes
 	}
 	return word.No
+}
+
+// envHasSecret reports whether the guard's environment holds a variable
+// whose name says it is a secret.
+func envHasSecret(env *Env) bool {
+	if env == nil {
+		return false
+	}
+	for _, v := range env.Vars {
+		if SecretName(v) {
+			return true
+		}
+	}
+	return false
 }
 
 func isDump(p *Part) bool {
