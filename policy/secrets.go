@@ -162,15 +162,12 @@ func notTemporary(hs []string, dir string) bool {
 // and the cloud metadata endpoints.
 func secretRules(env *Env, hs []string) []*Rule {
 	var out []*Rule
+	// Other users' credentials are no less secret, where they can be read
+	// (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
+	all := append(append([]string(nil), hs...), otherHomes...)
 	for _, row := range secretFiles {
-		row := row
-		if len(hs) == 0 {
-			break
-		}
-		// Other users' credentials are no less secret, where they can be
-		// read (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
-		m := newSecretMatcher(append(hs, otherHomes...), row)
-		out = append(out, &Rule{Decision: Ask, Name: "read of " + row.what, spec: pathSpec(filepath.Join(hs[0], row.path)),
+		m := newSecretMatcher(all, row)
+		out = append(out, &Rule{Decision: Ask, Name: "read of " + row.what, spec: pathSpec(filepath.Join(all[0], row.path)),
 			predEffect: m.match,
 			Why:        "reads " + row.what + " (~/" + row.path + "): what an agent reads goes to the model and cannot be taken back",
 			Instead:    "ask the person, or allow it with a rule: path = \"~/" + row.path + "\", access = \"read\""})
