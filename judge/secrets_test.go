@@ -301,6 +301,9 @@ func TestSecretsVariables(t *testing.T) {
 		"declare -f",
 		"set -e",
 	)...))
+	// A ripgreprc may hold --hidden: rg then reads ~/.ssh.
+	_, rgrc, _, _ := secretWorld(t, map[string]string{"RIPGREP_CONFIG_PATH": "/x/rgrc"})
+	checkRows(t, rgrc, "ripgreprc", append(ask("rg token ~"), allow("rg --no-config token ~")...))
 	// Without a secret in the environment, a dump shows nothing secret.
 	_, plain, _, _ := secretWorld(t, map[string]string{"PATH": "/usr/bin", "HOME": "/h"})
 	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH"))

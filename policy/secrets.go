@@ -6,6 +6,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -273,6 +274,9 @@ func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
 		// its own.
 		return word.No
 	}
+	if e.SkipHidden && configuredReader(p) {
+		e.SkipHidden = false // a ripgreprc may say --hidden
+	}
 	if bareHole(e.Path) {
 		return m.matchUnknown(p, e)
 	}
@@ -415,6 +419,16 @@ func existsBelow(root, prefix string) bool {
 	}
 	_, err := os.Lstat(prefix)
 	return err == nil
+}
+
+// configuredReader reports whether a reader takes options from a file
+// named by the environment (rg's RIPGREP_CONFIG_PATH), which may make it
+// read hidden files after all.
+func configuredReader(p *Part) bool {
+	if p.Norm == nil || p.Norm.Prog != "rg" || p.Norm.Has("--no-config") || p.env == nil {
+		return false
+	}
+	return slices.Contains(p.env.Vars, "RIPGREP_CONFIG_PATH")
 }
 
 // readsContent reports whether an effect lets its contents be read: a
