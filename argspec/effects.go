@@ -535,11 +535,37 @@ func gitEffects(c *Cmd) []Effect {
 	}
 	switch sub {
 	case "diff":
-		// git diff --no-index A B compares (and prints) two files.
-		if c.Has("--no-index") {
+		// git diff --no-index A B compares (and prints) two files; the
+		// paths after "--" are printed as they changed.
+		switch {
+		case c.Has("--no-index"):
 			for _, p := range paths {
 				effs = append(effs, Effect{Path: p, Access: Read})
 			}
+		case c.DashDash >= 0:
+			for _, p := range paths[c.DashDash:] {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
+		}
+	case "log", "blame", "grep", "annotate":
+		// Paths after "--" are read: log -p and blame print what they
+		// held, grep what matches in them.
+		dd := c.DashDash
+		if c.Raw { // a subcommand without an option table: "--" is a word
+			dd = -1
+			for i, p := range paths {
+				if s, ok := p.Static(); ok && s == "--" {
+					dd = i + 1
+					break
+				}
+			}
+		}
+		if dd >= 0 && sub != "blame" && sub != "annotate" {
+			for _, p := range paths[dd:] {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
+		} else if (sub == "blame" || sub == "annotate") && len(paths) > 0 {
+			effs = append(effs, Effect{Path: paths[len(paths)-1], Access: Read})
 		}
 	case "show", "cat-file":
 		// REV:PATH prints PATH as committed (git show HEAD:.env). The
@@ -660,6 +686,23 @@ func zipEffects(c *Cmd) []Effect {
 			continue
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
+	}
+	return effs
+}
+
+// WrapperEffects returns the paths a wrapper (a program that runs another
+// command, judged on its own) opens itself: xargs -a FILE reads FILE and
+// passes its contents on as arguments.
+func WrapperEffects(c *Cmd) []Effect {
+	if c == nil || c.Raw {
+		return nil
+	}
+	var effs []Effect
+	switch c.Prog {
+	case "xargs":
+		for _, v := range c.Values("--arg-file") {
+			effs = append(effs, Effect{Path: v, Access: Read})
+		}
 	}
 	return effs
 }

@@ -73,9 +73,35 @@ func TestEffectsReaders(t *testing.T) {
 		{"ssh-keygen -l -f k.pub", []string{"read k.pub N"}},
 		{"ssh-keygen -lf k", []string{"read k N"}},
 		{"ssh-keygen -y -f k", []string{"read k N"}},
+		{"git show HEAD:.env", []string{"read .env"}},
+		{"git cat-file -p HEAD:a/b", []string{"read a/b"}},
+		{"git show HEAD", []string{}},
+		{"git diff --no-index a b", []string{"read a", "read b"}},
+		{"git diff HEAD -- a", []string{"read a"}},
+		{"git diff HEAD", []string{}},
+		{"git log -p -- a b", []string{"read a", "read b"}},
+		{"git log --oneline", []string{}},
+		{"git blame f", []string{"read f"}},
+		{"git grep x -- a", []string{"read a"}},
+		{"git grep x", []string{}},
 	} {
 		if got := show(tt.argv); !slices.Equal(got, tt.want) {
 			t.Errorf("Effects(%q)\n got  %q\n want %q", tt.argv, got, tt.want)
+		}
+	}
+	// A wrapper's own files: what it runs is judged as its own part.
+	for argv, want := range map[string][]string{
+		"xargs -a f echo":         {"read f"},
+		"xargs --arg-file=f echo": {"read f"},
+		"xargs echo":              {},
+		"timeout 5 cat f":         {},
+	} {
+		got := []string{}
+		for _, e := range argspec.WrapperEffects(norm(argv)) {
+			got = append(got, e.Access.String()+" "+e.Path.String())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("WrapperEffects(%q) = %q, want %q", argv, got, want)
 		}
 	}
 }

@@ -89,12 +89,17 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 	p := &Part{Cmd: c, env: env, Known: true}
 	if len(c.Argv) > 0 {
 		p.Norm = argspec.Normalize(c.Argv, false)
-		if !c.Wrapper && c.Opaque == "" {
-			effs, known := argspec.Effects(p.Norm)
-			p.Known = known
-			for _, e := range effs {
-				p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Names: e.Names, SkipHidden: e.SkipHidden})
-			}
+		var effs []argspec.Effect
+		switch {
+		case !c.Wrapper && c.Opaque == "":
+			effs, p.Known = argspec.Effects(p.Norm)
+		case c.Wrapper:
+			// The command it runs is judged on its own; the files the
+			// wrapper itself opens are its own (xargs -a FILE).
+			effs = argspec.WrapperEffects(p.Norm)
+		}
+		for _, e := range effs {
+			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Names: e.Names, SkipHidden: e.SkipHidden})
 		}
 	}
 	for _, r := range c.Redirs {
