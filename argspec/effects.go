@@ -692,7 +692,8 @@ func zipEffects(c *Cmd) []Effect {
 
 // WrapperEffects returns the paths a wrapper (a program that runs another
 // command, judged on its own) opens itself: xargs -a FILE reads FILE and
-// passes its contents on as arguments.
+// passes its contents on as arguments; strace -o, time -o, script and
+// flock write files of their own.
 func WrapperEffects(c *Cmd) []Effect {
 	if c == nil || c.Raw {
 		return nil
@@ -702,6 +703,39 @@ func WrapperEffects(c *Cmd) []Effect {
 	case "xargs":
 		for _, v := range c.Values("--arg-file") {
 			effs = append(effs, Effect{Path: v, Access: Read})
+		}
+	case "strace", "ltrace":
+		for _, v := range c.Values("-o") {
+			if v.CouldStartWith('|') || v.CouldStartWith('!') {
+				// -o '|cmd' pipes the trace into a command the guard
+				// does not read.
+				v = word.Unknown("the command strace -o pipes to")
+			}
+			effs = append(effs, Effect{Path: v, Access: Write})
+		}
+	case "time":
+		for _, v := range c.Values("--output") {
+			effs = append(effs, Effect{Path: v, Access: Write})
+		}
+	case "script":
+		// script [FILE] writes the session to FILE (./typescript).
+		out := word.FromLit("typescript")
+		if len(c.Args) > 0 {
+			out = c.Args[0]
+		}
+		effs = append(effs, Effect{Path: out, Access: Write})
+		for _, o := range []string{"--log-io", "--log-in", "--log-out", "--log-timing", "--timing"} {
+			for _, v := range c.Values(o) {
+				effs = append(effs, Effect{Path: v, Access: Write})
+			}
+		}
+	case "flock":
+		// flock FILE CMD opens (and creates) FILE; flock FD locks an
+		// open descriptor.
+		if len(c.Args) > 0 {
+			if s, ok := c.Args[0].Static(); !ok || strings.Trim(s, "0123456789") != "" {
+				effs = append(effs, Effect{Path: c.Args[0], Access: Write, Op: "create"})
+			}
 		}
 	}
 	return effs

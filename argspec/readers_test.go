@@ -95,6 +95,14 @@ func TestEffectsReaders(t *testing.T) {
 		"xargs --arg-file=f echo": {"read f"},
 		"xargs echo":              {},
 		"timeout 5 cat f":         {},
+		"strace -o out true":      {"write out"},
+		"strace -o |sh true":      {"write the command strace -o pipes to"},
+		"ltrace -o out true":      {"write out"},
+		"time -o out true":        {"write out"},
+		"script -q -c true log":   {"write log"},
+		"script -c true":          {"write typescript"},
+		"flock lk true":           {"write lk"},
+		"flock 9":                 {},
 	} {
 		got := []string{}
 		for _, e := range argspec.WrapperEffects(norm(argv)) {
