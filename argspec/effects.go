@@ -434,7 +434,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			if c.Raw {
 				args = nonOptions(args)
 			}
-			byOpt := false
+			byOpt := c.Prog == "rg" && c.Has("--files") // rg --files DIR: no pattern
 			for _, o := range opts {
 				byOpt = byOpt || c.Has(o)
 			}
@@ -464,8 +464,12 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			default:
 				rec = c.HasAny("--recursive", "--dereference-recursive") || directoriesRecurse(c)
 			}
+			// -q, -l, -L, -c show whether, where or how often a pattern
+			// matches: no line of the files (grep -q ^KEY= .env).
+			names := c.HasAny("--quiet", "--files-with-matches", "--files-without-match", "--count", "--count-matches", "--files") ||
+				c.Raw && rawFlag(c, "qlLc", "--quiet", "--silent", "--files-with-matches", "--files-without-matches", "--count")
 			for _, a := range args {
-				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip})
+				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip, Names: names && c.Prog != "sed" && !strings.HasSuffix(c.Prog, "awk")})
 			}
 			return effs, true
 		}
