@@ -119,7 +119,7 @@ func printsSecretVar(p *Part) word.Tri {
 		// BSD-style e (ps e, ps auxe, ps eww) shows every process's
 		// environment, with its secrets.
 		for _, a := range args {
-			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && strings.Contains(s, "e") && strings.Trim(s, "auxwwefjlsvrTSmLhHcnZ") == "" {
+			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && strings.Contains(s, "e") && strings.Trim(s, "auxwefjlsvrTSmLhHcnZ") == "" {
 				return word.Yes
 			}
 		}
