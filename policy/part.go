@@ -304,6 +304,13 @@ func ProjectRootIn(dir, home string) (root string, ok bool) {
 	// contains reports whether d is one of the homes or an ancestor of one.
 	contains := func(d string) bool {
 		ds := []string{filepath.Clean(d)}
+		for _, h := range homes {
+			if strings.HasPrefix(ds[0], h+"/") && !credentialDir(h, ds[0]) {
+				// The common case, a project below the home: no link
+				// inside the home leads back above it.
+				return false
+			}
+		}
 		if real, err := filepath.EvalSymlinks(d); err == nil && real != ds[0] {
 			ds = append(ds, real)
 		}
