@@ -23,9 +23,9 @@ type secretFile struct {
 }
 
 // secretFiles is the one table of credential files and directories under
-// the home. A person relaxes a row with a configured allow rule of the
-// same path and access = "read" (configured beats built-in at equal
-// specificity).
+// the home (README: built-in defaults). A person relaxes a row with a
+// configured allow rule of the same path and access = "read", one more
+// specific than the row's rule.
 var secretFiles = []secretFile{
 	{".ssh/**", []string{".ssh/*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys", ".ssh/authorized_keys2"}, "SSH private keys"},
 	{".aws/**", []string{".aws/config"}, "AWS credentials"},
@@ -49,8 +49,7 @@ var secretFiles = []secretFile{
 	{".gnupg/**", []string{".gnupg/*.conf"}, "GPG keyrings"},
 	{".password-store/**", nil, "pass password store"},
 	{".local/share/keyrings/**", nil, "desktop keyrings"},
-	{".*_history", nil, "shell and REPL histories"},
-	{".*history", nil, "shell and REPL histories"},
+	{".*history", nil, "shell and REPL histories"}, // .bash_history, .zsh_history, .zhistory, .python_history, .psql_history…
 	{".histfile", nil, "shell history"},
 	{".local/share/fish/fish_history", nil, "fish history"},
 }
