@@ -34,6 +34,14 @@ type Effect struct {
 	// "truncate", "move", or "" for a plain write.
 	Op        string
 	Recursive bool // the whole tree under Path
+	// Names is set when only names and metadata are read, not contents:
+	// ls, stat, du, tree, find. A listing of ~/.ssh shows which keys there
+	// are, not what they say.
+	Names bool
+	// SkipHidden is set on a recursive read that passes over every entry
+	// named .* below Path (rg and ag without --hidden, tree and ls -R
+	// without -a): ~/.ssh is not read by rg pattern ~.
+	SkipHidden bool
 }
 
 // readers read every operand.
@@ -315,7 +323,10 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		if c.Has("-delete") {
 			addAll(findRoots(args), Write, "delete", true)
 		} else {
-			addAll(findRoots(args), Read, "", true)
+			// find prints names; what -exec runs is judged on its own.
+			for _, r := range findRoots(args) {
+				effs = append(effs, Effect{Path: r, Access: Read, Recursive: true, Names: true})
+			}
 		}
 		for _, n := range []string{"-fprint", "-fprint0", "-fls", "-fprintf"} {
 			for _, o := range c.Opts {
@@ -372,6 +383,27 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		if !c.HasAny("-l", "-t", "-v", "-z", "-Z", "-p", "-c") {
 			addAll(dirs, Write, "extract", true)
 		}
+	case "zip":
+		return zipEffects(c), true
+	case "ssh-keygen":
+		// -l (fingerprint) and -y (public key) read the key file and
+		// print what is not secret (Names: no contents shown, even of a
+		// private key); every other mode makes or changes
+		// keys, and is left to the unknown-program reading below.
+		if c.Raw && rawFlag(c, "", "-l", "-y", "-lf", "-yf") {
+			for i, a := range c.Args {
+				s, _ := a.Static()
+				switch {
+				case (s == "-f" || s == "-lf" || s == "-yf") && i+1 < len(c.Args):
+					effs = append(effs, Effect{Path: c.Args[i+1], Access: Read, Names: true})
+				case strings.HasPrefix(s, "-f") && len(s) > 2:
+					effs = append(effs, Effect{Path: word.FromLit(s[2:]), Access: Read, Names: true})
+				}
+			}
+			return effs, true
+		}
+		addAll(nonOptions(args), Unknown, "", false)
+		return effs, false
 	case "git":
 		return gitEffects(c), true
 	default:
@@ -379,25 +411,69 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			return nil, true
 		}
 		if readers(c.Prog) {
-			if c.Raw {
+			raw := c.Raw
+			if raw {
 				args = nonOptions(args)
 			}
-			addAll(args, Read, "", c.Prog == "du" || c.Prog == "tree" || c.Prog == "ls" && c.Has("-R"))
+			// ls -R and tree walk the tree, du too (and counts what is
+			// hidden); none of them shows contents. ls and tree pass over
+			// .* entries unless told to show them (-a, -A).
+			rec, hidden := false, false
+			switch c.Prog {
+			case "du":
+				rec, hidden = true, true
+			case "tree":
+				rec, hidden = true, rawFlag(c, "a", "--all")
+			case "ls":
+				rec = rawFlag(c, "R", "--recursive")
+				hidden = rawFlag(c, "aAf", "--all", "--almost-all")
+			}
+			for _, a := range args {
+				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, Names: namesOnly(c.Prog), SkipHidden: rec && !hidden})
+			}
 			return effs, true
 		}
 		if opts, ok := patternFirst(c.Prog); ok {
 			if c.Raw {
 				args = nonOptions(args)
 			}
-			byOpt := false
+			byOpt := c.Prog == "rg" && c.Has("--files") // rg --files DIR: no pattern
 			for _, o := range opts {
 				byOpt = byOpt || c.Has(o)
 			}
 			if !byOpt && len(args) > 0 {
 				args = args[1:]
 			}
-			rec := c.HasAny("--recursive", "--dereference-recursive") || c.Prog == "rg" || c.Prog == "ag"
-			addAll(args, Read, "", rec)
+			// rg, ag and ack search directories by default; rg and ag pass
+			// over hidden files and directories unless told not to (rg -uu
+			// or --hidden, ag -u or --hidden). grep -r reads everything.
+			rec, skip := false, false
+			switch c.Prog {
+			case "rg":
+				n := 0
+				for _, o := range c.Opts {
+					if o.Name == "--unrestricted" {
+						n++
+					}
+				}
+				rec, skip = true, n < 2 && !c.Has("--hidden")
+				if rawFlag(c, "", "-.") {
+					skip = false
+				}
+			case "ag":
+				rec, skip = true, !rawFlag(c, "u", "--hidden", "--unrestricted")
+			case "ack":
+				rec = !rawFlag(c, "", "-n", "--no-recurse")
+			default:
+				rec = c.HasAny("--recursive", "--dereference-recursive") || directoriesRecurse(c)
+			}
+			// -q, -l, -L, -c show whether, where or how often a pattern
+			// matches: no line of the files (grep -q ^KEY= .env).
+			names := c.HasAny("--quiet", "--files-with-matches", "--files-without-match", "--count", "--count-matches", "--files") ||
+				c.Raw && rawFlag(c, "qlLc", "--quiet", "--silent", "--files-with-matches", "--files-without-matches", "--count")
+			for _, a := range args {
+				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip, Names: names && c.Prog != "sed" && !strings.HasSuffix(c.Prog, "awk")})
+			}
 			return effs, true
 		}
 		if c.Spec == nil {
@@ -464,6 +540,50 @@ func gitEffects(c *Cmd) []Effect {
 			effs = append(effs, Effect{Path: v, Access: Write})
 		}
 	}
+	switch sub {
+	case "diff":
+		// git diff --no-index A B compares (and prints) two files; the
+		// paths after "--" are printed as they changed.
+		switch {
+		case c.Has("--no-index"):
+			for _, p := range paths {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
+		case c.DashDash >= 0:
+			for _, p := range paths[c.DashDash:] {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
+		}
+	case "log", "blame", "grep", "annotate":
+		// Paths after "--" are read: log -p and blame print what they
+		// held, grep what matches in them.
+		dd := c.DashDash
+		if c.Raw { // a subcommand without an option table: "--" is a word
+			dd = -1
+			for i, p := range paths {
+				if s, ok := p.Static(); ok && s == "--" {
+					dd = i + 1
+					break
+				}
+			}
+		}
+		if dd >= 0 && sub != "blame" && sub != "annotate" {
+			for _, p := range paths[dd:] {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
+		} else if (sub == "blame" || sub == "annotate") && len(paths) > 0 {
+			effs = append(effs, Effect{Path: paths[len(paths)-1], Access: Read})
+		}
+	case "show", "cat-file":
+		// REV:PATH prints PATH as committed (git show HEAD:.env). The
+		// path is the repository's; the working directory is taken for
+		// the root, which is where agents run git.
+		for _, p := range paths {
+			if _, rest, ok := p.Cut(":"); ok && len(rest.Segs) > 0 && rest.String() != "" {
+				effs = append(effs, Effect{Path: rest, Access: Read})
+			}
+		}
+	}
 	return effs
 }
 
@@ -489,4 +609,141 @@ func join(dir, p word.Word) word.Word {
 	out.AddLit("/")
 	out.AddWord(p)
 	return out
+}
+
+// namesOnly reports whether a reader shows names and metadata of its
+// operands, never their contents (wc reads them, and shows counts).
+func namesOnly(prog string) bool {
+	switch prog {
+	case "ls", "stat", "du", "tree", "realpath", "readlink", "lsattr", "getfacl", "file", "wc":
+		return true
+	}
+	return false
+}
+
+// rawFlag reports whether an argv read without a spec (or with one, for
+// options it does not know) has one of the short flags, alone or in a
+// cluster (-laR), or one of the long ones (--all, --all=x). Words after
+// "--" are operands.
+func rawFlag(c *Cmd, shorts string, longs ...string) bool {
+	words := c.Args
+	if !c.Raw {
+		words = nil
+		for _, o := range c.Opts {
+			words = append(words, word.FromLit(o.Name))
+		}
+	}
+	for _, w := range words {
+		s, ok := w.Static()
+		if !ok {
+			continue
+		}
+		if s == "--" {
+			break
+		}
+		for _, l := range longs {
+			if s == l || strings.HasPrefix(s, l+"=") {
+				return true
+			}
+		}
+		if len(s) > 1 && s[0] == '-' && s[1] != '-' && strings.ContainsAny(s[1:], shorts) && shorts != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// directoriesRecurse reports grep -d recurse (--directories=recurse).
+func directoriesRecurse(c *Cmd) bool {
+	for _, v := range c.Values("--directories") {
+		if s, ok := v.Static(); !ok || s == "recurse" {
+			return true
+		}
+	}
+	return false
+}
+
+// zipEffects reads zip's argv: zip [options] ARCHIVE [FILES…] [-x|-i
+// PATTERNS…]. The archive is written; the files are read, whole trees
+// of them with -r (or -R, --recurse-paths).
+func zipEffects(c *Cmd) []Effect {
+	var effs []Effect
+	valued := map[string]bool{"-b": true, "-n": true, "-t": true, "-tt": true, "-P": true, "-O": true, "-Z": true,
+		"-s": true, "-sp": false, "-U": false, "-I": false, "--password": true, "--out": true, "--temp-path": true,
+		"--suffixes": true, "--compression-method": true, "--split-size": true, "-ll": false}
+	rec := rawFlag(c, "rR", "--recurse-paths", "--recurse-patterns")
+	archive := true
+	patterns := false
+	for i := 0; i < len(c.Args); i++ {
+		w := c.Args[i]
+		s, static := w.Static()
+		if static && strings.HasPrefix(s, "-") && len(s) > 1 {
+			patterns = s == "-x" || s == "-i" || s == "--exclude" || s == "--include"
+			if valued[s] {
+				i++
+			}
+			continue
+		}
+		if patterns && !archive {
+			continue // -x/-i patterns run to the next option
+		}
+		if archive {
+			effs = append(effs, Effect{Path: w, Access: Read | Write})
+			archive = false
+			continue
+		}
+		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
+	}
+	return effs
+}
+
+// WrapperEffects returns the paths a wrapper (a program that runs another
+// command, judged on its own) opens itself: xargs -a FILE reads FILE and
+// passes its contents on as arguments; strace -o, time -o, script and
+// flock write files of their own.
+func WrapperEffects(c *Cmd) []Effect {
+	if c == nil || c.Raw {
+		return nil
+	}
+	var effs []Effect
+	switch c.Prog {
+	case "xargs":
+		for _, v := range c.Values("--arg-file") {
+			effs = append(effs, Effect{Path: v, Access: Read})
+		}
+	case "strace", "ltrace":
+		for _, v := range c.Values("-o") {
+			if v.CouldStartWith('|') || v.CouldStartWith('!') {
+				// -o '|cmd' pipes the trace into a command the guard
+				// does not read.
+				v = word.Unknown("the command strace -o pipes to")
+			}
+			effs = append(effs, Effect{Path: v, Access: Write})
+		}
+	case "time":
+		for _, v := range c.Values("--output") {
+			effs = append(effs, Effect{Path: v, Access: Write})
+		}
+	case "script":
+		// script [FILE] writes the session to FILE (./typescript).
+		out := word.FromLit("typescript")
+		if len(c.Args) > 0 {
+			out = c.Args[0]
+		}
+		effs = append(effs, Effect{Path: out, Access: Write})
+		for _, o := range []string{"--log-io", "--log-in", "--log-out", "--log-timing", "--timing"} {
+			for _, v := range c.Values(o) {
+				effs = append(effs, Effect{Path: v, Access: Write})
+			}
+		}
+	case "flock":
+		// flock FILE CMD opens (and creates) FILE; flock FD locks an
+		// open descriptor.
+		if len(c.Args) > 0 {
+			if s, ok := c.Args[0].Static(); !ok || strings.Trim(s, "0123456789") != "" {
+				effs = append(effs, Effect{Path: c.Args[0], Access: Write, Op: "create"})
+			}
+		}
+	}
+	return effs
 }

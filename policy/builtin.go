@@ -131,6 +131,7 @@ var defaults = []ruleSpec{
 	{Allow, "gh release view", nil, "read-only", ""}, {Allow, "gh auth status", nil, "read-only", ""},
 	{Allow, "gh api", nil, "reads from the GitHub API", ""},
 	{Ask, "gh api", []string{"-X", "--method", "-f", "-F", "--field", "--raw-field", "--input"}, "changes something through the GitHub API", ""},
+	{Ask, "gh auth status", []string{"-t", "--show-token"}, "prints the GitHub token", "gh auth status without --show-token"},
 	// Read-only uses of tools that are not read-only in general.
 	{Allow, "git status", nil, "read-only", ""}, {Allow, "git log", nil, "read-only", ""},
 	{Allow, "git diff", nil, "read-only", ""}, {Allow, "git show", nil, "read-only", ""},
@@ -153,6 +154,8 @@ var defaults = []ruleSpec{
 	{Allow, "git diff-tree", nil, "read-only", ""}, {Allow, "git diff-index", nil, "read-only", ""},
 	{Allow, "git whatchanged", nil, "read-only", ""}, {Allow, "git var", nil, "read-only", ""},
 	{Allow, "git grep -O", nil, "", ""},
+	{Allow, "ssh-keygen -l", nil, "prints a key's fingerprint", ""}, {Allow, "ssh-keygen -lf", nil, "prints a key's fingerprint", ""},
+	{Allow, "ssh-keygen -y", nil, "prints a private key's public key", ""},
 	{Allow, "docker ps", nil, "read-only", ""}, {Allow, "docker images", nil, "read-only", ""},
 	{Allow, "docker logs", nil, "read-only", ""}, {Allow, "docker inspect", nil, "read-only", ""},
 	{Allow, "docker version", nil, "read-only", ""}, {Allow, "docker info", nil, "read-only", ""},
@@ -422,9 +425,16 @@ func builtinRules(env *Env) (*builtins, error) {
 	// Paths.
 	pathRules := []*Rule{
 		{Decision: Ask, Path: "/**", Access: "write", Name: "write outside the project", Why: "writes outside the project tree and temporary directories", Instead: "write inside the project or a temporary directory"},
-		{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"},
 	}
-	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+	if !env.NoProject {
+		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"})
+	}
+	hs := homes(env) // the home, and where a link to it leads
+	pathRules = append(pathRules, homeWriteRules(hs)...)
+	for i, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+		if i >= 3 && notTemporary(hs, t) {
+			continue // TMPDIR=$HOME: the home is never temporary
+		}
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
 	}
 	for _, f := range env.RunnerData {
@@ -440,6 +450,9 @@ func builtinRules(env *Env) (*builtins, error) {
 		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
 	}
 	for _, r := range pathRules {
+		add(r, false)
+	}
+	for _, r := range secretRules(env, hs) {
 		add(r, false)
 	}
 	for _, d := range blockDevices {

@@ -519,6 +519,13 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		return word.No
 	}
 	t := matchPathWord(r.path, e.Path)
+	if e.Recursive && e.Access == Read && r.Decision != Allow && !r.Absolute && t != word.Yes {
+		// A recursive read of a directory reads everything under it: a
+		// rule on ~/.ssh/** is about grep -r . ~ too. (An allow rule
+		// still has to cover the operand itself.)
+		prefix := literalDir(r.path.String())
+		t = orTri(t, covers(r.path, e, func(root string) bool { return existsBelow(root, prefix) }))
+	}
 	if t == word.No || r.cmd == nil {
 		return t
 	}

@@ -12,9 +12,14 @@ import (
 
 // Env is the world paths are resolved in.
 type Env struct {
-	Home    string   // the real HOME
-	Project string   // the project root: the git root, else the working directory
-	Temp    []string // temporary directories
+	Home    string // the real HOME
+	Project string // the project root: the git root, else the working directory (see ProjectRootIn)
+	// NoProject is set when Project is the home directory or one of its
+	// ancestors (the working directory, with no project above it): writes
+	// there are not writes inside a project. Project is still where rules'
+	// relative paths start.
+	NoProject bool
+	Temp      []string // temporary directories
 	// Protect lists files and directories (absolute) that no command run
 	// under the guard may write: its config files, state and audit log.
 	Protect []string
@@ -29,6 +34,9 @@ type Env struct {
 	// Resolve, when set, resolves symbolic links instead (tests give a
 	// fake file system here).
 	Resolve func(path string) (string, bool)
+	// Vars names the variables of the guard's own environment, which the
+	// commands it judges inherit: a bare env or set prints them.
+	Vars []string
 }
 
 // ForJudgement returns the environment for one judgement. With
@@ -52,6 +60,10 @@ type Effect struct {
 	Op        string
 	Recursive bool
 	Redirect  bool
+	// Names: only names and metadata are read (ls, stat, find), not
+	// contents. SkipHidden: a recursive read that passes over entries
+	// named .* below Path (rg, tree). See argspec.Effect.
+	Names, SkipHidden bool
 }
 
 func (e Effect) String() string {
@@ -82,22 +94,27 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 	p := &Part{Cmd: c, env: env, Known: true}
 	if len(c.Argv) > 0 {
 		p.Norm = argspec.Normalize(c.Argv, false)
-		if !c.Wrapper && c.Opaque == "" {
-			effs, known := argspec.Effects(p.Norm)
-			p.Known = known
-			for _, e := range effs {
-				p.addEffect(e.Path, e.Access, e.Op, e.Recursive, false)
-			}
+		var effs []argspec.Effect
+		switch {
+		case !c.Wrapper && c.Opaque == "":
+			effs, p.Known = argspec.Effects(p.Norm)
+		case c.Wrapper:
+			// The command it runs is judged on its own; the files the
+			// wrapper itself opens are its own (xargs -a FILE).
+			effs = argspec.WrapperEffects(p.Norm)
+		}
+		for _, e := range effs {
+			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Names: e.Names, SkipHidden: e.SkipHidden})
 		}
 	}
 	for _, r := range c.Redirs {
 		switch {
 		case r.Writes() && r.Reads():
-			p.addEffect(r.Target, Read|argspec.Write, "", false, true)
+			p.addEffect(r.Target, Effect{Access: Read | argspec.Write, Redirect: true})
 		case r.Writes():
-			p.addEffect(r.Target, argspec.Write, "", false, true)
+			p.addEffect(r.Target, Effect{Access: argspec.Write, Redirect: true})
 		case r.Reads():
-			p.addEffect(r.Target, Read, "", false, true)
+			p.addEffect(r.Target, Effect{Access: Read, Redirect: true})
 		}
 	}
 	return p
@@ -106,9 +123,11 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 // Read is read access.
 const Read = argspec.Read
 
-func (p *Part) addEffect(w word.Word, a Access, op string, rec, redirect bool) {
+// addEffect adds the effect like on the path w, made absolute.
+func (p *Part) addEffect(w word.Word, like Effect) {
 	for _, abs := range p.resolve(w) {
-		e := Effect{Path: abs, Written: w.String(), Access: a, Op: op, Recursive: rec, Redirect: redirect}
+		e := like
+		e.Path, e.Written = abs, w.String()
 		p.Effects = append(p.Effects, e)
 		if p.env.Resolve == nil {
 			continue
@@ -271,7 +290,63 @@ func Resolver() func(string) (string, bool) {
 	}
 }
 
-// ProjectRoot returns the git root above dir, else dir.
+// ProjectRootIn returns the project root for a command run in dir: the
+// git root above dir, else dir. The home directory and its ancestors are
+// never a project (a dotfiles repository at ~ does not make every file of
+// the home a project file; a shell started in ~ or in / is in no project),
+// nor is a credential directory (a repository at ~/.ssh):
+// ok is false when the answer would be one of them, and root is then dir,
+// where relative rule paths still start. Symbolic links are followed on
+// both sides, so a home reached through a link is still the home.
+func ProjectRootIn(dir, home string) (root string, ok bool) {
+	homes := []string{}
+	if home != "" && filepath.IsAbs(home) {
+		homes = append(homes, filepath.Clean(home))
+		if real, err := filepath.EvalSymlinks(home); err == nil && real != homes[0] {
+			homes = append(homes, real)
+		}
+	}
+	// contains reports whether d is one of the homes or an ancestor of one.
+	contains := func(d string) bool {
+		ds := []string{filepath.Clean(d)}
+		for _, h := range homes {
+			if strings.HasPrefix(ds[0], h+"/") && !credentialDir(h, ds[0]) {
+				// The common case, a project below the home: no link
+				// inside the home leads back above it.
+				return false
+			}
+		}
+		if real, err := filepath.EvalSymlinks(d); err == nil && real != ds[0] {
+			ds = append(ds, real)
+		}
+		for _, h := range homes {
+			for _, d := range ds {
+				if d == h || d == "/" || strings.HasPrefix(h, d+"/") || credentialDir(h, d) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	for d := dir; ; {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			if !contains(d) {
+				return d, true
+			}
+			break // a repository at ~ (or above): dir alone, if anything
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	return dir, !contains(dir)
+}
+
+// ProjectRoot returns the git root above dir, else dir: where the
+// project's configuration file is looked for. The root judged as the
+// project is ProjectRootIn's.
 func ProjectRoot(dir string) string {
 	for d := dir; ; {
 		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {

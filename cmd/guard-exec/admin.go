@@ -472,7 +472,8 @@ func cmdTest(e *env, args []string) int {
 			bad++
 			continue
 		}
-		penv := &policy.Env{Home: e.home(), Project: policy.ProjectRoot(e.cwd)}
+		root, _ := policy.ProjectRootIn(e.cwd, e.home()) // as a command run here is judged
+		penv := &policy.Env{Home: e.home(), Project: root}
 		pol, err := policy.Build(policy.Sources{Env: penv, User: f, ProjectTrusted: true, CheckExamples: true})
 		if err != nil {
 			fmt.Fprintf(e.stdout, "FAIL %v\n", err)

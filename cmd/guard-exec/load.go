@@ -119,9 +119,14 @@ func pinned(pin string, text []byte) bool {
 func load(e *env, cwd string) (*setup, error) {
 	s := &setup{configPath: e.userConfigPath(), stateDir: e.stateDir()}
 	home := e.home()
-	project := policy.ProjectRoot(cwd)
-	s.projectFile = filepath.Join(project, ProjectFile)
-	penv := &policy.Env{Home: home, Project: project, FollowLinks: true}
+	s.projectFile = filepath.Join(policy.ProjectRoot(cwd), ProjectFile)
+	project, inProject := policy.ProjectRootIn(cwd, home)
+	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
+	for k, v := range e.vars {
+		if v != "" { // an empty variable holds no secret
+			penv.Vars = append(penv.Vars, k)
+		}
+	}
 	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
 		penv.Temp = append(penv.Temp, filepath.Clean(t))
 	}

@@ -1,0 +1,122 @@
+package argspec_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/argspec"
+)
+
+// What readers read: recursively or not (R), names only or contents (N),
+// and whether a recursive read passes over hidden entries (H). A recursive
+// read of ~ by grep -r reads ~/.ssh; by rg it does not; ls -R shows names.
+func TestEffectsReaders(t *testing.T) {
+	show := func(s string) []string {
+		effs, _ := argspec.Effects(norm(s))
+		out := []string{}
+		for _, e := range effs {
+			r := e.Access.String() + " " + e.Path.String()
+			for _, f := range []struct {
+				on bool
+				m  string
+			}{{e.Recursive, " R"}, {e.Names, " N"}, {e.SkipHidden, " H"}} {
+				if f.on {
+					r += f.m
+				}
+			}
+			out = append(out, r)
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		argv string
+		want []string
+	}{
+		{"grep x f", []string{"read f"}},
+		{"grep -r x d", []string{"read d R"}},
+		{"grep -R x d", []string{"read d R"}},
+		{"grep -rn x d e", []string{"read d R", "read e R"}},
+		{"grep --directories=recurse x d", []string{"read d R"}},
+		{"grep -d recurse x d", []string{"read d R"}},
+		{"grep -e x -r d", []string{"read d R"}},
+		{"rg x d", []string{"read d R H"}},
+		{"rg -u x d", []string{"read d R H"}},
+		{"rg -uu x d", []string{"read d R"}},
+		{"rg -uuu x d", []string{"read d R"}},
+		{"rg --hidden x d", []string{"read d R"}},
+		{"rg -. x d", []string{"read d R"}},
+		{"ag x d", []string{"read d R H"}},
+		{"ag -u x d", []string{"read d R"}},
+		{"ag --hidden x d", []string{"read d R"}},
+		{"ack x d", []string{"read d R"}},
+		{"grep -q x f", []string{"read f N"}},
+		{"grep -l x -r d", []string{"read d R N"}},
+		{"grep -c x f", []string{"read f N"}},
+		{"grep -o x f", []string{"read f"}},
+		{"rg -l x d", []string{"read d R N H"}},
+		{"rg --files d", []string{"read d R N H"}},
+		{"ag -l x d", []string{"read d R N H"}},
+		{"cat f", []string{"read f"}},
+		{"ls d", []string{"read d N"}},
+		{"ls -la d", []string{"read d N"}},
+		{"ls -R d", []string{"read d R N H"}},
+		{"ls -laR d", []string{"read d R N"}},
+		{"ls -RA d", []string{"read d R N"}},
+		{"tree d", []string{"read d R N H"}},
+		{"tree -a d", []string{"read d R N"}},
+		{"du -sh d", []string{"read d R N"}},
+		{"stat f", []string{"read f N"}},
+		{"wc -l f", []string{"read f N"}},
+		{"find d -name x", []string{"read d R N"}},
+		{"tar czf o.tgz d", []string{"write o.tgz", "read d R"}},
+		{"cp -r d e", []string{"read d R", "write e R"}},
+		{"cp -a d e", []string{"read d R", "write e R"}},
+		{"cp f e", []string{"read f", "write e"}},
+		{"rsync -a d/ e/", []string{"read d/ R", "write e/ R"}},
+		{"zip o.zip f g", []string{"read/write o.zip", "read f", "read g"}},
+		{"zip -r o.zip d", []string{"read/write o.zip", "read d R"}},
+		{"zip -qr o.zip d -x '*.o'", []string{"read/write o.zip", "read d R"}},
+		{"zip -P pw o.zip f", []string{"read/write o.zip", "read f"}},
+		{"ssh-keygen -l -f k.pub", []string{"read k.pub N"}},
+		{"ssh-keygen -lf k", []string{"read k N"}},
+		{"ssh-keygen -y -f k", []string{"read k N"}},
+		{"git show HEAD:.env", []string{"read .env"}},
+		{"git cat-file -p HEAD:a/b", []string{"read a/b"}},
+		{"git show HEAD", []string{}},
+		{"git diff --no-index a b", []string{"read a", "read b"}},
+		{"git diff HEAD -- a", []string{"read a"}},
+		{"git diff HEAD", []string{}},
+		{"git log -p -- a b", []string{"read a", "read b"}},
+		{"git log --oneline", []string{}},
+		{"git blame f", []string{"read f"}},
+		{"git grep x -- a", []string{"read a"}},
+		{"git grep x", []string{}},
+	} {
+		if got := show(tt.argv); !slices.Equal(got, tt.want) {
+			t.Errorf("Effects(%q)\n got  %q\n want %q", tt.argv, got, tt.want)
+		}
+	}
+	// A wrapper's own files: what it runs is judged as its own part.
+	for argv, want := range map[string][]string{
+		"xargs -a f echo":         {"read f"},
+		"xargs --arg-file=f echo": {"read f"},
+		"xargs echo":              {},
+		"timeout 5 cat f":         {},
+		"strace -o out true":      {"write out"},
+		"strace -o |sh true":      {"write the command strace -o pipes to"},
+		"ltrace -o out true":      {"write out"},
+		"time -o out true":        {"write out"},
+		"script -q -c true log":   {"write log"},
+		"script -c true":          {"write typescript"},
+		"flock lk true":           {"write lk"},
+		"flock 9":                 {},
+	} {
+		got := []string{}
+		for _, e := range argspec.WrapperEffects(norm(argv)) {
+			got = append(got, e.Access.String()+" "+e.Path.String())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("WrapperEffects(%q) = %q, want %q", argv, got, want)
+		}
+	}
+}

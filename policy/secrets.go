@@ -1,0 +1,707 @@
+package policy
+
+import (
+	"os"
+	"os/user"
+	"path"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// secretFile is one row of the table of credentials under a home
+// directory: reading them asks (README: built-in defaults).
+type secretFile struct {
+	path   string   // doublestar pattern, relative to the home
+	except []string // patterns, relative to the home, of files that are not secret
+	what   string
+}
+
+// secretFiles is the one table of credential files and directories under
+// the home (README: built-in defaults). A person relaxes a row with a
+// configured allow rule of the same path and access = "read", one more
+// specific than the row's rule.
+var secretFiles = []secretFile{
+	{".ssh/**", []string{".ssh/*.pub", ".ssh/known_hosts", ".ssh/known_hosts.old", ".ssh/config", ".ssh/authorized_keys", ".ssh/authorized_keys2"}, "SSH private keys"},
+	{".aws/**", []string{".aws/config"}, "AWS credentials"},
+	{".config/gcloud/**", nil, "Google Cloud credentials (application-default credentials, access tokens)"},
+	{".azure/**", nil, "Azure token caches"},
+	{".kube/config*", nil, "Kubernetes credentials"},
+	{".docker/config.json", nil, "Docker registry credentials"},
+	{".npmrc", nil, "npm tokens"},
+	{".pypirc", nil, "PyPI tokens"},
+	{".cargo/credentials*", nil, "crates.io tokens"},
+	{".gem/credentials", nil, "RubyGems tokens"},
+	{".config/gh/hosts.yml", nil, "GitHub CLI tokens"},
+	{".config/glab-cli/config.yml", nil, "GitLab CLI tokens"},
+	{".git-credentials", nil, "git credentials"},
+	{".config/git/credentials", nil, "git credentials"},
+	{".netrc", nil, "netrc passwords"},
+	{".pgpass", nil, "PostgreSQL passwords"},
+	{".my.cnf", nil, "MySQL passwords"},
+	{".vault-token", nil, "Vault token"},
+	{".terraform.d/credentials.tfrc.json", nil, "Terraform Cloud tokens"},
+	{".gnupg/**", []string{".gnupg/*.conf"}, "GPG keyrings"},
+	{".password-store/**", nil, "pass password store"},
+	{".local/share/keyrings/**", nil, "desktop keyrings"},
+	{".*history", nil, "shell and REPL histories"}, // .bash_history, .zsh_history, .zhistory, .python_history, .psql_history…
+	{".histfile", nil, "shell history"},
+	{".local/share/fish/fish_history", nil, "fish history"},
+}
+
+// envFile reports whether a file name is a dotenv file that holds values
+// (.env, .env.local, .envrc), not a template of one.
+func envFile(base string) bool {
+	switch base {
+	case ".env", ".envrc":
+		return true
+	case ".env.example", ".env.sample", ".env.template":
+		return false
+	}
+	return strings.HasPrefix(base, ".env.")
+}
+
+// envFileGlobs are the patterns a file name that envFile accepts matches,
+// and templateGlobs the ones it rejects, for words that are globs.
+var envFileGlobs, templateGlobs = []string{"**/.env", "**/.envrc", "**/.env.*"}, []string{"**/.env.example", "**/.env.sample", "**/.env.template"}
+
+// otherHomes are where other users' homes are.
+var otherHomes = []string{"/root", "/home/*", "/Users/*", "/var/root"}
+
+// homes returns the home directory as given and as it really is, when a
+// symbolic link leads to it.
+func homes(env *Env) []string {
+	if env.Home == "" || !filepath.IsAbs(env.Home) || filepath.Clean(env.Home) == "/" {
+		return nil
+	}
+	h := filepath.Clean(env.Home)
+	out := []string{h}
+	resolve := env.Resolve
+	if resolve == nil && env.FollowLinks {
+		resolve = Resolver()
+	}
+	if resolve != nil {
+		if real, ok := resolve(h); ok && real != h && real != "/" {
+			out = append(out, real)
+		}
+	}
+	return out
+}
+
+// homeWriteRules keep the home directory out of the project and out of
+// the temporary directories (issue: HOME under /tmp, or TMPDIR=HOME, made
+// ~/.bashrc a temporary file). A write in the home outside the project
+// asks even where a temporary-directory allow would match, and the
+// dotfiles and dot-directories ask even more specifically, so only a
+// project or temporary directory inside one of them outranks it (and a
+// credential directory is never a project: ProjectRootIn).
+//
+// Each rule's specificity is its path's, without the +1 a configured
+// rule's access = "write" adds: a configured rule of the same path wins,
+// whether it relaxes (allow … access = "write") or tightens (deny
+// path = "~/**").
+func homeWriteRules(hs []string) []*Rule {
+	var out []*Rule
+	for _, h := range hs {
+		out = append(out,
+			writeAsk(filepath.Join(h, "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
+			writeAsk(filepath.Join(h, ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
+	}
+	return out
+}
+
+// credentialDir reports whether d is a credential directory of the home
+// h (~/.ssh, ~/.aws, …: secretFiles' directories) or inside one.
+func credentialDir(h, d string) bool {
+	for _, row := range secretFiles {
+		if dir, ok := strings.CutSuffix(row.path, "/**"); ok {
+			c := filepath.Join(h, dir)
+			if d == c || strings.HasPrefix(d, c+"/") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// writeAsk is a built-in ask for writes to a path pattern.
+func writeAsk(pattern, name, why, instead string) *Rule {
+	pat := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(pattern); return p })
+	return &Rule{Decision: Ask, Name: name, spec: pathSpec(pattern), Why: why, Instead: instead,
+		predEffect: func(p *Part, e Effect) word.Tri {
+			if e.Access&argspec.Write == 0 {
+				return word.No
+			}
+			pt := pat()
+			if pt == nil {
+				return word.Maybe
+			}
+			return matchPathWord(pt, e.Path)
+		}}
+}
+
+// notTemporary reports whether a temporary directory given by the
+// environment (TMPDIR) is the home or above it: then it is not one.
+func notTemporary(hs []string, dir string) bool {
+	dir = filepath.Clean(dir)
+	for _, h := range hs {
+		if dir == h || dir == "/" || strings.HasPrefix(h, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// secretRules are the built-in asks that keep secrets unread: credential
+// files under the home, dotenv files, secret-named variables printed,
+// and the cloud metadata endpoints.
+func secretRules(env *Env, hs []string) []*Rule {
+	var out []*Rule
+	// Other users' credentials are no less secret, where they can be read
+	// (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
+	all := append(append([]string(nil), hs...), otherHomes...)
+	for _, row := range secretFiles {
+		m := newSecretMatcher(all, row)
+		out = append(out, &Rule{Decision: Ask, Name: "read of " + row.what, spec: pathSpec(filepath.Join(all[0], row.path)),
+			predEffect: m.match,
+			Why:        "reads " + row.what + " (~/" + row.path + "): what an agent reads goes to the model and cannot be taken back",
+			Instead:    "ask the person, or allow it with a rule: path = \"~/" + row.path + "\", access = \"read\""})
+	}
+	out = append(out, &Rule{Decision: Ask, Name: "read of a dotenv file", spec: pathSpec(filepath.Join(env.Project, "**", ".env*")),
+		predEffect: envFileMatcher(),
+		Why:        "reads a dotenv file (.env, .env.*, .envrc), which holds secrets",
+		Instead:    "read the template (.env.example), or allow it with a rule: path = \".env\", access = \"read\""})
+	environ := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath("/proc/*/environ"); return p })
+	out = append(out,
+		&Rule{Decision: Ask, Name: "read of a process's environment", spec: pathSpec("/proc/*/environ"), predEffect: func(p *Part, e Effect) word.Tri {
+			if e.Access&Read == 0 || e.Names {
+				return word.No
+			}
+			if bareHole(e.Path) { // /proc/$$/environ
+				if tail, ok := literalTail(e.Written); ok && strings.HasSuffix(tail, "/environ") {
+					return word.Maybe
+				}
+				return word.No
+			}
+			return matchPathWord(environ(), e.Path)
+		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
+			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
+		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
+			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
+			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"})
+	return out
+}
+
+// secretMatcher matches effects against one row of secretFiles under
+// each home.
+type secretMatcher struct {
+	row   secretFile
+	homes []string
+	pats  func() []homePats
+	tails func() (*word.Pattern, []*word.Pattern)
+}
+
+type homePats struct {
+	home   string
+	pat    *word.Pattern
+	prefix string // the pattern's literal directory part
+	glob   string // what to list to see whether the row's files exist
+	except []*word.Pattern
+}
+
+func compileRow(home string, row secretFile) homePats {
+	hp := homePats{home: home}
+	hp.pat, _ = word.CompilePath(filepath.Join(home, row.path))
+	hp.prefix = filepath.Join(home, literalDir(row.path))
+	hp.glob = filepath.Join(home, strings.TrimSuffix(row.path, "/**"))
+	for _, e := range row.except {
+		if p, err := word.CompilePath(filepath.Join(home, e)); err == nil {
+			hp.except = append(hp.except, p)
+		}
+	}
+	return hp
+}
+
+// literalDir is the leading directories of a pattern that have no
+// metacharacters.
+func literalDir(pat string) string {
+	var out []string
+	for _, seg := range strings.Split(pat, "/") {
+		if strings.ContainsAny(seg, "*?[{\\") {
+			break
+		}
+		out = append(out, seg)
+	}
+	return strings.Join(out, "/")
+}
+
+func newSecretMatcher(hs []string, row secretFile) *secretMatcher {
+	m := &secretMatcher{row: row, homes: hs}
+	m.pats = sync.OnceValue(func() []homePats {
+		var out []homePats
+		for _, h := range hs {
+			if hp := compileRow(h, row); hp.pat != nil {
+				out = append(out, hp)
+			}
+		}
+		return out
+	})
+	m.tails = sync.OnceValues(func() (*word.Pattern, []*word.Pattern) {
+		p, _ := word.CompilePath("**/" + row.path)
+		var ex []*word.Pattern
+		for _, e := range row.except {
+			if q, err := word.CompilePath("**/" + e); err == nil {
+				ex = append(ex, q)
+			}
+		}
+		return p, ex
+	})
+	return m
+}
+
+func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
+	if !readsContent(e) {
+		// ls ~/.ssh, find ~ -name '*.pem', du -sh ~, tree ~/.aws show
+		// names and sizes, not keys; what find -exec runs is judged on
+		// its own.
+		return word.No
+	}
+	if e.SkipHidden && configuredReader(p) {
+		e.SkipHidden = false // a ripgreprc may say --hidden
+	}
+	if bareHole(e.Path) {
+		return m.matchUnknown(p, e)
+	}
+	if s, ok := e.Path.Static(); ok && !strings.Contains(s, "/.") && !(e.Recursive && m.aboveAHome(s)) {
+		// Every row names a dot-entry of a home: the common path (a
+		// project file) is settled here, without a pattern.
+		return word.No
+	}
+	best := word.No
+	for _, hp := range m.pats() {
+		best = orTri(best, hp.matchWord(e))
+		if best == word.Yes {
+			break
+		}
+	}
+	return best
+}
+
+// aboveAHome reports whether dir is one of the homes, or above one.
+func (m *secretMatcher) aboveAHome(dir string) bool {
+	if dir == "/" {
+		return true
+	}
+	for _, h := range m.homes {
+		if strings.ContainsAny(h, "*?[") {
+			if ok, _ := filepath.Match(h, dir); ok {
+				return true
+			}
+			h = literalDir(h)
+		}
+		if h == dir || strings.HasPrefix(h, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// matchWord matches one effect under one home.
+func (hp homePats) matchWord(e Effect) word.Tri {
+	static := func(s string) bool {
+		if !hp.pat.MatchString(s) {
+			return false
+		}
+		for _, x := range hp.except {
+			if x.MatchString(s) {
+				return false
+			}
+		}
+		return true
+	}
+	t := word.No
+	if s, ok := e.Path.Static(); ok {
+		if static(s) {
+			return word.Yes
+		}
+	} else if rest, ok := e.Path.TrimPrefix(hp.home + "/"); ok && globFirst(rest) {
+		// ~/* and ~/?x name no dot-entry of the home (a glob matches a
+		// leading dot only literally), and every row names one.
+	} else {
+		for _, mt := range e.Path.Matches {
+			if static(mt) {
+				return word.Yes
+			}
+		}
+		t = hp.pat.Match(e.Path)
+		if t == word.Yes {
+			for _, x := range hp.except {
+				if x.Match(e.Path) != word.No {
+					t = word.Maybe
+				}
+			}
+		}
+	}
+	if e.Recursive {
+		t = orTri(t, covers(hp.pat, e, func(string) bool {
+			// Only what is there is read: grep -r foo . over an empty
+			// home reads no history.
+			m, _ := filepath.Glob(hp.glob)
+			return len(m) > 0
+		}))
+	}
+	return t
+}
+
+// covers reports whether a recursive read of e.Path reads a path the
+// pattern matches: Yes when the read's root is known and the pattern
+// names something below it (reading ~ reads ~/.ssh/id_rsa), Maybe when
+// the root is partly unknown. present reports whether
+// what the pattern names below a root is there to be read.
+func covers(pat *word.Pattern, e Effect, present func(root string) bool) word.Tri {
+	roots := e.Path.Matches
+	if s, ok := e.Path.Static(); ok {
+		roots = []string{s}
+	}
+	hidden := func(root string) bool {
+		if !e.SkipHidden {
+			return false
+		}
+		root = strings.TrimSuffix(root, "/")
+		rest, ok := strings.CutPrefix(pat.String(), root+"/")
+		if !ok {
+			return false
+		}
+		// A component below the root that starts with a literal '.'
+		// matches only hidden names: every path the pattern names below
+		// the root passes through a hidden entry.
+		for _, c := range strings.Split(rest, "/") {
+			if strings.HasPrefix(c, ".") {
+				return true
+			}
+		}
+		return false
+	}
+	for _, r := range roots {
+		sub := word.FromLit(strings.TrimSuffix(r, "/") + "/")
+		sub.Add(word.Seg{Kind: word.Hole, Text: "…"})
+		if pat.Match(sub) != word.No && !hidden(r) && present(r) {
+			return word.Yes
+		}
+	}
+	if len(roots) > 0 || e.Path.IsStatic() {
+		return word.No
+	}
+	sub := e.Path
+	sub.Matches = nil
+	sub = word.Word{Segs: append(append([]word.Seg(nil), sub.Segs...), word.Seg{Kind: word.Lit, Text: "/"}, word.Seg{Kind: word.Hole, Text: "…"})}
+	if pat.Match(sub) != word.No {
+		return word.Maybe
+	}
+	return word.No
+}
+
+// existsBelow reports whether what a pattern names below a recursive
+// read's root may be there to be read: the pattern's literal directory
+// part, where it lies below the root.
+func existsBelow(root, prefix string) bool {
+	root = strings.TrimSuffix(root, "/")
+	if root == "" || !strings.HasPrefix(prefix, root+"/") {
+		return true // the pattern's fixed part does not reach below the root
+	}
+	_, err := os.Lstat(prefix)
+	return err == nil
+}
+
+// configuredReader reports whether a reader takes options from a file
+// named by the environment (rg's RIPGREP_CONFIG_PATH), which may make it
+// read hidden files after all.
+func configuredReader(p *Part) bool {
+	if p.Norm == nil || p.Norm.Prog != "rg" || p.Norm.Has("--no-config") || p.env == nil {
+		return false
+	}
+	return slices.Contains(p.env.Vars, "RIPGREP_CONFIG_PATH")
+}
+
+// readsContent reports whether an effect lets its contents be read: a
+// read that shows them, and also a move or link, which gives them a new
+// name the next command reads (mv .env /tmp/x; ln -s .env x && cat x,
+// where x is not there yet when the text is judged).
+func readsContent(e Effect) bool {
+	if e.Op == "move" || e.Op == "link" {
+		return true
+	}
+	return e.Access&Read != 0 && !e.Names
+}
+
+// bareHole reports whether a path is wholly unknown (resolve turns a path
+// with a value known only at run time into one hole).
+func bareHole(w word.Word) bool {
+	return len(w.Segs) == 1 && w.Segs[0].Kind == word.Hole
+}
+
+// matchUnknown judges a path known only at run time by what it was
+// written as: ~name/… is that user's home, and a literal tail such as
+// $D/.ssh/id_rsa names a credential whatever $D is. A path with no
+// telling tail ("$f") is not a read of a secret as far as anyone can see:
+// asking for every cat "$f" would ask for everything.
+func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
+	if h, rest, ok := tildeUser(e.Written); ok {
+		hp := compileRow(h, m.row)
+		if hp.pat == nil {
+			return word.Maybe
+		}
+		w := word.FromLit(filepath.Join(h, rest))
+		return hp.matchWord(Effect{Path: w, Access: e.Access, Recursive: e.Recursive, SkipHidden: e.SkipHidden})
+	}
+	if strings.Contains(e.Written, "{}") {
+		// find -execdir runs in each directory it finds: what it reads
+		// lies below find's starting points.
+		for _, root := range findRootsOf(p) {
+			for _, hp := range m.pats() {
+				if hp.matchWord(Effect{Path: word.FromLit(root), Access: Read, Recursive: true}) != word.No {
+					return word.Maybe
+				}
+			}
+		}
+	}
+	tail, ok := literalTail(e.Written)
+	if !ok {
+		return word.No
+	}
+	pat, except := m.tails()
+	if pat == nil || !pat.MatchString(tail) {
+		return word.No
+	}
+	for _, x := range except {
+		if x.MatchString(tail) {
+			return word.No
+		}
+	}
+	return word.Maybe
+}
+
+// tildeUser expands ~name/rest as bash does, through the user database.
+func tildeUser(written string) (home, rest string, ok bool) {
+	if !strings.HasPrefix(written, "~") {
+		return "", "", false
+	}
+	name, rest, _ := strings.Cut(written[1:], "/")
+	if name == "" || strings.ContainsAny(name, "$`*?[{}()…") {
+		return "", "", false
+	}
+	u, err := user.Lookup(name)
+	if err != nil || !filepath.IsAbs(u.HomeDir) {
+		return "", "", false
+	}
+	return filepath.Clean(u.HomeDir), rest, true
+}
+
+// literalTail returns the literal path after the last unknown part of a
+// word as written ("$D/.ssh/id_rsa" → ".ssh/id_rsa"), when there is one.
+func literalTail(written string) (string, bool) {
+	i := strings.LastIndexAny(written, "$`)}…~")
+	if i < 0 {
+		return "", false
+	}
+	// The unknown part runs to the next '/' ($X/…, ~bob/…, ${X}/…).
+	j := strings.IndexByte(written[i:], '/')
+	if j < 0 {
+		return "", false
+	}
+	tail := written[i+j:]
+	if len(tail) < 2 {
+		return "", false
+	}
+	return "x" + tail, true // "x/.ssh/id_rsa": ** matches the unknown part
+}
+
+// envFileMatcher matches reads of dotenv files anywhere, in any spelling.
+// A recursive read of a directory that holds one (grep -r TODO . in a
+// project with a .env) is not asked: it is the everyday work of an agent,
+// it shows the lines that match, and asking would ask for most searches of
+// most web projects. Recursive reads of the home's credentials are asked
+// (secretFiles).
+func envFileMatcher() func(p *Part, e Effect) word.Tri {
+	pats := sync.OnceValue(func() [2][]*word.Pattern {
+		var out [2][]*word.Pattern
+		for i, l := range [][]string{envFileGlobs, templateGlobs} {
+			for _, g := range l {
+				if pt, err := word.CompilePath(g); err == nil {
+					out[i] = append(out[i], pt)
+				}
+			}
+		}
+		return out
+	})
+	return func(p *Part, e Effect) word.Tri {
+		if !readsContent(e) {
+			return word.No // a name is not a value: ls -a, find -name .env
+		}
+		if bareHole(e.Path) {
+			if tail, ok := literalTail(e.Written); ok && envFile(filepath.Base(tail)) {
+				return word.Maybe
+			}
+			if strings.Contains(e.Written, "{}") && findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
+				return word.Maybe // find -execdir: the directory is not known
+			}
+			return word.No
+		}
+		if s, ok := e.Path.Static(); ok {
+			if envFile(filepath.Base(s)) {
+				return word.Yes
+			}
+			return word.No
+		}
+		for _, m := range e.Path.Matches {
+			if envFile(filepath.Base(m)) {
+				return word.Yes
+			}
+		}
+		if !mayBeDotfile(e.Path) {
+			return word.No // dist/*: a glob's * never matches a leading dot
+		}
+		ps := pats()
+		t := word.No
+		for _, pt := range ps[0] {
+			t = orTri(t, pt.Match(e.Path))
+		}
+		if t == word.Yes {
+			for _, x := range ps[1] {
+				if x.Match(e.Path) != word.No {
+					t = word.Maybe
+				}
+			}
+		}
+		if t == word.Maybe && e.Path.HasHole() {
+			// A value known only at run time (find's {}): only a literal
+			// name tells, or the name test of the find that found it
+			// (find . -name .env -exec cat {} \;).
+			if tail, ok := literalTail(e.Path.String()); ok && envFile(filepath.Base(tail)) {
+				return t
+			}
+			if findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
+				return word.Maybe
+			}
+			return word.No
+		}
+		return t
+	}
+}
+
+// globFirst reports whether a word starts with a glob character.
+func globFirst(w word.Word) bool {
+	for _, s := range w.Segs {
+		switch s.Kind {
+		case word.Lit:
+			if s.Text != "" {
+				return false
+			}
+		case word.Star, word.Quest, word.Class:
+			return true
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// mayBeDotfile reports whether the last component of a path word can be
+// a name starting with '.': a glob that starts with *, ? or [...] cannot
+// (bash matches a leading dot only literally, dotglob being off).
+func mayBeDotfile(w word.Word) bool {
+	start := -1 // the segment where the last component starts
+	for i, s := range w.Segs {
+		if s.Kind == word.Lit {
+			if j := strings.LastIndexByte(s.Text, '/'); j >= 0 {
+				if j < len(s.Text)-1 {
+					return s.Text[j+1] == '.'
+				}
+				start = i + 1
+			}
+		}
+		if s.Kind == word.Hole {
+			start = -2 // unknown text may hold a '/'
+		}
+	}
+	if start < 0 || start >= len(w.Segs) {
+		return true
+	}
+	switch w.Segs[start].Kind {
+	case word.Star, word.Quest, word.Class:
+		return false
+	}
+	return true
+}
+
+// findSeeks reports whether a part run by find -exec (or -execdir, -ok)
+// gets files whose names a name test of that find lets through and ok
+// accepts, trying the sample names: find . -name '.env*' -exec cat {} +.
+func findSeeks(p *Part, ok func(string) bool, samples ...string) bool {
+	for _, l := range p.Via {
+		if !strings.HasPrefix(l.Kind, "find ") {
+			continue
+		}
+		for i := 1; i+1 < len(l.Argv); i++ {
+			test, pat := l.Argv[i], l.Argv[i+1]
+			for _, name := range samples {
+				if !ok(name) {
+					continue
+				}
+				switch test {
+				case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
+					subject, pt := name, pat
+					if strings.HasPrefix(test, "-i") {
+						subject, pt = strings.ToLower(subject), strings.ToLower(pt)
+					}
+					if !strings.HasSuffix(test, "name") || test == "-wholename" || test == "-iwholename" {
+						subject = "./x/" + subject
+					}
+					if m, err := path.Match(pt, subject); err != nil || m {
+						return true
+					}
+					if strings.Contains(pt, "/") && strings.HasSuffix(pt, subject[strings.LastIndexByte(subject, '/')+1:]) {
+						return true
+					}
+				case "-regex", "-iregex":
+					re, err := regexp.Compile("(?s)^(" + pat + ")$")
+					if err != nil || re.MatchString("./x/"+name) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}
+
+// findRootsOf returns the absolute starting points of the find that runs
+// a part (find -exec, -execdir), if one does.
+func findRootsOf(p *Part) []string {
+	var out []string
+	for _, l := range p.Via {
+		if !strings.HasPrefix(l.Kind, "find ") {
+			continue
+		}
+		for _, a := range l.Argv[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+				break
+			}
+			if !filepath.IsAbs(a) {
+				if len(p.Cwd.Dirs) == 0 {
+					continue
+				}
+				a = filepath.Join(p.Cwd.Dirs[0], a)
+			}
+			out = append(out, filepath.Clean(a))
+		}
+	}
+	return out
+}
