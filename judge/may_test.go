@@ -18,6 +18,10 @@ command = "bar"
 [[rule]]
 decision = "deny"
 command = "qux"
+
+[[rule]]
+decision = "deny"
+command = "bar deploy"
 `), policy.User)
 	if err != nil {
 		t.Fatal(err)
@@ -85,6 +89,20 @@ func TestMayAssign(t *testing.T) {
 		{`f(){ bar; }; trap f EXIT; f(){ qux; }`, false},
 		{`f(){ bar; }; f; unset -f f; f`, false},
 		{`f(){ bar; }; f; f(){ bar; }; f`, true},
+		// set -k: assignment words after the command name
+		{`set -k; bar BASH_ENV=/tmp/x bash -c true`, false},
+		{`f(){ set -k; }; f; bar LD_PRELOAD=/tmp/x.so`, false},
+		{`bar BASH_ENV=/tmp/x`, true},
+		// nullglob: a glob that matches nothing may vanish, shifting operands
+		{`shopt -s nullglob; bar nothing-matches-this-* deploy`, false},
+		{`bar nothing-matches-this-* deploy`, true},
+		// exported functions reach child shells
+		{`bar(){ qux; }; export -f bar; bash -c bar`, false},
+		{`bar(){ qux; }; declare -fx bar; sh -c bar`, false},
+		{`set -a; bar(){ qux; }; bash -c bar`, false},
+		{`bash -c bar`, true},
+		// code another shell runs is read in its dialect, nested code too
+		{`sh -c 'eval "$(printf %s qux)"'`, false},
 		// expansions inside extended patterns run
 		{`shopt -s extglob; ls !(x|$(qux))`, false},
 		{`shopt -s extglob; ls !(x|y)`, true},

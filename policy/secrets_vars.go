@@ -102,6 +102,11 @@ func printsSecretVar(p *Part) word.Tri {
 	switch {
 	case printers(prog):
 		for _, a := range args {
+			if strings.HasPrefix(a.Prefix(), "::add-mask::") {
+				// A GitHub Actions workflow command: the runner hides the
+				// value from every log instead of printing it.
+				continue
+			}
 			if secretHoles(a) {
 				return word.Yes
 			}

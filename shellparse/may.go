@@ -44,6 +44,9 @@ type mayState struct {
 	unsetF   map[string]bool     // unset -f NAME anywhere
 	intDef   map[string]bool     // declare -i NAME in deferred code
 	refDef   bool                // a name reference made in deferred code
+	keyword  bool // set -k (or a set argument not known here) anywhere
+	nullglob bool // shopt -s nullglob or failglob anywhere
+	exportF  bool // export -f, declare -fx or set -a anywhere
 	src      string              // the text being walked, for function bodies' text
 
 	// For the second walk.
@@ -160,8 +163,9 @@ func (m *mayState) decide() *mayState {
 		return nil
 	}
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
-		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef}
-	need := m.refDef || len(m.intDef) > 0
+		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
+		keyword: m.keyword, nullglob: m.nullglob, exportF: m.exportF}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.exportF
 	for name, v := range m.vars {
 		distinct := len(v.values)
 		if v.unknown || v.many {

@@ -32,6 +32,9 @@ type walker struct {
 	called     map[*syntax.Stmt]bool
 	top        *scope    // the top level's state
 	may        *mayState // what bash may do anywhere (may.go)
+	// lang is the dialect the code being walked is read in: bash at the
+	// top, the other shell's inside code another shell runs (codeFor).
+	lang syntax.LangVariant
 }
 
 // Parse reads src and returns every command that would run.
@@ -81,6 +84,7 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 	}
 	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
+		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, exportF: may.exportF && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
@@ -428,7 +432,9 @@ func (w *walker) step() bool {
 
 // code walks code found in a string (eval, bash -c, trap, …) in scope sc.
 func (w *walker) code(sc *scope, src string, layer Layer) {
-	w.codeIn(sc, src, layer, syntax.LangBash)
+	// Code in a string is read by the shell that runs it: within code
+	// for dash, an eval or a trap handler is dash's too.
+	w.codeIn(sc, src, layer, w.lang)
 }
 
 // codeFor walks code a shell of another kind will run. A name like sh may
@@ -477,6 +483,9 @@ func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVari
 		w.nested--
 	}()
 	f, perr := w.parse(src, lang)
+	outerLang := w.lang
+	w.lang = lang
+	defer func() { w.lang = outerLang }()
 	if w.may != nil {
 		outer := w.may.src
 		w.may.src = src

@@ -35,6 +35,17 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 		}
 		return
 	}
+	if w.may.keyword {
+		// With set -k anywhere, a NAME=VALUE word after the command's
+		// name may be an assignment to its environment (BASH_ENV=…).
+		for _, a := range argv[1:] {
+			p := a.Prefix()
+			if eq := strings.IndexByte(p, '='); eq > 0 && isName(p[:eq]) {
+				v, _ := a.TrimPrefix(p[:eq+1])
+				assigns = append(assigns, Assign{Name: p[:eq], Value: v})
+			}
+		}
+	}
 	w.checkAssigns(sc, assigns, false)
 	w.run(sc, argv, assigns, redirs, in, false, st != nil && st.Background)
 }
@@ -362,6 +373,14 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		case "set":
 			w.emit(cmd)
 			w.setCmd(sc, argv)
+			return
+		case "shopt":
+			w.emit(cmd)
+			for _, a := range argv[1:] {
+				if t, ok := a.Static(); (!ok || t == "nullglob" || t == "failglob") && !w.may.second {
+					w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
+				}
+			}
 			return
 		case "shift":
 			w.emit(cmd)
@@ -781,7 +800,17 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 		t, ok := a.Static()
 		if !ok {
 			sc.paramsUnknown = true
+			if !w.may.second {
+				w.may.keyword, w.may.exportF = true, true // it could be -k or -a
+			}
 			return
+		}
+		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.ContainsAny(t, "ka") ||
+			(t == "-o" || t == "+o") && i+2 < len(argv) && keywordOrAllexport(argv[i+2])) {
+			// Assignment words after a command's name (set -k), or every
+			// function exported (set -a): anywhere in the text (may.go).
+			w.may.keyword = w.may.keyword || strings.Contains(t, "k") || t == "-o"
+			w.may.exportF = w.may.exportF || strings.Contains(t, "a") || t == "-o"
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
 			rest := argv[1+i:]
@@ -861,6 +890,11 @@ type builtinOpt struct {
 	value    word.Word
 	hasValue bool
 	index    int // of the word holding the value, in args
+}
+
+func keywordOrAllexport(w word.Word) bool {
+	t, ok := w.Static()
+	return !ok || t == "keyword" || t == "allexport"
 }
 
 // varSetters handles builtins that assign variables named by words (or by
@@ -954,6 +988,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				}
 				if strings.ContainsAny(t, "fF") {
 					funcs = true
+				}
+				if (variant == "export" || strings.Contains(t, "x")) && strings.ContainsAny(t, "fF") && strings.HasPrefix(t, "-") && !w.may.second {
+					w.may.exportF = true // functions reach child shells (may.go)
 				}
 				continue
 			}
@@ -1226,8 +1263,17 @@ func staticPtr(w *word.Word) (string, bool) {
 // childScope is the state a new shell process starts with: the same
 // directory, none of this shell's functions or unexported variables.
 func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *scope {
+	funcs := map[string]*syntax.Stmt{}
+	if w.may.exportF {
+		// Some function is exported somewhere in the text (export -f,
+		// declare -fx, set -a): any of them may be one the child shell
+		// runs under that name.
+		for k, v := range sc.funcs {
+			funcs[k] = v
+		}
+	}
 	return &scope{
-		funcs:         map[string]*syntax.Stmt{},
+		funcs:         funcs,
 		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown},
 		params:        params,
 		paramsUnknown: paramsUnknown,

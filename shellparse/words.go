@@ -146,6 +146,11 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 		pat = filepath.Join(sc.cwd.Dirs[0], pat)
 	}
 	f.Matches = w.opts.Glob(pat)
+	if len(f.Matches) == 0 && w.may.nullglob {
+		// With nullglob somewhere in the text, a glob that matches
+		// nothing may be no word at all: what follows it shifts.
+		f.Multi = true
+	}
 	return f
 }
 
