@@ -44,9 +44,9 @@ type mayState struct {
 	unsetF   map[string]bool     // unset -f NAME anywhere
 	intDef   map[string]bool     // declare -i NAME in deferred code
 	refDef   bool                // a name reference made in deferred code
-	keyword  bool // set -k (or a set argument not known here) anywhere
-	nullglob bool // shopt -s nullglob or failglob anywhere
-	exportF  bool // export -f, declare -fx or set -a anywhere
+	keyword  bool                // set -k (or a set argument not known here) anywhere
+	nullglob bool                // shopt -s nullglob or failglob anywhere
+	exportF  bool                // export -f, declare -fx or set -a anywhere
 	src      string              // the text being walked, for function bodies' text
 
 	// For the second walk.
