@@ -119,7 +119,27 @@ const (
 
 // render builds the prompt text. The terminal is in raw mode, where "\n"
 // does not return the carriage, so lines end with "\r\n".
-func render(q *Question) string {
+func render(q *Question) string { return renderFit(q, 0) }
+
+// renderFit is render for a terminal of rows lines (0: not known). A
+// question that would not fit is shortened, parts first (one line each,
+// then fewer of them), so that its first line, the command, never scrolls
+// away above the answers; and the answers are always preceded by a line
+// saying what they answer.
+func renderFit(q *Question, rows int) string {
+	full := renderWith(q, maxCommandLines, maxPartLines, maxParts, true)
+	if rows <= 0 || strings.Count(full, "\n") < rows {
+		return full
+	}
+	for _, lim := range []struct{ cmd, part, parts int }{{8, 1, maxParts}, {4, 1, 10}, {2, 1, 5}, {1, 1, 2}} {
+		if t := renderWith(q, lim.cmd, lim.part, lim.parts, false); strings.Count(t, "\n") < rows {
+			return t
+		}
+	}
+	return renderWith(q, 1, 1, 1, false)
+}
+
+func renderWith(q *Question, cmdLines, partLines, partsShown int, reasons bool) string {
 	var b strings.Builder
 	line := func(parts ...string) {
 		for _, p := range parts {
@@ -128,21 +148,28 @@ func render(q *Question) string {
 		b.WriteString("\r\n")
 	}
 	line("guard-exec: this command needs your approval:")
-	block(&b, "    ", q.Command, maxCommandLines)
+	block(&b, "    ", q.Command, cmdLines)
 	if len(q.Parts) > 0 {
 		line("  needing approval:")
 		for i, p := range q.Parts {
-			if i == maxParts {
+			if i == partsShown {
 				line(fmt.Sprintf("    … (%d more)", len(q.Parts)-i))
 				break
 			}
-			block(&b, "    - ", p.Text, maxPartLines)
+			if !reasons && p.Reason != "" {
+				block(&b, "    - ", p.Text+"   (because: "+firstOf(p.Reason)+")", partLines)
+				continue
+			}
+			block(&b, "    - ", p.Text, partLines)
 			if p.Reason != "" {
-				block(&b, "      because: ", p.Reason, maxPartLines)
+				block(&b, "      because: ", p.Reason, partLines)
 			}
 		}
 	}
 	line()
+	if len(q.Parts) > 1 {
+		line(fmt.Sprintf("  your answer covers all %d parts above, and nothing else:", len(q.Parts)))
+	}
 	if !q.NoOnce {
 		line("  y  allow once")
 	}
@@ -161,8 +188,17 @@ func render(q *Question) string {
 		line("     (appended to ", visible(where), ")")
 	}
 	line("  n  no")
-	b.WriteString("answer [" + keys + "/N]: ")
+	if q.Timeout > 0 {
+		b.WriteString("answer [" + keys + "/N] (no answer within " + q.Timeout.String() + " is no): ")
+	} else {
+		b.WriteString("answer [" + keys + "/N]: ")
+	}
 	return b.String()
+}
+
+func firstOf(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
 }
 
 // block writes text indented, its first line after prefix and the others

@@ -644,3 +644,26 @@ func TestAnswerString(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderFit: a question with many parts is shortened to the terminal,
+// so that its first line and the command stay on the screen, and says what
+// the answer covers and how long it waits.
+func TestRenderFit(t *testing.T) {
+	q := Question{Command: "make all && deploy", Timeout: 2 * time.Minute, SessionRule: "[[rule]]\ndecision = \"allow\"\ncommand = 'x'\n"}
+	for i := 0; i < 60; i++ {
+		q.Parts = append(q.Parts, Part{Text: fmt.Sprintf("tool%d --flag", i), Reason: "no rule matched;\nthis needs confirmation"})
+	}
+	for _, rows := range []int{0, 24, 40, 80} {
+		text := renderFit(&q, rows)
+		n := strings.Count(text, "\n")
+		if rows > 0 && n >= rows {
+			t.Errorf("rows %d: %d lines, the header scrolls away", rows, n)
+		}
+		if !strings.HasPrefix(text, "guard-exec: this command needs your approval:\r\n    make all && deploy\r\n") {
+			t.Errorf("rows %d: the header and command do not come first:\n%s", rows, text)
+		}
+		if !strings.Contains(text, "covers all 60 parts") || !strings.Contains(text, "no answer within 2m0s is no") {
+			t.Errorf("rows %d: what the answer covers or the timeout is not said:\n%s", rows, text)
+		}
+	}
+}

@@ -176,7 +176,13 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 		// Nobody reading the terminal must not block the prompt forever.
 		_ = f.SetWriteDeadline(time.Now().Add(q.Timeout))
 	}
-	if _, err := io.WriteString(f, render(q)); err != nil {
+	rows := 0
+	_ = rc.Control(func(fd uintptr) { // f.Fd() would make the file blocking again
+		if _, h, err := term.GetSize(int(fd)); err == nil {
+			rows = h
+		}
+	})
+	if _, err := io.WriteString(f, renderFit(q, rows)); err != nil {
 		return No, "", writeErr(err)
 	}
 	shown := time.Now()
