@@ -97,6 +97,13 @@ var script = []string{cmdAllowed, cmdDenyRule, cmdDenyAbsolute, cmdAsk}
 func newWorld(t *testing.T) *world {
 	t.Helper()
 	root := t.TempDir()
+	if os.Getenv("GUARD_EXEC_E2E_KEEP") != "" {
+		// For debugging a client: keep its world and say where.
+		var err error
+		root, err = os.MkdirTemp("", "guard-exec-e2e-world-")
+		must(t, err)
+		t.Logf("world kept in %s", root)
+	}
 	w := &world{t: t, root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"),
 		witness: filepath.Join(root, "witness"), tmp: filepath.Join(root, "tmp")}
 	for _, d := range []string{w.home, filepath.Join(w.proj, "bin"), w.witness, w.tmp, filepath.Join(w.home, ".config", "guard-exec")} {
@@ -262,10 +269,11 @@ func (w *world) checkNoPending() {
 }
 
 // recordsFor returns the audit records whose command contains cmd (a
-// client wraps the command in its scaffolding before the shell sees it).
-func recordsFor(recs []auditRecord, cmd string) (hook, shell []auditRecord) {
+// client wraps the command in its scaffolding before the shell sees it),
+// leaving out the test's own attempts (foreignTake).
+func (w *world) recordsFor(recs []auditRecord, cmd string) (hook, shell []auditRecord) {
 	for _, r := range recs {
-		if !strings.Contains(r.Command, cmd) {
+		if !strings.Contains(r.Command, cmd) || strings.Contains(r.Command, w.foreignCwd()) {
 			continue
 		}
 		switch r.Via {
@@ -286,6 +294,9 @@ type outcome struct {
 	hook     string // the hook's decision in the audit log ("" when no hook judges it)
 	shell    string // the guarded shell's decision ("" when it never reaches the shell)
 	answered string // the shell record's answer, when it has one
+	// The shell may have nowhere to record (Codex's read-only sandbox
+	// leaves nothing writable): then its record may be missing.
+	shellMayNotRecord bool
 }
 
 // checkResults compares what the model read with what should have
@@ -323,9 +334,12 @@ func (w *world) checkAudit(outcomes []outcome) {
 	w.t.Helper()
 	recs := w.audit()
 	for _, o := range outcomes {
-		hook, shell := recordsFor(recs, o.cmd)
+		hook, shell := w.recordsFor(recs, o.cmd)
 		if o.hook == "" && len(hook) != 0 || o.hook != "" && (len(hook) != 1 || hook[0].Decision != o.hook) {
 			w.t.Errorf("%q: hook records %+v, want one %q", o.cmd, hook, o.hook)
+		}
+		if o.shellMayNotRecord && len(shell) == 0 {
+			continue
 		}
 		if o.shell == "" && len(shell) != 0 || o.shell != "" && (len(shell) != 1 || shell[0].Decision != o.shell || shell[0].Answer != o.answered) {
 			w.t.Errorf("%q: shell records %+v, want one %q (answer %q)", o.cmd, shell, o.shell, o.answered)

@@ -1,0 +1,137 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+// codexConfig is the model-server part of ~/.codex/config.toml: a
+// provider on the fake server, Responses API.
+func codexConfig(t *testing.T, w *world, m *fakeModel) {
+	t.Helper()
+	cfg := fmt.Sprintf(`model = "gpt-5.1-codex"
+model_provider = "e2e"
+check_for_update_on_startup = false
+
+[model_providers.e2e]
+name = "e2e"
+base_url = "%s/v1"
+env_key = "E2E_FAKE_API_KEY"
+wire_api = "responses"
+request_max_retries = 0
+stream_max_retries = 0
+
+[analytics]
+enabled = false
+`, m.url)
+	p := filepath.Join(w.home, ".codex", "config.toml")
+	must(t, os.MkdirAll(filepath.Dir(p), 0o755))
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	must(t, err)
+	_, err = f.WriteString(cfg)
+	must(t, err)
+	must(t, f.Close())
+}
+
+// asLoginShell runs argv with the guard's link as the user's login shell,
+// which is what the README set-up makes it (chsh): Codex takes the shell
+// from the passwd database, not $SHELL. The test cannot chsh on a shared
+// machine, so it mounts a copy of /etc/passwd, with the link as this
+// user's shell, over the real one in a private mount namespace. It
+// returns "" and the reason when that is not possible here.
+func asLoginShell(t *testing.T, w *world, argv []string) ([]string, string) {
+	t.Helper()
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		return nil, "unshare(1) is not installed"
+	}
+	b, err := os.ReadFile("/etc/passwd")
+	if err != nil {
+		return nil, err.Error()
+	}
+	uid := fmt.Sprint(os.Getuid())
+	var out []string
+	found := false
+	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
+		f := strings.Split(line, ":")
+		if len(f) == 7 && f[2] == uid && !found {
+			f[6] = w.link
+			found = true
+		}
+		out = append(out, strings.Join(f, ":"))
+	}
+	if !found {
+		return nil, "uid " + uid + " has no entry in /etc/passwd"
+	}
+	pw := filepath.Join(w.root, "passwd")
+	must(t, os.WriteFile(pw, []byte(strings.Join(out, "\n")+"\n"), 0o644))
+	wrap := []string{unshare, "--mount", "--propagation", "private", "sh", "-c", `mount --bind "$1" /etc/passwd && shift && exec "$@"`, "sh", pw}
+	probe := exec.Command(wrap[0], append(wrap[1:], "true")...)
+	if msg, err := probe.CombinedOutput(); err != nil {
+		return nil, fmt.Sprintf("cannot mount a passwd with the guard as login shell (needs root or CAP_SYS_ADMIN): %v: %s", err, msg)
+	}
+	return append(wrap, argv...), ""
+}
+
+// codexFrame is Codex's exec_command result (0.171.0): a header, then
+// "Output:\n" and the output.
+var codexFrame = regexp.MustCompile(`(?s)\AChunk ID: [^\n]*\nWall time: [^\n]*\nProcess exited with code 0\nOriginal token count: [0-9]+\nOutput:\n(.*)\z`)
+
+func codexUnwrap(s string) (string, bool) {
+	m := codexFrame.FindStringSubmatch(s)
+	if m == nil {
+		return s, false
+	}
+	return m[1], true
+}
+
+// TestCodexExec drives `codex exec` with the README set-up (`guard-exec
+// install codex`, the link as login shell, the hook trusted), in its
+// default sandboxed mode and in its permissive one.
+func TestCodexExec(t *testing.T) {
+	bin := clientBin(t, "codex")
+	for _, mode := range []struct {
+		name  string
+		flags []string
+	}{
+		{"default", nil},
+		{"bypass", []string{"--dangerously-bypass-approvals-and-sandbox"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			w := newWorld(t)
+			w.install("codex")
+			m := newFakeModel(t, script, filepath.Join(w.root, "model.log"))
+			codexConfig(t, w, m)
+			// codex exec skips hooks nobody trusted; a person trusts this
+			// one once in the TUI's /hooks dialog.
+			argv := append([]string{bin, "exec", "--dangerously-bypass-hook-trust", "--json"}, mode.flags...)
+			argv = append(argv, "run the scripted commands")
+			argv, why := asLoginShell(t, w, argv)
+			if why != "" {
+				t.Skip("codex: the README set-up needs the guard as login shell: " + why)
+			}
+			out := w.run("codex", 3*time.Minute, []string{"E2E_FAKE_API_KEY=e2e-fake-key", "CODEX_HOME=" + filepath.Join(w.home, ".codex")}, argv...)
+			if !strings.Contains(out, `"turn.completed"`) {
+				t.Errorf("codex exec did not complete its turn:\n%s", tail([]byte(out)))
+			}
+			outcomes := []outcome{
+				// Codex's default sandbox (read-only) leaves the guarded shell
+				// nowhere to write its record; the hook's is there.
+				{cmd: cmdAllowed, runs: true, hook: "allow", shell: "allow", shellMayNotRecord: mode.name == "default"},
+				{cmd: cmdDenyRule, reason: denyRuleWhy, hook: "deny"},
+				{cmd: cmdDenyAbsolute, reason: "formatting a file system destroys everything on it", hook: "deny"},
+				{cmd: cmdAsk, reason: "no rule matched; this needs confirmation", hook: "ask"},
+			}
+			w.checkResults(m, outcomes, codexUnwrap)
+			w.checkWitnesses()
+			w.checkAudit(outcomes)
+			w.checkNoPending()
+		})
+	}
+}
