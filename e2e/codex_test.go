@@ -39,13 +39,13 @@ enabled = false
 	must(t, f.Close())
 }
 
-// asLoginShell runs argv with the guard's link as the user's login shell,
-// which is what the README set-up makes it (chsh): Codex takes the shell
-// from the passwd database, not $SHELL. The test cannot chsh on a shared
-// machine, so it mounts a copy of /etc/passwd, with the link as this
-// user's shell, over the real one in a private mount namespace. It
-// returns "" and the reason when that is not possible here.
-func asLoginShell(t *testing.T, w *world, argv []string) ([]string, string) {
+// asLoginShell runs argv with shell as the user's login shell: the README
+// set-up makes the guard's link the login shell (chsh), and Codex takes
+// the shell from the passwd database, not $SHELL. The test cannot chsh on
+// a shared machine, so it mounts a copy of /etc/passwd, with shell as this
+// user's, over the real one in a private mount namespace. It returns nil
+// and the reason when that is not possible here.
+func asLoginShell(t *testing.T, w *world, shell string, argv []string) ([]string, string) {
 	t.Helper()
 	unshare, err := exec.LookPath("unshare")
 	if err != nil {
@@ -61,7 +61,7 @@ func asLoginShell(t *testing.T, w *world, argv []string) ([]string, string) {
 	for _, line := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
 		f := strings.Split(line, ":")
 		if len(f) == 7 && f[2] == uid && !found {
-			f[6] = w.link
+			f[6] = shell
 			found = true
 		}
 		out = append(out, strings.Join(f, ":"))
@@ -99,9 +99,11 @@ func TestCodexExec(t *testing.T) {
 	for _, mode := range []struct {
 		name  string
 		flags []string
+		path  bool // the login shell is not bash, zsh or sh: the link first on PATH instead
 	}{
-		{"default", nil},
-		{"bypass", []string{"--dangerously-bypass-approvals-and-sandbox"}},
+		{"default", nil, false},
+		{"bypass", []string{"--dangerously-bypass-approvals-and-sandbox"}, false},
+		{"path-bypass", []string{"--dangerously-bypass-approvals-and-sandbox"}, true},
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			w := newWorld(t)
@@ -112,11 +114,19 @@ func TestCodexExec(t *testing.T) {
 			// one once in the TUI's /hooks dialog.
 			argv := append([]string{bin, "exec", "--dangerously-bypass-hook-trust", "--json"}, mode.flags...)
 			argv = append(argv, "run the scripted commands")
-			argv, why := asLoginShell(t, w, argv)
+			env := []string{"E2E_FAKE_API_KEY=e2e-fake-key", "CODEX_HOME=" + filepath.Join(w.home, ".codex")}
+			shell := w.link
+			if mode.path {
+				// A login shell Codex does not know (fish, say): it looks
+				// for bash on PATH, where the README puts the link.
+				shell = "/usr/bin/fish"
+				env = append(env, "PATH="+filepath.Dir(w.link)+":"+os.Getenv("PATH"))
+			}
+			argv, why := asLoginShell(t, w, shell, argv)
 			if why != "" {
 				t.Skip("codex: the README set-up needs the guard as login shell: " + why)
 			}
-			out := w.run("codex", 3*time.Minute, []string{"E2E_FAKE_API_KEY=e2e-fake-key", "CODEX_HOME=" + filepath.Join(w.home, ".codex")}, argv...)
+			out := w.run("codex", 3*time.Minute, env, argv...)
 			if !strings.Contains(out, `"turn.completed"`) {
 				t.Errorf("codex exec did not complete its turn:\n%s", tail([]byte(out)))
 			}

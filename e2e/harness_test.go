@@ -155,7 +155,6 @@ func (w *world) install(client string) {
 	if err != nil {
 		w.t.Fatalf("guard-exec install %s: %v\n%s", client, err, out)
 	}
-	w.t.Logf("guard-exec install %s:\n%s", client, out)
 }
 
 // plainBash is what bash itself prints for cmd in the project.
