@@ -3,6 +3,7 @@ package e2e
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -73,6 +74,72 @@ func TestGeminiCLI(t *testing.T) {
 		{cmd: cmdAsk, reason: "no rule matched; this needs confirmation", hook: "ask"},
 	}
 	w.checkResults(m, outcomes, geminiUnwrap)
+	w.checkWitnesses()
+	w.checkAudit(outcomes)
+	w.checkNoPending()
+}
+
+// TestGeminiCLIInteractive drives Gemini CLI's own UI in tmux, in its
+// default approval mode (the person confirms each shell command), with
+// the README set-up: an allowed command shows Gemini's confirmation and
+// runs after Yes, a refused one is blocked by the hook before any
+// confirmation, and its witness never runs.
+func TestGeminiCLIInteractive(t *testing.T) {
+	bin := clientBin(t, "gemini")
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux is not installed: Gemini CLI's interactive UI is driven through it")
+	}
+	w := newWorld(t)
+	w.install("gemini-cli")
+	geminiAuth(t, w)
+	m := newFakeModel(t, []string{cmdAllowed, cmdDenyAbsolute, cmdAsk}, filepath.Join(w.root, "model.log"))
+	x := &tmux{t: t, sock: filepath.Join(w.root, "tmux.sock")}
+	argv := []string{"new-session", "-d", "-s", "e2e", "-x", "160", "-y", "50", "-c", w.proj, "env", "-i"}
+	argv = append(append(append(argv, w.baseEnv()...), geminiEnv(w, m)...), bin, "--skip-trust")
+	x.cmd(argv...)
+	t.Cleanup(func() {
+		if t.Failed() {
+			out, _ := exec.Command("tmux", "-S", x.sock, "capture-pane", "-p", "-t", "e2e").CombinedOutput()
+			t.Logf("last screen:\n%s", out)
+		}
+		exec.Command("tmux", "-S", x.sock, "kill-server").Run()
+	})
+	x.waitFor("Type your message", time.Minute)
+	x.cmd("send-keys", "-t", "e2e", "-l", "run the scripted commands")
+	// Typed at once, the text is taken as a paste, where Enter is a new
+	// line: wait before submitting.
+	time.Sleep(time.Second)
+	x.cmd("send-keys", "-t", "e2e", "Enter")
+	// Answer Allow once to every confirmation Gemini CLI shows, until
+	// the model has read a result for each scripted command.
+	deadline := time.Now().Add(2 * time.Minute)
+	var confirmed []string
+	for len(m.Results()) < 3 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the model read %d results within 2m: %q", len(m.Results()), m.Results())
+		}
+		s := x.screen()
+		if strings.Contains(s, "Allow execution") {
+			confirmed = append(confirmed, s)
+			x.cmd("send-keys", "-t", "e2e", "1")
+			time.Sleep(time.Second)
+			continue
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	// The hook refuses before Gemini CLI asks: the person is asked only
+	// about the command the guard allows.
+	if len(confirmed) != 1 || !strings.Contains(confirmed[0], cmdAllowed) {
+		t.Errorf("want one confirmation, for %q; got %d:\n%s", cmdAllowed, len(confirmed), strings.Join(confirmed, "\n----\n"))
+	}
+	outcomes := []outcome{
+		{cmd: cmdAllowed, runs: true, hook: "allow", shell: "allow"},
+		{cmd: cmdDenyAbsolute, reason: "formatting a file system destroys everything on it", hook: "deny"},
+		{cmd: cmdAsk, reason: "no rule matched; this needs confirmation", hook: "ask"},
+	}
+	// Interactive, Gemini CLI runs commands on a terminal, where ls prints
+	// columns: the reference is bash on a terminal too.
+	w.checkResultsWith(m, outcomes, geminiUnwrap, w.plainBashTerminal)
 	w.checkWitnesses()
 	w.checkAudit(outcomes)
 	w.checkNoPending()

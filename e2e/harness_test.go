@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/creack/pty"
 )
 
 // clientsEnv names the directory where the clients were installed with
@@ -170,6 +173,43 @@ func (w *world) plainBash(cmd string) string {
 	return string(out)
 }
 
+// plainBashTerminal is what a terminal (160 columns) shows of bash
+// running cmd: CRLF back to LF, tabs expanded to the next multiple of 8
+// (ls separates columns with tabs; a client that renders the terminal
+// reads spaces).
+func (w *world) plainBashTerminal(cmd string) string {
+	w.t.Helper()
+	c := exec.Command("bash", "-c", cmd)
+	c.Dir = w.proj
+	c.Env = w.baseEnv()
+	f, err := pty.StartWithSize(c, &pty.Winsize{Rows: 50, Cols: 160})
+	if err != nil {
+		w.t.Fatalf("bash -c %q on a terminal: %v", cmd, err)
+	}
+	out, _ := io.ReadAll(f) // EIO once bash is gone
+	f.Close()
+	if err := c.Wait(); err != nil {
+		w.t.Fatalf("bash -c %q on a terminal: %v\n%s", cmd, err, out)
+	}
+	var b strings.Builder
+	col := 0
+	for _, r := range strings.ReplaceAll(string(out), "\r\n", "\n") {
+		switch r {
+		case '\t':
+			b.WriteByte(' ')
+			for col++; col%8 != 0; col++ {
+				b.WriteByte(' ')
+			}
+			continue
+		case '\n':
+			col = -1
+		}
+		b.WriteRune(r)
+		col++
+	}
+	return b.String()
+}
+
 // run starts a client and waits for it, bounded by timeout; its output
 // goes to a file in the world (and the test log on failure).
 func (w *world) run(name string, timeout time.Duration, env []string, argv ...string) string {
@@ -304,6 +344,12 @@ type outcome struct {
 // carries the guard's reason.
 func (w *world) checkResults(m *fakeModel, outcomes []outcome, unwrap func(string) (string, bool)) {
 	w.t.Helper()
+	w.checkResultsWith(m, outcomes, unwrap, w.plainBash)
+}
+
+// checkResultsWith is checkResults with another reference for the output.
+func (w *world) checkResultsWith(m *fakeModel, outcomes []outcome, unwrap func(string) (string, bool), plain func(string) string) {
+	w.t.Helper()
 	res := m.Results()
 	if len(res) != len(outcomes) {
 		w.t.Errorf("the model got %d tool results, want %d: %q", len(res), len(outcomes), res)
@@ -315,7 +361,7 @@ func (w *world) checkResults(m *fakeModel, outcomes []outcome, unwrap func(strin
 		got := res[i]
 		if o.runs {
 			out, ok := unwrap(got)
-			if want := w.plainBash(o.cmd); !ok || out != want {
+			if want := plain(o.cmd); !ok || out != want {
 				w.t.Errorf("%q: the model read %q, plain bash prints %q", o.cmd, got, want)
 			}
 			continue
