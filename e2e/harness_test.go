@@ -99,11 +99,28 @@ var script = []string{cmdAllowed, cmdDenyRule, cmdDenyAbsolute, cmdAsk}
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	root := t.TempDir()
+	return newWorldIn(t, "")
+}
+
+// newWorldIn makes the world in a new directory under base ("": the
+// test's temporary directory).
+func newWorldIn(t *testing.T, base string) *world {
+	t.Helper()
+	var root string
+	if base == "" {
+		root = t.TempDir()
+	} else {
+		dir, err := os.MkdirTemp(base, "guard-exec-e2e-")
+		if err != nil {
+			t.Skipf("this test needs a HOME outside /tmp, in %s: %v", base, err)
+		}
+		t.Cleanup(func() { os.RemoveAll(dir) })
+		root = dir
+	}
 	if os.Getenv("GUARD_EXEC_E2E_KEEP") != "" {
 		// For debugging a client: keep its world and say where.
 		var err error
-		root, err = os.MkdirTemp("", "guard-exec-e2e-world-")
+		root, err = os.MkdirTemp(base, "guard-exec-e2e-world-")
 		must(t, err)
 		t.Logf("world kept in %s", root)
 	}
