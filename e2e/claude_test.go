@@ -83,17 +83,22 @@ func (x *tmux) cmd(args ...string) string {
 
 func (x *tmux) screen() string { return x.cmd("capture-pane", "-p", "-t", "e2e") }
 
-// waitFor waits until the screen shows text, and returns the screen.
-func (x *tmux) waitFor(text string, timeout time.Duration) string {
+// waitFor waits until the screen shows every text, and returns the
+// screen.
+func (x *tmux) waitFor(timeout time.Duration, texts ...string) string {
 	x.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
 		s := x.screen()
-		if strings.Contains(s, text) {
+		all := true
+		for _, text := range texts {
+			all = all && strings.Contains(s, text)
+		}
+		if all {
 			return s
 		}
 		if time.Now().After(deadline) {
-			x.t.Fatalf("the screen never showed %q within %v; it shows:\n%s", text, timeout, s)
+			x.t.Fatalf("the screen never showed %q within %v; it shows:\n%s", texts, timeout, s)
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
@@ -146,17 +151,16 @@ func TestClaudeCodeInteractive(t *testing.T) {
 	witness := filepath.Join(w.witness, "mytool")
 	ran := func() string { b, _ := os.ReadFile(witness); return string(b) }
 
-	x.waitFor("? for shortcuts", time.Minute)
+	x.waitFor(time.Minute, "? for shortcuts")
 	x.cmd("send-keys", "-t", "e2e", "-l", "run the scripted commands")
 	x.cmd("send-keys", "-t", "e2e", "Enter")
-	s := x.waitFor("Do you want to proceed?", time.Minute)
+	s := x.waitFor(time.Minute, "Do you want to proceed?")
 	if got := ran(); got != "" || !strings.Contains(s, cmdAsk) {
 		t.Fatalf("%q ran before the person answered (witness %q), or the prompt is not about it", cmdAsk, got)
 	}
 	x.cmd("send-keys", "-t", "e2e", answerKey(t, s, "Yes"))
 	// The model goes on with the second command: another prompt.
-	s = x.waitFor(cmdAsk2, time.Minute)
-	s = x.waitFor("Do you want to proceed?", time.Minute)
+	s = x.waitFor(time.Minute, "Do you want to proceed?", "Bash command\n\n   "+cmdAsk2)
 	if got := ran(); got != "--flag\n" {
 		t.Errorf("after Yes the witness holds %q, want %q (the approved command, once)", got, "--flag\n")
 	}
@@ -171,7 +175,7 @@ func TestClaudeCodeInteractive(t *testing.T) {
 	// A No aborts the turn; the next prompt clears the session's questions.
 	x.cmd("send-keys", "-t", "e2e", "-l", "finish")
 	x.cmd("send-keys", "-t", "e2e", "Enter")
-	x.waitFor("done", time.Minute)
+	x.waitFor(time.Minute, "● done")
 	w.checkNoPending()
 	x.cmd("send-keys", "-t", "e2e", "-l", "/exit")
 	x.cmd("send-keys", "-t", "e2e", "Enter")

@@ -104,7 +104,7 @@ func TestGeminiCLIInteractive(t *testing.T) {
 		}
 		exec.Command("tmux", "-S", x.sock, "kill-server").Run()
 	})
-	x.waitFor("Type your message", time.Minute)
+	x.waitFor(time.Minute, "Type your message")
 	x.cmd("send-keys", "-t", "e2e", "-l", "run the scripted commands")
 	// Typed at once, the text is taken as a paste, where Enter is a new
 	// line: wait before submitting.
