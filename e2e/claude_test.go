@@ -6,7 +6,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -81,6 +83,32 @@ func (x *tmux) cmd(args ...string) string {
 	return string(out)
 }
 
+// start runs the new-session argv and, at the test's end, shows the last
+// screen if the test failed and stops the program, waiting until it is
+// gone (it must not write into the world while the world is removed).
+func (x *tmux) start(argv []string) {
+	x.t.Helper()
+	x.cmd(argv...)
+	pid, err := strconv.Atoi(strings.TrimSpace(x.cmd("display-message", "-p", "-t", "e2e", "#{pane_pid}")))
+	if err != nil {
+		x.t.Fatalf("tmux: the pane's process: %v", err)
+	}
+	x.t.Cleanup(func() {
+		if x.t.Failed() {
+			out, _ := exec.Command("tmux", "-S", x.sock, "capture-pane", "-p", "-t", "e2e").CombinedOutput()
+			x.t.Logf("last screen:\n%s", out)
+		}
+		exec.Command("tmux", "-S", x.sock, "kill-server").Run()
+		// Bounded: a zombie nobody reaps would answer forever.
+		for i := 0; i < 100 && syscall.Kill(pid, 0) == nil; i++ {
+			if i == 50 {
+				syscall.Kill(pid, syscall.SIGKILL)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	})
+}
+
 func (x *tmux) screen() string { return x.cmd("capture-pane", "-p", "-t", "e2e") }
 
 // waitFor waits until the screen shows every text, and returns the
@@ -140,14 +168,7 @@ func TestClaudeCodeInteractive(t *testing.T) {
 	x := &tmux{t: t, sock: filepath.Join(w.root, "tmux.sock")}
 	argv := []string{"new-session", "-d", "-s", "e2e", "-x", "160", "-y", "50", "-c", w.proj, "env", "-i"}
 	argv = append(append(append(argv, w.baseEnv()...), env...), bin)
-	x.cmd(argv...)
-	t.Cleanup(func() {
-		if t.Failed() {
-			out, _ := exec.Command("tmux", "-S", x.sock, "capture-pane", "-p", "-t", "e2e").CombinedOutput()
-			t.Logf("last screen:\n%s", out)
-		}
-		exec.Command("tmux", "-S", x.sock, "kill-server").Run()
-	})
+	x.start(argv)
 	witness := filepath.Join(w.witness, "mytool")
 	ran := func() string { b, _ := os.ReadFile(witness); return string(b) }
 

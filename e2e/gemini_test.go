@@ -96,14 +96,7 @@ func TestGeminiCLIInteractive(t *testing.T) {
 	x := &tmux{t: t, sock: filepath.Join(w.root, "tmux.sock")}
 	argv := []string{"new-session", "-d", "-s", "e2e", "-x", "160", "-y", "50", "-c", w.proj, "env", "-i"}
 	argv = append(append(append(argv, w.baseEnv()...), geminiEnv(w, m)...), bin, "--skip-trust")
-	x.cmd(argv...)
-	t.Cleanup(func() {
-		if t.Failed() {
-			out, _ := exec.Command("tmux", "-S", x.sock, "capture-pane", "-p", "-t", "e2e").CombinedOutput()
-			t.Logf("last screen:\n%s", out)
-		}
-		exec.Command("tmux", "-S", x.sock, "kill-server").Run()
-	})
+	x.start(argv)
 	x.waitFor(time.Minute, "Type your message")
 	x.cmd("send-keys", "-t", "e2e", "-l", "run the scripted commands")
 	// Typed at once, the text is taken as a paste, where Enter is a new
@@ -122,7 +115,10 @@ func TestGeminiCLIInteractive(t *testing.T) {
 		if strings.Contains(s, "Allow execution") {
 			confirmed = append(confirmed, s)
 			x.cmd("send-keys", "-t", "e2e", "1")
-			time.Sleep(time.Second)
+			// One answer per confirmation: wait until it is gone.
+			for strings.Contains(x.screen(), "Allow execution") && time.Now().Before(deadline) {
+				time.Sleep(200 * time.Millisecond)
+			}
 			continue
 		}
 		time.Sleep(200 * time.Millisecond)
