@@ -179,13 +179,19 @@ func TestClaudeCodeInteractive(t *testing.T) {
 	if got := ran(); got != "" || !strings.Contains(s, cmdAsk) {
 		t.Fatalf("%q ran before the person answered (witness %q), or the prompt is not about it", cmdAsk, got)
 	}
+	session := pendingSession(t, w)
+	w.foreignTake(cmdAsk, session, "while Claude Code asks")
 	x.cmd("send-keys", "-t", "e2e", answerKey(t, s, "Yes"))
 	// The model goes on with the second command: another prompt.
 	s = x.waitFor(time.Minute, "Do you want to proceed?", "Bash command\n\n   "+cmdAsk2)
 	if got := ran(); got != "--flag\n" {
 		t.Errorf("after Yes the witness holds %q, want %q (the approved command, once)", got, "--flag\n")
 	}
-	session := pendingSession(t, w)
+	// The approval was taken once: nothing is left to take again.
+	w.foreignTake(cmdAsk, session, "after Yes")
+	if got := pendingSession(t, w); got != session {
+		t.Errorf("the second question is for session %q, the first was %q", got, session)
+	}
 	w.foreignTake(cmdAsk2, session, "while Claude Code asks")
 	x.cmd("send-keys", "-t", "e2e", answerKey(t, s, "No"))
 	time.Sleep(3 * time.Second)
