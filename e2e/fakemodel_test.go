@@ -61,6 +61,13 @@ func newFakeModel(t *testing.T, script []string, logPath string) *fakeModel {
 	return m
 }
 
+// reset forgets the tool results seen so far (a new session follows).
+func (m *fakeModel) reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.results = nil
+}
+
 // Results returns the tool results the client sent back, in order.
 func (m *fakeModel) Results() []string {
 	m.mu.Lock()
