@@ -63,13 +63,13 @@ func (m Mode) String() string {
 // Invocation is what a bash command line asks for.
 type Invocation struct {
 	Mode    Mode
-	Command string   // the -c string (ModeCommand)
-	File    string   // the script path (ModeFile)
+	Command string // the -c string (ModeCommand)
+	File    string // the script path (ModeFile)
 	// FileIndex is the index, in the argv given to ParseArgv (argv[0]
 	// included), of the script operand (ModeFile).
 	FileIndex int
-	Name    string   // $0: the operand after the -c string, the script file, else argv[0]
-	Args    []string // $1 …
+	Name      string   // $0: the operand after the -c string, the script file, else argv[0]
+	Args      []string // $1 …
 
 	// Login: -l, +l, --login, or argv[0] starting with '-': bash reads
 	// /etc/profile and ~/.bash_profile (or ~/.bash_login, ~/.profile).

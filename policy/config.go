@@ -42,6 +42,86 @@ type ConfigError struct {
 	Hint string
 }
 
+// ConfigErrors are every problem found in the configuration, in order.
+type ConfigErrors []*ConfigError
+
+func (es ConfigErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+// Unwrap lets errors.As find each *ConfigError.
+func (es ConfigErrors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+// err is nil, the one error, or all of them.
+func (es ConfigErrors) err() error {
+	switch len(es) {
+	case 0:
+		return nil
+	case 1:
+		return es[0]
+	}
+	return es
+}
+
+var configKeys = []string{"shell", "mode", "presets", "audit_redact", "prompt_timeout", "dev_ports", "ask_via", "queue_timeout", "rule"}
+var ruleKeys = []string{"decision", "command", "flags", "path", "access", "why", "instead", "match", "not_match", "exact", "project"}
+
+// unknownKeyHint suggests the key a typo was meant to be, and lists them.
+func unknownKeyHint(key toml.Key) string {
+	known, where := configKeys, "known keys: shell, mode, presets, audit_redact, prompt_timeout, dev_ports, ask_via, queue_timeout, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"
+	if len(key) >= 2 && key[0] == "rule" {
+		known = ruleKeys
+	}
+	if near := didYouMean(key[len(key)-1], known); near != "" {
+		return near + "; " + where
+	}
+	return where
+}
+
+// didYouMean names the word a typo was probably meant to be, or "".
+func didYouMean(typo string, words []string) string {
+	best, bestD := "", 3
+	for _, w := range words {
+		if d := editDistance(strings.ToLower(typo), w); d < bestD && d <= max(1, len(w)/3) {
+			best, bestD = w, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("did you mean %q?", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
+}
+
 func (e *ConfigError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.File, e.Line, e.Msg)
@@ -127,38 +207,46 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 			headers = append(headers, i+1)
 		}
 	}
-	if und := md.Undecoded(); len(und) > 0 {
-		key := und[0]
-		return nil, &ConfigError{File: path, Line: keyLine(lines, headers, key), Msg: fmt.Sprintf("unknown key %q", key.String()),
-			Hint: "known keys: shell, mode, presets, audit_redact, prompt_timeout, dev_ports, ask_via, queue_timeout, and [[rule]] with decision, command, flags, path, access, why, instead, match, not_match, exact, project"}
+	// Every problem of the file at once, each at its line.
+	var errs ConfigErrors
+	bad := func(line int, msg, hint string) {
+		errs = append(errs, &ConfigError{File: path, Line: line, Msg: msg, Hint: hint})
+	}
+	keyAt := func(key string) int { return findKey(lines, 0, len(lines), key) }
+	for _, key := range md.Undecoded() {
+		bad(keyLine(lines, headers, key), fmt.Sprintf("unknown key %q", key.String()), unknownKeyHint(key))
 	}
 	f := &File{Path: path, Layer: layer}
 	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact, DevPorts: fc.DevPorts}
 	for _, port := range fc.DevPorts {
 		if port < 1 || port > 65535 {
-			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "dev_ports"), Msg: fmt.Sprintf("dev_ports: %d is not a port", port), Hint: "for example dev_ports = [3000, 5173]"}
+			bad(keyAt("dev_ports"), fmt.Sprintf("dev_ports: %d is not a port", port), "for example dev_ports = [3000, 5173]")
 		}
 	}
 	if len(fc.DevPorts) > 0 {
-		f.Settings.devPortsSource = fmt.Sprintf("%s:%d", path, findKey(lines, 0, len(lines), "dev_ports"))
+		f.Settings.devPortsSource = fmt.Sprintf("%s:%d", path, keyAt("dev_ports"))
 	}
 	if fc.Shell != "" && !filepath.IsAbs(fc.Shell) {
-		return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "shell"), Msg: fmt.Sprintf("shell must be an absolute path, not %q", fc.Shell), Hint: `for example shell = "/bin/bash"`}
+		bad(keyAt("shell"), fmt.Sprintf("shell must be an absolute path, not %q", fc.Shell), `for example shell = "/bin/bash"`)
 	}
 	switch fc.Mode {
 	case "", "enforce", "audit":
 	default:
-		return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "mode"), Msg: fmt.Sprintf("mode must be \"enforce\" or \"audit\", not %q", fc.Mode)}
+		bad(keyAt("mode"), fmt.Sprintf("mode must be \"enforce\" or \"audit\", not %q", fc.Mode), didYouMean(fc.Mode, []string{"enforce", "audit"}))
 	}
 	for _, p := range fc.Presets {
 		if _, ok := Presets()[p]; !ok {
-			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "presets"), Msg: fmt.Sprintf("unknown preset %q", p), Hint: "known presets: " + strings.Join(PresetNames(), ", ")}
+			hint := "known presets: " + strings.Join(PresetNames(), ", ")
+			if near := didYouMean(p, PresetNames()); near != "" {
+				hint = near + "; " + hint
+			}
+			bad(keyAt("presets"), fmt.Sprintf("unknown preset %q", p), hint)
 		}
 	}
 	if fc.PromptTimeout != "" {
 		d, err := time.ParseDuration(fc.PromptTimeout)
 		if err != nil || d < 0 {
-			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "prompt_timeout"), Msg: fmt.Sprintf("prompt_timeout %q is not a duration", fc.PromptTimeout), Hint: `for example prompt_timeout = "2m"`}
+			bad(keyAt("prompt_timeout"), fmt.Sprintf("prompt_timeout %q is not a duration", fc.PromptTimeout), `for example prompt_timeout = "2m"`)
 		}
 		f.Settings.PromptTimeout = d
 	}
@@ -166,13 +254,13 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 	case "", "tty", "queue", "tty,queue":
 		f.Settings.AskVia = fc.AskVia
 	default:
-		return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "ask_via"), Msg: fmt.Sprintf("ask_via must be \"tty\", \"queue\" or \"tty,queue\", not %q", fc.AskVia),
-			Hint: `"tty,queue" asks on the terminal when there is one, else in the approval queue (guard-exec approvals)`}
+		bad(keyAt("ask_via"), fmt.Sprintf("ask_via must be \"tty\", \"queue\" or \"tty,queue\", not %q", fc.AskVia),
+			`"tty,queue" asks on the terminal when there is one, else in the approval queue (guard-exec approvals)`)
 	}
 	if fc.QueueTimeout != "" {
 		d, err := time.ParseDuration(fc.QueueTimeout)
 		if err != nil || d <= 0 {
-			return nil, &ConfigError{File: path, Line: findKey(lines, 0, len(lines), "queue_timeout"), Msg: fmt.Sprintf("queue_timeout %q is not a positive duration", fc.QueueTimeout), Hint: `for example queue_timeout = "90s"`}
+			bad(keyAt("queue_timeout"), fmt.Sprintf("queue_timeout %q is not a positive duration", fc.QueueTimeout), `for example queue_timeout = "90s"`)
 		}
 		f.Settings.QueueTimeout = d
 	}
@@ -184,16 +272,23 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		d, ok := ParseDecision(fr.Decision)
 		if !ok {
 			msg := fmt.Sprintf("decision must be \"allow\", \"ask\" or \"deny\", not %q", fr.Decision)
+			hint := `add decision = "allow", "ask" or "deny"`
 			if fr.Decision == "" {
 				msg = "rule has no decision"
+			} else if near := didYouMean(fr.Decision, []string{"allow", "ask", "deny"}); near != "" {
+				hint = near
 			}
-			return nil, &ConfigError{File: path, Line: line, Msg: msg, Hint: `add decision = "allow", "ask" or "deny"`}
+			bad(line, msg, hint)
+			continue
 		}
 		f.Rules = append(f.Rules, &Rule{
 			Decision: d, Command: fr.Command, Flags: fr.Flags, Path: fr.Path, Access: fr.Access,
 			Why: fr.Why, Instead: fr.Instead, Match: fr.Match, NotMatch: fr.NotMatch, Exact: fr.Exact, Project: fr.Project,
 			Source: fmt.Sprintf("%s:%d", path, line), Layer: layer,
 		})
+	}
+	if err := errs.err(); err != nil {
+		return nil, err
 	}
 	return f, nil
 }
@@ -278,6 +373,7 @@ func Build(src Sources) (*Policy, error) {
 		}
 	}
 	presets := map[string]bool{}
+	var ruleErrs ConfigErrors // every broken rule of every file, at once
 	for _, f := range files {
 		pol.Files = append(pol.Files, f.Path)
 		mergeSettings(&pol.Settings, f.Settings, f.Layer == Project && !src.ProjectTrusted)
@@ -294,7 +390,8 @@ func Build(src Sources) (*Policy, error) {
 			if err != nil {
 				line := 0
 				fmt.Sscanf(r.Source[strings.LastIndexByte(r.Source, ':')+1:], "%d", &line)
-				return nil, &ConfigError{File: f.Path, Line: line, Msg: err.Error(), Hint: "see the README for the rule format"}
+				ruleErrs = append(ruleErrs, &ConfigError{File: f.Path, Line: line, Msg: err.Error(), Hint: "see the README for the rule format"})
+				continue
 			}
 			r.lazy, r.env = len(r.Match)+len(r.NotMatch) == 0, src.Env
 			pol.rules = append(pol.rules, r)
@@ -315,6 +412,9 @@ func Build(src Sources) (*Policy, error) {
 				presets[p] = true
 			}
 		}
+	}
+	if err := ruleErrs.err(); err != nil {
+		return nil, err
 	}
 	if len(pol.Settings.DevPorts) > 0 {
 		r := devServerRule(pol.Settings.DevPorts, pol.Settings.devPortsSource)
