@@ -238,6 +238,8 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
 					Opaque: "PATH is set to include " + dir + ", so the command names after it may run programs from there instead of the ones the guard judged"})
 			}
+		default:
+			w.carriedEnv(sc, a) // variables build tools read as programs or flags
 		}
 	}
 }
@@ -1528,6 +1530,10 @@ var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
 // --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
 // GNU sed's e command, find -exec.
 func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
+	if carried := carrier(prog); carried != nil {
+		carried(w, sc, cmd)
+		return
+	}
 	// The argv's text is only needed for code found: most programs have none.
 	argvText := func() []string { return word.Strings(cmd.Argv) }
 	judge := func(v word.Word, what string) {
@@ -1603,38 +1609,6 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				}
 			}
 			w.via = w.via[:len(w.via)-1]
-		}
-	case "git":
-		c := argspec.Normalize(cmd.Argv, false)
-		for _, v := range c.Values("-c") {
-			key, val, ok := v.Cut("=")
-			if !ok {
-				if !v.IsStatic() {
-					w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git -c with a setting not known here", CodeArg: -1})
-				}
-				continue
-			}
-			if gitCodeKey().MatchString(key) {
-				if t, ok := val.Static(); ok {
-					t = strings.TrimPrefix(t, "!")
-					if strings.EqualFold(key, "core.hookspath") || strings.HasPrefix(strings.ToLower(key), "include") {
-						w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git -c " + key + " makes git run programs from " + t, CodeArg: -1})
-						continue
-					}
-					if t == "" || t == "true" || t == "false" || strings.EqualFold(key, "core.fsmonitor") && (t == "true" || t == "false") {
-						continue
-					}
-					judge(word.FromLit(t), "git -c "+key)
-					continue
-				}
-				judge(val, "git -c "+key)
-			}
-		}
-		for _, v := range c.Values("--config-env") {
-			key, _, _ := v.Cut("=")
-			if gitCodeKey().MatchString(key) {
-				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git --config-env sets " + key + " from the environment", CodeArg: -1})
-			}
 		}
 	case "tar":
 		c := argspec.Normalize(cmd.Argv, false)
