@@ -627,9 +627,18 @@ func yarnCarried(w *walker, sc *scope, cmd *Cmd) {
 	sub, _ := ops[0].Static()
 	switch sub {
 	case "exec":
-		// yarn exec joins its arguments and runs them with its shell.
-		w.carriedShell(sc, cmd, joinWords(rest), "yarn exec")
-		cmd.Wrapper = true
+		// Yarn 1 runs COMMAND ARGS as a program; Yarn 2+ runs COMMAND as
+		// a line of its shell, with ARGS as "$@". Both readings are judged.
+		if len(rest) == 0 {
+			return
+		}
+		w.carriedArgv(sc, cmd, rest, "yarn exec", true)
+		if t, ok := rest[0].Static(); ok {
+			params, known := staticArgs(rest[1:])
+			w.codeFor(w.childScope(sc, append([]string{"yarn"}, params...), !known), "sh", t, Layer{Kind: "yarn exec (its shell)", Argv: word.Strings(cmd.Argv)})
+		} else {
+			w.opaquePart(cmd, "yarn exec runs a command line not known here")
+		}
 	case "dlx":
 		w.dlx(sc, cmd, rest, "yarn dlx")
 	case "node":
@@ -719,8 +728,9 @@ func makeCarried(w *walker, sc *scope, cmd *Cmd) {
 	}
 	w.makeReading(sc, cmd, c)
 	for _, a := range cmd.Assigns {
-		if a.Name == "PATH" || codeVars(a.Name) != "" || hiddenCodeVars(a.Name) != "" {
-			continue // judged where it is set
+		if a.Name == "PATH" || codeVars(a.Name) != "" || hiddenCodeVars(a.Name) != "" || buildProgramVar(a.Name) ||
+			strings.HasPrefix(a.Name, "MAKE") || a.Name == "MFLAGS" || a.Name == "GNUMAKEFLAGS" {
+			continue // judged where it is set (checkAssigns, carriedEnv)
 		}
 		w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
 	}
@@ -754,7 +764,7 @@ func (w *walker) makeReading(sc *scope, cmd *Cmd, c *argspec.Cmd) {
 	for _, a := range c.Args {
 		t, ok := a.Static()
 		if !ok {
-			if strings.Contains(a.Prefix(), "=") || !strings.Contains(a.Prefix(), "/") {
+			if !c.Open {
 				w.opaquePart(cmd, "make with an argument not known here (it could set a variable)")
 			}
 			continue

@@ -1,0 +1,118 @@
+package policy_test
+
+import "testing"
+
+// allPresets is the configuration with every preset on.
+const allPresets = "presets = [\"go\", \"node\", \"python\", \"rust\", \"make\", \"git\", \"git-readonly\", \"java\", \"ruby\", \"docker-readonly\"]\n"
+
+// Issue 9 §6: a preset allows a program's ordinary use, never the code its
+// command line carries. The carried code is judged on its own: an inner
+// command the defaults deny is denied, one they ask for asks, and code the
+// guard cannot read asks.
+func TestPresetsCarriedCode(t *testing.T) {
+	pol := build(t, allPresets, "", false)
+	check(t, pol, "carried code", []want{
+		// The issue's examples, with a denied and an unknown inner command.
+		{"git rebase -x 'rm -rf /' main", "deny"},
+		{"git rebase -x 'pwn' main", "ask"},
+		{"git rebase --exec=pwn main", "ask"},
+		{"git rebase --exe=pwn main", "ask"},
+		{"npm exec -- sh -c 'rm -rf /'", "deny"},
+		{"npm exec -- sh -c 'pwn'", "ask"},
+		{"npm x pwn", "ask"},
+		{"npx pwn", "ask"},
+		{"yarn exec bash -c 'rm -rf /'", "deny"},
+		{"yarn exec bash -c 'pwn'", "ask"},
+		{"yarn dlx pwn", "ask"},
+		{"yarn pwn", "ask"},
+		{"pnpm exec pwn", "ask"},
+		{"make test --eval 'x:=$(shell pwn)'", "ask"},
+		{"make SHELL=pwn", "ask"},
+		{"make -f other.mk", "ask"},
+		{"make CC=pwn", "ask"},
+		{"make 'X!=rm -rf /'", "deny"},
+		{"go test -exec pwn ./...", "ask"},
+		{"go test -toolexec pwn ./...", "ask"},
+		{"go vet -vettool=pwn ./...", "ask"},
+		{"GOFLAGS=-exec=pwn go test ./...", "ask"},
+		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="pwn"' test`, "ask"},
+		{`cargo test --config 'build.rustc-wrapper="pwn"'`, "ask"},
+		{"RUSTC_WRAPPER=pwn cargo build", "ask"},
+		// More of each preset's programs.
+		{"git fetch --upload-pack='pwn' origin", "ask"},
+		{"git pull --upload-pack pwn", "ask"},
+		{"git merge -s pwn x", "ask"},
+		{"git cherry-pick --strategy=pwn x", "ask"},
+		{"git -c core.pager=pwn fetch", "ask"},
+		{"npm test --script-shell=pwn", "ask"},
+		{"npm run build --node-options=--require=/tmp/x.js", "ask"},
+		{"npm_config_script_shell=pwn npm test", "ask"},
+		{"npm --prefix /tmp/x test", "ask"},
+		{"make -C /tmp/x", "ask"},
+		{"make test install", "ask"},
+		{"make MAKEFLAGS=--eval=x", "ask"},
+		{"go run github.com/x/y@latest", "ask"},
+		{"go env -w GOFLAGS=-toolexec=pwn", "ask"},
+		{"go build -ldflags=-extld=pwn .", "ask"},
+		{"cargo --config /tmp/c.toml test", "ask"},
+		{"cargo test --manifest-path /tmp/x/Cargo.toml", "ask"},
+		{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=pwn cargo run", "ask"},
+		{"RUSTFLAGS='-C linker=pwn' cargo build", "ask"},
+		{"uv run pwn", "ask"},
+		{"poetry run pwn", "ask"},
+		{"uv run --with evil pytest", "ask"},
+		{"coverage run /tmp/x.py", "ask"},
+		{"tox -x testenv.commands=pwn", "ask"},
+		{"source /tmp/evil/bin/activate", "ask"},
+		{"source .venv/../../x/bin/activate", "ask"},
+		{"mvn exec:exec -Dexec.executable=pwn", "ask"},
+		{"mvn test -Dexec.executable=pwn", "ask"},
+		{"mvn test deploy", "ask"},
+		{"./gradlew build -I init.gradle", "ask"},
+		{"./gradlew build publish", "ask"},
+		{"bundle exec pwn", "ask"},
+		{"bundle exec rspec -r /tmp/x.rb", "ask"},
+		{"rake test RUBYOPT=-r/tmp/x.rb", "ask"},
+	})
+	// Ordinary use stays allowed.
+	check(t, pol, "ordinary use", []want{
+		{"npm test", "allow"},
+		{"npm run build", "allow"},
+		{"npm run build -- --watch", "allow"},
+		{"npm exec eslint .", "allow"},
+		{"npx tsc", "allow"},
+		{"npx playwright test", "allow"},
+		{"yarn", "allow"},
+		{"yarn test", "allow"},
+		{"pnpm test", "allow"},
+		{"make", "allow"},
+		{"make test", "allow"},
+		{"make -j4 V=1 CFLAGS='-O2 -g' test", "allow"},
+		{"make -C sub test", "allow"},
+		{"go test ./...", "allow"},
+		{"go test -race -run TestX -count=1 ./...", "allow"},
+		{"go build -ldflags '-X main.v=1' -o bin/x ./cmd/x", "allow"},
+		{"go run ./cmd/x -exec pwn", "allow"}, // the program's own arguments
+		{"CGO_ENABLED=0 GOFLAGS=-mod=mod go build ./...", "allow"},
+		{"cargo test", "allow"},
+		{"cargo test -- --nocapture", "allow"},
+		{"cargo run", "allow"},
+		{"RUSTFLAGS='-D warnings' cargo build --release", "allow"},
+		{"git rebase main", "allow"},
+		{"git rebase -i main", "allow"},
+		{"git rebase -x 'go test ./...' main", "allow"},
+		{"git pull --rebase", "allow"},
+		{"git merge -s ours x", "allow"},
+		{"uv run pytest", "allow"},
+		{"uv run -m pytest -q", "allow"},
+		{"poetry run pytest", "allow"},
+		{"coverage run -m pytest", "allow"},
+		{"source .venv/bin/activate", "allow"},
+		{". venv/bin/activate", "allow"},
+		{"mvn test", "allow"},
+		{"./gradlew test", "allow"},
+		{"bundle exec rspec", "allow"},
+		{"rake test", "allow"},
+		{"docker logs x", "allow"},
+	})
+}

@@ -1,0 +1,142 @@
+package shellparse_test
+
+import "testing"
+
+// Issue 9 §6: code a program is handed on its command line is a part of
+// its own, whatever rule allows the program.
+func TestCarriedCode(t *testing.T) {
+	runTable(t, []tcase{
+		// git: rebase -x runs shell code after each commit, in every
+		// spelling git accepts.
+		{"git rebase -x 'touch pwned' main", []string{"git rebase -x 'touch pwned' main", "touch pwned via=git rebase --exec"}},
+		{"git rebase --exec=pwn main", []string{"git rebase --exec=pwn main", "pwn via=git rebase --exec"}},
+		{"git rebase --exe pwn main", []string{"git rebase --exe pwn main", "pwn via=git rebase --exec"}},
+		{"git rebase -ixpwn main", []string{"git rebase -ixpwn main", "pwn via=git rebase --exec"}},
+		{"git rebase -x \"$C\" main", []string{"git rebase -x ⟨$C⟩ main", "git rebase -x ⟨$C⟩ main OPAQUE"}},
+		{"git rebase -i main", []string{"git rebase -i main"}},
+		// upload-pack / receive-pack run through the shell (locally for a
+		// local remote).
+		{"git fetch --upload-pack='pwn; git-upload-pack' origin", []string{"git fetch '--upload-pack=pwn; git-upload-pack' origin", "pwn via=git fetch --upload-pack", "git-upload-pack via=git fetch --upload-pack"}},
+		{"git pull --upload-pack pwn", []string{"git pull --upload-pack pwn", "pwn via=git pull --upload-pack"}},
+		{"git fetch -u origin", []string{"git fetch -u origin"}}, // -u is --update-head-ok
+		{"git clone -u pwn r d", []string{"git clone -u pwn r d", "pwn via=git clone --upload-pack"}},
+		{"git clone -c core.sshCommand=pwn r", []string{"git clone -c core.sshCommand=pwn r", "pwn via=git clone --config core.sshCommand"}},
+		{"git clone --template=/tmp/t r", []string{"git clone --template=/tmp/t r", "git clone --template=/tmp/t r OPAQUE"}},
+		{"git push --receive-pack=pwn origin", []string{"git push --receive-pack=pwn origin", "pwn via=git push --receive-pack"}},
+		{"git push --exec=pwn origin", []string{"git push --exec=pwn origin", "pwn via=git push --receive-pack"}},
+		{"git ls-remote --upload-pack=pwn origin", []string{"git ls-remote --upload-pack=pwn origin", "pwn via=git ls-remote --upload-pack"}},
+		// A merge strategy that is not built in is the program git-merge-NAME.
+		{"git merge -s pwn x", []string{"git merge -s pwn x", "git-merge-pwn via=git merge --strategy"}},
+		{"git pull --strategy=ours", []string{"git pull --strategy=ours"}},
+		{"git submodule foreach 'pwn $name'", []string{"git submodule foreach 'pwn $name'", "pwn ⟨$name⟩ via=git submodule foreach cwd=?"}},
+		{"git bisect run pwn arg", []string{"git bisect run pwn arg", "pwn arg via=git bisect run"}},
+		{"git filter-branch --tree-filter 'pwn' HEAD", []string{"git filter-branch --tree-filter pwn HEAD", "pwn via=git filter-branch --tree-filter"}},
+		{"git grep -Opwn x", []string{"git grep -Opwn x", "pwn ⟨$@⟩ via=git grep --open-files-in-pager"}},
+		{"git grep -O x", []string{"git grep -O x"}},
+		{"git difftool -x pwn", []string{"git difftool -x pwn", "pwn ⟨$1⟩ ⟨$2⟩ via=git difftool --extcmd"}},
+		{"git send-email --sendmail-c=pwn x", []string{"git send-email --sendmail-c=pwn x", "pwn via=git send-email --sendmail-cmd"}},
+		{"git -c core.pager=pwn log", []string{"git -c core.pager=pwn log", "pwn via=git -c core.pager"}},
+
+		// npm, npx, yarn, pnpm: exec-style commands run their operand as
+		// a command; options that name a shell or node options are code.
+		{"npm exec -- sh -c 'pwn'", []string{"npm exec -- sh -c pwn", "sh -c pwn via=npm exec", "pwn via=npm exec>shell sh"}},
+		{"npm exe pwn", []string{"npm exe pwn", "pwn via=npm exec"}},
+		{"npm x --yes pwn a", []string{"npm x --yes pwn a", "pwn a via=npm exec"}},
+		{"npm exec -c 'pwn'", []string{"npm exec -c pwn", "pwn via=npm exec --call"}},
+		{"npm exec --package=evil -- x", []string{"npm exec --package=evil -- x", "npm exec --package=evil -- x OPAQUE"}},
+		{"npx pwn --flag", []string{"npx pwn --flag", "pwn --flag via=npx"}},
+		{"npx --odd pwn", []string{"npx --odd pwn", "npx --odd pwn OPAQUE"}},
+		{"npx -y tsc", []string{"npx -y tsc", "tsc via=npx"}},
+		{"npm test --script-shell=pwn", []string{"npm test --script-shell=pwn", "npm test --script-shell=pwn OPAQUE"}},
+		{"npm test --script-shell=/bin/bash", []string{"npm test --script-shell=/bin/bash"}},
+		{"npm run build --node-options=--require=./x.js", []string{"npm run build --node-options=--require=./x.js", "npm run build --node-options=--require=./x.js OPAQUE"}},
+		{"npm test -- --script-shell=pwn", []string{"npm test -- --script-shell=pwn"}},
+		{"npm --prefix /tmp/x test", []string{"npm --prefix /tmp/x test", "npm --prefix /tmp/x test OPAQUE"}},
+		{"npm explore pkg -- pwn", []string{"npm explore pkg -- pwn", "pwn via=npm explore cwd=?"}},
+		{"npm run build -- --watch", []string{"npm run build -- --watch"}},
+		{"npm_config_script_shell=pwn npm test", []string{"npm_config_script_shell=pwn OPAQUE", "npm test"}},
+		// Yarn 1 runs the words as a command, Yarn 2+ the first as a line of
+		// its shell (here bash reading its input): both are judged.
+		{"yarn exec bash -c 'pwn'", []string{"yarn exec bash -c pwn", "bash -c pwn via=yarn exec", "pwn via=yarn exec>shell bash", "bash via=yarn exec (its shell) OPAQUE"}},
+		{"yarn exec 'pwn; x'", []string{"yarn exec 'pwn; x'", "'pwn; x' via=yarn exec", "pwn via=yarn exec (its shell)", "x via=yarn exec (its shell)"}},
+		{"yarn dlx pwn", []string{"yarn dlx pwn", "pwn via=yarn dlx"}},
+		{"yarn node -e 'x'", []string{"yarn node -e x", "node -e x via=yarn node", "node -e x via=yarn node OPAQUE"}},
+		{"pnpm exec pwn", []string{"pnpm exec pwn", "pwn via=pnpm exec"}},
+		{"pnpm exec -c 'pwn a'", []string{"pnpm exec -c 'pwn a'", "pwn a via=pnpm exec --shell-mode"}},
+		{"pnpm dlx pwn", []string{"pnpm dlx pwn", "pwn via=pnpm dlx"}},
+
+		// make: --eval text, another makefile, a shell, variables.
+		{"make test --eval 'x:=$(shell pwn)'", []string{"make test --eval 'x:=$(shell pwn)'", "make test --eval 'x:=$(shell pwn)' OPAQUE"}},
+		{"make --ev=x test", []string{"make --ev=x test", "make --ev=x test OPAQUE"}},
+		{"make -f other.mk", []string{"make -f other.mk", "make -f other.mk OPAQUE"}},
+		{"make -f Makefile test", []string{"make -f Makefile test"}},
+		{"make SHELL=pwn", []string{"make SHELL=pwn", "make SHELL=pwn OPAQUE"}},
+		{"make SHELL=/bin/bash test", []string{"make SHELL=/bin/bash test"}},
+		{"make .SHELLFLAGS='-c pwn;' test", []string{"make '.SHELLFLAGS=-c pwn;' test", "make '.SHELLFLAGS=-c pwn;' test OPAQUE"}},
+		{"make .SHELLFLAGS=-ec test", []string{"make .SHELLFLAGS=-ec test"}},
+		{"make 'X!=pwn'", []string{"make X!=pwn", "pwn via=make X != (run by make's shell)"}},
+		{"make CC=pwn", []string{"make CC=pwn", "pwn via=make variable CC (a recipe may run its value)"}},
+		{"make X='a; pwn'", []string{"make 'X=a; pwn'", "a via=make variable X (a recipe may run its value)", "pwn via=make variable X (a recipe may run its value)"}},
+		{"make X='$(shell pwn)'", []string{"make 'X=$(shell pwn)'", "make 'X=$(shell pwn)' OPAQUE"}},
+		{"make V=1 CFLAGS='-O2 -g' -j4 test", []string{"make V=1 'CFLAGS=-O2 -g' -j4 test"}},
+		{"make MAKEFLAGS=--eval=x", []string{"make MAKEFLAGS=--eval=x", "make MAKEFLAGS=--eval=x OPAQUE"}},
+		{"MAKEFLAGS='-f x.mk' make", []string{"MAKEFLAGS='-f x.mk' OPAQUE", "make"}},
+		{"TEST_CMD=pwn make test", []string{"make test", "pwn via=variable TEST_CMD in make's environment (a recipe may run its value)"}},
+		{"make -C /tmp/x", []string{"make -C /tmp/x", "make -C /tmp/x OPAQUE"}},
+		{"make -C sub test", []string{"make -C sub test"}},
+		{"make $T", []string{"make ⟨$T⟩", "make ⟨$T⟩ OPAQUE"}},
+
+		// go: -exec, -toolexec, -vettool, -ldflags -extld, GOFLAGS.
+		{"go test -exec pwn ./...", []string{"go test -exec pwn ./...", "pwn via=go test -exec"}},
+		{"go test ./... -exec='pwn a'", []string{"go test ./... '-exec=pwn a'", "pwn a via=go test -exec"}},
+		{"go run -exec pwn .", []string{"go run -exec pwn .", "pwn via=go run -exec"}},
+		{"go run . -exec pwn", []string{"go run . -exec pwn"}}, // the program's own arguments
+		{"go build -toolexec=pwn ./...", []string{"go build -toolexec=pwn ./...", "pwn via=go build -toolexec"}},
+		{"go vet -vettool=pwn ./...", []string{"go vet -vettool=pwn ./...", "pwn via=go vet -vettool"}},
+		{"go build -ldflags='-extld=pwn' .", []string{"go build -ldflags=-extld=pwn .", "pwn via=go build -ldflags -extld"}},
+		{"go build -ldflags '-X main.v=1' .", []string{"go build -ldflags '-X main.v=1' ."}},
+		{"GOFLAGS=-toolexec=pwn go build", []string{"pwn via=go (GOFLAGS) -toolexec", "go build"}},
+		{"go run github.com/x/y@latest", []string{"go run github.com/x/y@latest", "go run github.com/x/y@latest OPAQUE"}},
+		{"go run /tmp/x.go", []string{"go run /tmp/x.go", "go run /tmp/x.go OPAQUE"}},
+		{"go env -w GOFLAGS=-toolexec=x", []string{"go env -w GOFLAGS=-toolexec=x", "go env -w GOFLAGS=-toolexec=x OPAQUE"}},
+		{"go -C /tmp/x test", []string{"go -C /tmp/x test", "go -C /tmp/x test OPAQUE"}},
+
+		// cargo: runners, linkers and wrappers in --config or CARGO_*.
+		{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="pwn a"' test`, []string{`cargo --config 'target.x86_64-unknown-linux-gnu.runner="pwn a"' test`, `pwn a via=cargo --config target.x86_64-unknown-linux-gnu.runner`}},
+		{`cargo test --config=build.rustc-wrapper='["pwn"]'`, []string{`cargo test --config=build.rustc-wrapper=["pwn"]`, "pwn via=cargo --config build.rustc-wrapper"}},
+		{"cargo --config /tmp/c.toml run", []string{"cargo --config /tmp/c.toml run", "cargo --config /tmp/c.toml run OPAQUE"}},
+		{"cargo test --config 'env.LD_PRELOAD=\"x\"'", []string{`cargo test --config env.LD_PRELOAD="x"`, `cargo test --config env.LD_PRELOAD="x" OPAQUE`}},
+		{"cargo build --config profile.dev.opt-level=3", []string{"cargo build --config profile.dev.opt-level=3"}},
+		{"cargo test --manifest-path /tmp/x/Cargo.toml", []string{"cargo test --manifest-path /tmp/x/Cargo.toml", "cargo test --manifest-path /tmp/x/Cargo.toml OPAQUE"}},
+		{"cargo test -- --config x", []string{"cargo test -- --config x"}},
+		{"CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER=pwn cargo run", []string{"pwn via=CARGO_TARGET_X86_64_UNKNOWN_LINUX_GNU_RUNNER", "cargo run"}},
+		{"RUSTC_WRAPPER=pwn cargo build", []string{"pwn via=RUSTC_WRAPPER (a program cargo runs)", "cargo build"}},
+		{"export CARGO_BUILD_RUSTC_WRAPPER=pwn", []string{"pwn via=CARGO_BUILD_RUSTC_WRAPPER", "export CARGO_BUILD_RUSTC_WRAPPER=pwn"}},
+		{"RUSTFLAGS='-C linker=pwn' cargo build", []string{"pwn via=RUSTFLAGS -C linker", "cargo build"}},
+		{"RUSTFLAGS='-D warnings' CARGO_TARGET_DIR=t cargo build", []string{"cargo build"}},
+		{"CARGO_HOME=/tmp/h cargo build", []string{"CARGO_HOME=/tmp/h OPAQUE", "cargo build"}},
+
+		// python tools.
+		{"uv run pwn", []string{"uv run pwn", "pwn via=uv run"}},
+		{"uv run -m pytest -q", []string{"uv run -m pytest -q", "python -m pytest -q via=uv run", "pytest -q via=uv run>python -m"}},
+		{"uv run x.py", []string{"uv run x.py", "python x.py via=uv run", "python x.py via=uv run OPAQUE"}},
+		{"uv run --with evil pytest", []string{"uv run --with evil pytest", "uv run --with evil pytest OPAQUE", "pytest via=uv run"}},
+		{"poetry run pwn", []string{"poetry run pwn", "pwn via=poetry run"}},
+		{"coverage run -m pytest", []string{"coverage run -m pytest", "python -m pytest via=coverage run", "pytest via=coverage run>python -m"}},
+		{"tox -e py -- -k x", []string{"tox -e py -- -k x"}},
+		{"tox exec -e py -- pwn", []string{"tox exec -e py -- pwn", "pwn via=tox exec"}},
+		{"tox -x testenv.commands=pwn", []string{"tox -x testenv.commands=pwn", "tox -x testenv.commands=pwn OPAQUE"}},
+
+		// java and ruby.
+		{"mvn exec:exec -Dexec.executable=pwn", []string{"mvn exec:exec -Dexec.executable=pwn", "mvn exec:exec -Dexec.executable=pwn OPAQUE", "pwn via=mvn -Dexec.executable"}},
+		{"mvn -q -DskipTests package", []string{"mvn -q -DskipTests package"}},
+		{"mvn test -DargLine=-javaagent:/tmp/a.jar", []string{"mvn test -DargLine=-javaagent:/tmp/a.jar", "mvn test -DargLine=-javaagent:/tmp/a.jar OPAQUE"}},
+		{"./gradlew build -I init.gradle", []string{"./gradlew build -I init.gradle", "./gradlew build -I init.gradle OPAQUE"}},
+		{"./gradlew test", []string{"./gradlew test"}},
+		{"bundle exec pwn", []string{"bundle exec pwn", "pwn via=bundle exec"}},
+		{"rake -e 'x'", []string{"rake -e x", "rake -e x OPAQUE"}},
+		{"rake test RUBYOPT=-rx", []string{"rake test RUBYOPT=-rx", "RUBYOPT=-rx OPAQUE"}},
+		{"rspec -r /tmp/x.rb", []string{"rspec -r /tmp/x.rb", "rspec -r /tmp/x.rb OPAQUE"}},
+		{"docker logs x", []string{"docker logs x"}},
+	})
+}
