@@ -129,19 +129,28 @@ func shellLike(v word.Word) bool {
 }
 
 // outsideDir reports a directory or file operand that may lie outside the
-// working directory: not known here, absolute, from home, or climbing out
-// with "..". The project's makefile, package.json or Cargo.toml is its
-// own; another directory's is not.
-func outsideDir(v word.Word) bool {
+// working directory: not known here, from home, climbing out with "..",
+// or absolute and not under the directory the command runs in. The
+// project's makefile, package.json or Cargo.toml is its own; another
+// directory's is not.
+func outsideDir(sc *scope, v word.Word) bool {
 	t, ok := v.Static()
-	if !ok {
-		return true
-	}
-	if strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~") {
+	if !ok || strings.HasPrefix(t, "~") {
 		return true
 	}
 	for _, seg := range strings.Split(t, "/") {
 		if seg == ".." {
+			return true
+		}
+	}
+	if !strings.HasPrefix(t, "/") {
+		return false
+	}
+	if sc.cwd.Unknown || len(sc.cwd.Dirs) == 0 {
+		return true
+	}
+	for _, d := range sc.cwd.Dirs {
+		if d == "/" || !(t == d || strings.HasPrefix(t, d+"/")) {
 			return true
 		}
 	}
@@ -187,6 +196,14 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 		key, _, _ := v.Cut("=")
 		if gitCodeKey().MatchString(key) {
 			w.opaquePart(cmd, "git --config-env sets "+key+" from the environment")
+		}
+	}
+	for _, o := range c.Opts {
+		switch {
+		case o.Name == "--exec-path" && o.Value != nil:
+			w.opaquePart(cmd, "git --exec-path="+o.Value.String()+" runs git's helper programs (remote helpers, merge strategies) from there")
+		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && outsideDir(sc, *o.Value):
+			w.opaquePart(cmd, "git "+o.Name+" "+o.Value.String()+" uses that repository's configuration and hooks, which can name programs to run")
 		}
 	}
 	if len(c.Sub) == 0 {
@@ -415,7 +432,7 @@ func (w *walker) npmConfigCode(sc *scope, cmd *Cmd, key string, v word.Word, too
 	case "userconfig", "globalconfig", "init-module", "onload-script":
 		w.opaquePart(cmd, tool+" --"+key+" reads "+v.String()+", which can set the programs it runs")
 	case "prefix", "dir":
-		if outsideDir(v) {
+		if outsideDir(sc, v) {
 			w.opaquePart(cmd, tool+" --"+key+" runs the scripts of the package in "+v.String()+", not the project's")
 		}
 	case "editor", "browser", "viewer", "git", "node-gyp":
@@ -752,11 +769,11 @@ func (w *walker) makeReading(sc *scope, cmd *Cmd, c *argspec.Cmd) {
 				w.opaquePart(cmd, "make -f reads the makefile "+o.Value.String()+", whose recipes the guard does not read")
 			}
 		case "--directory":
-			if outsideDir(*o.Value) {
+			if outsideDir(sc, *o.Value) {
 				w.opaquePart(cmd, "make -C runs the makefile in "+o.Value.String()+", which may not be the project's")
 			}
 		case "--include-dir":
-			if outsideDir(*o.Value) {
+			if outsideDir(sc, *o.Value) {
 				w.opaquePart(cmd, "make -I includes makefiles from "+o.Value.String()+", which may not be the project's")
 			}
 		}
@@ -926,7 +943,7 @@ func goCarried(w *walker, sc *scope, cmd *Cmd) {
 	if sub == "run" && len(ops) > 0 {
 		for _, op := range ops {
 			t, ok := op.Static()
-			if !ok || strings.Contains(t, "@") || outsideDir(op) {
+			if !ok || strings.Contains(t, "@") || outsideDir(sc, op) {
 				w.opaquePart(cmd, "go run runs "+op.String()+", code from outside the project")
 				break
 			}
@@ -993,7 +1010,7 @@ func (w *walker) goFlag(sc *scope, cmd *Cmd, sub, name string, v word.Word) {
 	case "overlay":
 		w.opaquePart(cmd, what+" replaces source files with the ones "+v.String()+" lists")
 	case "C":
-		if outsideDir(v) {
+		if outsideDir(sc, v) {
 			w.opaquePart(cmd, what+" builds the code in "+v.String()+", which may not be the project's")
 		}
 	case "ldflags":
@@ -1077,7 +1094,7 @@ func cargoCarried(w *walker, sc *scope, cmd *Cmd) {
 		case "--config":
 			w.cargoConfigArg(sc, cmd, v)
 		case "--manifest-path", "-C":
-			if outsideDir(v) {
+			if outsideDir(sc, v) {
 				w.opaquePart(cmd, "cargo "+name+" builds the crate at "+v.String()+", which may not be the project's")
 			}
 		}
@@ -1285,7 +1302,7 @@ func (w *walker) uvRun(sc *scope, cmd *Cmd, args []word.Word) {
 		case "--env-file", "--config-file":
 			w.opaquePart(cmd, "uv run "+o.Name+" reads settings (and environment) from "+o.Value.String())
 		case "--directory", "--project":
-			if outsideDir(*o.Value) {
+			if outsideDir(sc, *o.Value) {
 				w.opaquePart(cmd, "uv run "+o.Name+" runs in the project at "+o.Value.String()+", not this one")
 			}
 		case "--python":
@@ -1332,7 +1349,7 @@ func toxCarried(w *walker, sc *scope, cmd *Cmd) {
 				i++
 				v = args[i]
 			}
-			if outsideDir(v) {
+			if outsideDir(sc, v) {
 				w.opaquePart(cmd, "tox "+t+" reads the configuration at "+v.String()+", not the project's")
 			}
 		}
@@ -1358,7 +1375,7 @@ func noxCarried(w *walker, sc *scope, cmd *Cmd) {
 				i++
 				v = args[i]
 			}
-			if t2, _ := v.Static(); outsideDir(v) || !strings.HasSuffix(t2, "noxfile.py") {
+			if t2, _ := v.Static(); outsideDir(sc, v) || !strings.HasSuffix(t2, "noxfile.py") {
 				w.opaquePart(cmd, "nox -f runs the noxfile "+v.String()+", not the project's")
 			}
 		}
@@ -1450,7 +1467,7 @@ func mvnCarried(w *walker, sc *scope, cmd *Cmd) {
 		}
 		switch name {
 		case "-f", "--file":
-			if tv, _ := v.Static(); outsideDir(v) || path.Base(tv) != "pom.xml" && tv != "." {
+			if tv, _ := v.Static(); outsideDir(sc, v) || path.Base(tv) != "pom.xml" && tv != "." {
 				w.opaquePart(cmd, "mvn -f builds the POM "+v.String()+", not the project's")
 			}
 		case "-s", "--settings", "-gs", "--global-settings", "-t", "--toolchains", "-gt", "--global-toolchains":
@@ -1502,7 +1519,7 @@ func gradleCarried(w *walker, sc *scope, cmd *Cmd) {
 				i++
 				v = args[i]
 			}
-			if outsideDir(v) || name == "-g" || name == "--gradle-user-home" {
+			if outsideDir(sc, v) || name == "-g" || name == "--gradle-user-home" {
 				w.opaquePart(cmd, "gradle "+name+" "+v.String()+" builds or configures from outside the project")
 			}
 		default:
@@ -1573,7 +1590,7 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 				i++
 				v = args[i]
 			}
-			if outsideDir(v) {
+			if outsideDir(sc, v) {
 				w.opaquePart(cmd, "rake "+name+" loads ruby code from "+v.String())
 			}
 		case !strings.HasPrefix(t, "-"):
@@ -1610,7 +1627,7 @@ func rubyRequires(w *walker, sc *scope, cmd *Cmd) {
 		default:
 			continue
 		}
-		if outsideDir(v) {
+		if outsideDir(sc, v) {
 			w.opaquePart(cmd, prog+" "+t+" loads ruby code from "+v.String())
 		}
 	}

@@ -36,6 +36,12 @@ func TestCarriedCode(t *testing.T) {
 		{"git difftool -x pwn", []string{"git difftool -x pwn", "pwn ⟨$1⟩ ⟨$2⟩ via=git difftool --extcmd"}},
 		{"git send-email --sendmail-c=pwn x", []string{"git send-email --sendmail-c=pwn x", "pwn via=git send-email --sendmail-cmd"}},
 		{"git -c core.pager=pwn log", []string{"git -c core.pager=pwn log", "pwn via=git -c core.pager"}},
+		// Another repository's configuration and hooks, another exec path.
+		{"git --exec-path=/tmp/x ls-remote .", []string{"git --exec-path=/tmp/x ls-remote .", "git --exec-path=/tmp/x ls-remote . OPAQUE"}},
+		{"git -C /tmp/x status", []string{"git -C /tmp/x status", "git -C /tmp/x status OPAQUE"}},
+		{"git --git-dir=../x/.git log", []string{"git --git-dir=../x/.git log", "git --git-dir=../x/.git log OPAQUE"}},
+		{"git -C src status", []string{"git -C src status"}},
+		{"git -C /home/u/proj/src status", []string{"git -C /home/u/proj/src status"}},
 
 		// npm, npx, yarn, pnpm: exec-style commands run their operand as
 		// a command; options that name a shell or node options are code.
