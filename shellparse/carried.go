@@ -62,6 +62,8 @@ func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 		return rakeCarried
 	case "rspec", "rubocop":
 		return rubyRequires
+	case "docker":
+		return dockerCarried
 	}
 	return nil
 }
@@ -208,6 +210,17 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 	}
 	if len(c.Sub) == 0 {
 		return
+	}
+	switch c.Sub[0] {
+	case "fetch", "pull", "clone", "ls-remote", "push", "archive", "submodule", "remote":
+		// An ext:: URL is a command git runs (when protocol.ext.allow
+		// lets it): its words, with %-escapes, not shell code.
+		for _, a := range append(append([]word.Word(nil), c.Args...), c.Values("--remote")...) {
+			if strings.HasPrefix(a.Prefix(), "ext::") || !a.IsStatic() && a.CouldStartWith('e') {
+				w.opaquePart(cmd, "git "+c.Sub[0]+" with the URL "+a.String()+", which may be an ext:: URL (a command git runs)")
+				break
+			}
+		}
 	}
 	argvText := word.Strings(cmd.Argv)
 	switch c.Sub[0] {
@@ -1633,6 +1646,23 @@ func rubyRequires(w *walker, sc *scope, cmd *Cmd) {
 	}
 }
 
+// --- docker ---
+
+// dockerCarried: docker's read-only verbs carry no code of their own;
+// -H ssh://HOST makes the client run ssh.
+func dockerCarried(w *walker, sc *scope, cmd *Cmd) {
+	c := argspec.Normalize(cmd.Argv, false)
+	for _, v := range c.Values("--host") {
+		if t, ok := v.Static(); !ok || strings.HasPrefix(t, "ssh://") {
+			if !ok {
+				w.opaquePart(cmd, "docker -H with a host not known here (an ssh:// host runs ssh)")
+				continue
+			}
+			w.carriedArgv(sc, cmd, word.Lits("ssh", strings.TrimPrefix(t, "ssh://"), "docker", "system", "dial-stdio"), "docker -H", false)
+		}
+	}
+}
+
 // --- the environment ---
 
 // carriedEnv reports how a variable the build tools read is code: a
@@ -1658,6 +1688,13 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 			n, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 			w.goFlag(sc, cmd, "(GOFLAGS)", n, word.FromLit(val))
 		}
+	case name == "GIT_PROXY_COMMAND":
+		w.carriedProgram(sc, cmd, v, name+" (git's proxy command)")
+	case name == "GIT_EXEC_PATH" || name == "GIT_TEMPLATE_DIR" || name == "GIT_CONFIG_GLOBAL" || name == "GIT_CONFIG_SYSTEM" ||
+		name == "GIT_CONFIG" || (name == "GIT_DIR" || name == "GIT_COMMON_DIR") && outsideDir(sc, v):
+		w.opaquePart(cmd, "setting "+name+" makes git read configuration, hooks or helpers from "+v.String()+", which can name programs to run")
+	case name == "DOCKER_HOST" && (!static || strings.HasPrefix(t, "ssh://")):
+		w.carriedArgv(sc, cmd, word.Lits("ssh", strings.TrimPrefix(t, "ssh://")), name+" (docker connects with ssh)", false)
 	case name == "GOROOT" || name == "GOTOOLDIR" || name == "GOENV":
 		w.opaquePart(cmd, "setting "+name+" changes which compiler and tools (or settings) go uses")
 	case name == "RUSTC" || name == "RUSTC_WRAPPER" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "RUSTDOC" || name == "CARGO" ||

@@ -41,6 +41,11 @@ func TestCarriedCode(t *testing.T) {
 		{"git -C /tmp/x status", []string{"git -C /tmp/x status", "git -C /tmp/x status OPAQUE"}},
 		{"git --git-dir=../x/.git log", []string{"git --git-dir=../x/.git log", "git --git-dir=../x/.git log OPAQUE"}},
 		{"git -C src status", []string{"git -C src status"}},
+		{"git fetch 'ext::sh -c pwn'", []string{"git fetch 'ext::sh -c pwn'", "git fetch 'ext::sh -c pwn' OPAQUE"}},
+		{"git fetch origin main", []string{"git fetch origin main"}},
+		{"GIT_PROXY_COMMAND=pwn git fetch", []string{"pwn via=GIT_PROXY_COMMAND (git's proxy command)", "git fetch"}},
+		{"GIT_DIR=/tmp/x/.git git log", []string{"GIT_DIR=/tmp/x/.git OPAQUE", "git log"}},
+		{"docker -H ssh://h ps", []string{"docker -H ssh://h ps", "ssh h docker system dial-stdio via=docker -H", "docker system dial-stdio via=docker -H>wrapper ssh cwd=?"}},
 		{"git -C /home/u/proj/src status", []string{"git -C /home/u/proj/src status"}},
 
 		// npm, npx, yarn, pnpm: exec-style commands run their operand as
