@@ -151,3 +151,23 @@ func TestCarriedCode(t *testing.T) {
 		{"docker logs x", []string{"docker logs x"}},
 	})
 }
+
+// The variables build tools read, wherever the text sets them.
+func TestCarriedEnv(t *testing.T) {
+	runTable(t, []tcase{
+		{"PYTHONPATH=src pytest", []string{"pytest"}},
+		{"PYTHONPATH=/tmp/x pytest", []string{"PYTHONPATH=/tmp/x OPAQUE", "pytest"}},
+		{"PYTHONPATH=/home/u/proj/src:lib pytest", []string{"pytest"}},
+		{"RUBYLIB=../x rake test", []string{"RUBYLIB=../x OPAQUE", "rake test"}},
+		{"MAVEN_OPTS='-Xmx2g -XX:+UseG1GC' mvn test", []string{"mvn test"}},
+		{"MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test", []string{"MAVEN_OPTS=-javaagent:/tmp/a.jar OPAQUE", "mvn test"}},
+		{"JAVA_TOOL_OPTIONS='-XX:OnError=pwn' gradle test", []string{"JAVA_TOOL_OPTIONS=-XX:OnError=pwn OPAQUE", "gradle test"}},
+		{"export CC=pwn", []string{"pwn via=CC (the program build tools run as CC)", "export CC=pwn"}},
+		{"env CXX=pwn make", []string{"env CXX=pwn make", "pwn via=wrapper env>CXX (the program build tools run as CXX)", "make via=wrapper env"}},
+		{"CC= make", []string{"make"}},
+		{"GOFLAGS='-mod=mod -tags=x' go build", []string{"go build"}},
+		{"GOROOT=/tmp/go go build", []string{"GOROOT=/tmp/go OPAQUE", "go build"}},
+		{"DOCKER_HOST=ssh://h docker ps", []string{"ssh h docker system dial-stdio via=DOCKER_HOST", "docker system dial-stdio via=DOCKER_HOST>wrapper ssh cwd=?", "docker ps"}},
+		{"NPM_CONFIG_NODE_OPTIONS=-r/tmp/x npm test", []string{"NPM_CONFIG_NODE_OPTIONS=-r/tmp/x OPAQUE", "npm test"}},
+	})
+}
