@@ -1506,21 +1506,6 @@ func substituteWith(t, ph string, found word.Word, action string) word.Word {
 	return w
 }
 
-// codeOptions are options of common programs whose value is a command the
-// program runs: its text is judged like any command.
-var codeOptions = map[string][]string{
-	"tar":   {"--to-command", "--use-compress-program", "--info-script", "--rsh-command"},
-	"rsync": {"--rsh"},
-	"rg":    {"--pre"},
-	"zip":   {"-TT", "--unzip-command"},
-	"man":   {"-P", "--pager"},
-	"git":   {},
-	"ssh":   {},
-	"scp":   {"-S"},
-	"sed":   {},
-	"less":  {},
-}
-
 var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
 })
