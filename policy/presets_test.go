@@ -73,6 +73,16 @@ func TestPresetsCarriedCode(t *testing.T) {
 		{"bundle exec pwn", "ask"},
 		{"bundle exec rspec -r /tmp/x.rb", "ask"},
 		{"rake test RUBYOPT=-r/tmp/x.rb", "ask"},
+		{"pytest /tmp/x/test_a.py", "ask"},
+		{"python -m pytest -c /tmp/x.ini", "ask"},
+		{"pip install git+https://example.com/x.git", "ask"},
+		{"pip install -e ../other", "ask"},
+		{"npx jest --config /tmp/j.js", "ask"},
+		{"bundle exec rspec /tmp/x_spec.rb", "ask"},
+		{"MAVEN_OPTS=-javaagent:/tmp/a.jar mvn test", "ask"},
+		{"GOROOT=/tmp/go go build ./...", "ask"},
+		{"git --exec-path=/tmp/x fetch", "ask"},
+		{"git -C /tmp/x fetch", "ask"},
 	})
 	// Ordinary use stays allowed.
 	check(t, pol, "ordinary use", []want{
@@ -114,5 +124,14 @@ func TestPresetsCarriedCode(t *testing.T) {
 		{"bundle exec rspec", "allow"},
 		{"rake test", "allow"},
 		{"docker logs x", "allow"},
+		{"pytest -q tests/", "allow"},
+		{"PYTHONPATH=src pytest", "allow"},
+		{"pip install requests", "allow"},
+		{"pip install -e .", "allow"},
+		{"pip install -r requirements.txt", "allow"},
+		{"npx jest --watch src", "allow"},
+		{"MAVEN_OPTS=-Xmx2g mvn test", "allow"},
+		{"JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test", "allow"},
+		{"GOROOT=/usr/local/go go build ./...", "allow"},
 	})
 }

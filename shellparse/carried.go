@@ -3,7 +3,9 @@ package shellparse
 import (
 	"path"
 	"strings"
+	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -60,8 +62,24 @@ func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 		return bundleCarried
 	case "rake":
 		return rakeCarried
-	case "rspec", "rubocop":
-		return rubyRequires
+	case "rspec":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, rspecLoader) }
+	case "rubocop":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, rubocopLoader) }
+	case "pytest", "py.test":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pytestLoader) }
+	case "jest":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, jestLoader) }
+	case "vitest":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, vitestLoader) }
+	case "mocha":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, mochaLoader) }
+	case "eslint":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, eslintLoader) }
+	case "prettier":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, prettierLoader) }
+	case "pip", "pip3":
+		return pipCarried
 	case "docker":
 		return dockerCarried
 	}
@@ -208,6 +226,90 @@ func buildProgramVar(name string) bool {
 		return true
 	}
 	return false
+}
+
+// codeLoader describes a tool that loads code named in its arguments:
+// test runners and linters load test files, plugins, config files that
+// are code (jest.config.js, .rubocop.yml's require) and setup scripts.
+// The project's own are ordinary; those outside the working directory are
+// code the command line brought in.
+type codeLoader struct {
+	valued   string // options that take a value (attached or the next word)
+	code     string // of those, the ones whose value names code or config to load
+	operands bool   // the operands are test files or directories, loaded as code
+	sets     func() [2]map[string]bool
+}
+
+func newLoader(valued, code string, operands bool) *codeLoader {
+	l := &codeLoader{valued: valued, code: code, operands: operands}
+	l.sets = sync.OnceValue(func() [2]map[string]bool {
+		var m [2]map[string]bool
+		for i, s := range []string{valued + " " + code, code} {
+			m[i] = map[string]bool{}
+			for _, f := range strings.Fields(s) {
+				m[i][f] = true
+			}
+		}
+		return m
+	})
+	return l
+}
+
+// loadedCode judges what a code loader is told to load.
+func (w *walker) loadedCode(sc *scope, cmd *Cmd, l *codeLoader) {
+	sets := l.sets()
+	valued, code := sets[0], sets[1]
+	prog := argspec.ProgName(cmd.Name())
+	args := cmd.Argv[1:]
+	operandsOnly := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t, ok := a.Static()
+		if !ok && !operandsOnly && a.CouldStartWith('-') {
+			w.opaquePart(cmd, prog+" with an argument not known here where an option could be")
+			return
+		}
+		if ok && t == "--" && !operandsOnly {
+			operandsOnly = true
+			continue
+		}
+		if operandsOnly || !strings.HasPrefix(t, "-") || t == "-" {
+			if l.operands && outsideDir(sc, a) {
+				w.opaquePart(cmd, prog+" loads "+a.String()+", code from outside the working directory")
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(t, "=")
+		if !strings.HasPrefix(t, "--") && len(t) > 2 && valued[t[:2]] {
+			name, val, hasVal = t[:2], t[2:], true
+		}
+		if !valued[name] {
+			continue
+		}
+		v := word.FromLit(val)
+		if !hasVal {
+			if i+1 >= len(args) {
+				continue
+			}
+			i++
+			v = args[i]
+		}
+		if code[name] && outsideDir(sc, v) {
+			w.opaquePart(cmd, prog+" "+name+" loads "+v.String()+", code or configuration from outside the working directory")
+		}
+	}
+}
+
+// untrustedLocation judges a variable naming where a tool loads its
+// programs, toolchain or configuration from (GOROOT, JAVA_HOME,
+// GIT_EXEC_PATH, CARGO_HOME): like a PATH entry, a directory the text or
+// the project could have filled (the working directory, a temporary
+// directory, a relative or unknown one) asks; other absolute places are
+// trusted as the inherited PATH is.
+func (w *walker) untrustedLocation(sc *scope, cmd *Cmd, a Assign, what string) {
+	if dir, bad := w.untrustedPath(sc, a.Value); bad {
+		w.opaquePart(cmd, a.Name+" is set to "+dir+", from where "+what)
+	}
 }
 
 // searchPath judges a search path (PYTHONPATH, RUBYLIB): entries in the

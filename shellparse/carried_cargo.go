@@ -200,6 +200,12 @@ func (w *walker) cargoEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			return true
 		}
 		w.rustFlags(sc, cmd, t, name)
+	case name == "CARGO_HOME" || name == "RUSTUP_HOME":
+		w.untrustedLocation(sc, cmd, a, "cargo and rustup read their configuration and toolchains")
+	case name == "RUSTUP_TOOLCHAIN":
+		if !static || strings.ContainsAny(t, "/~") {
+			w.opaquePart(cmd, "RUSTUP_TOOLCHAIN="+a.Value.String()+" runs the toolchain at that path")
+		}
 	case strings.HasPrefix(name, "CARGO_"):
 		key := cargoEnvKey(name)
 		if key == "" {

@@ -31,7 +31,9 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 	for _, o := range c.Opts {
 		switch {
 		case o.Name == "--exec-path" && o.Value != nil:
-			w.opaquePart(cmd, "git --exec-path="+o.Value.String()+" runs git's helper programs (remote helpers, merge strategies) from there")
+			if _, bad := w.untrustedPath(sc, *o.Value); bad {
+				w.opaquePart(cmd, "git --exec-path="+o.Value.String()+" runs git's helper programs (remote helpers, merge strategies) from there")
+			}
 		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && outsideDir(sc, *o.Value):
 			w.opaquePart(cmd, "git "+o.Name+" "+o.Value.String()+" uses that repository's configuration and hooks, which can name programs to run")
 		}
@@ -231,11 +233,12 @@ func (w *walker) gitEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	switch a.Name {
 	case "GIT_PROXY_COMMAND":
 		w.carriedProgram(sc, cmd, a.Value, a.Name+" (git's proxy command)")
-	case "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG", "GIT_DIR", "GIT_COMMON_DIR":
-		if (a.Name == "GIT_DIR" || a.Name == "GIT_COMMON_DIR") && !outsideDir(sc, a.Value) {
-			return true
+	case "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG":
+		w.untrustedLocation(sc, cmd, a, "git reads helpers, hooks or configuration (which can name programs)")
+	case "GIT_DIR", "GIT_COMMON_DIR":
+		if outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, "setting "+a.Name+" makes git use the repository at "+a.Value.String()+", whose configuration and hooks can name programs to run")
 		}
-		w.opaquePart(cmd, "setting "+a.Name+" makes git read configuration, hooks or helpers from "+a.Value.String()+", which can name programs to run")
 	default:
 		return false
 	}

@@ -127,6 +127,10 @@ func (w *walker) goFlag(sc *scope, cmd *Cmd, sub, name string, v word.Word) {
 		w.carriedProgram(sc, cmd, v, what)
 	case "overlay":
 		w.opaquePart(cmd, what+" replaces source files with the ones "+v.String()+" lists")
+	case "modfile":
+		if outsideDir(sc, v) {
+			w.opaquePart(cmd, what+" reads the module file "+v.String()+", whose replace directives name other code")
+		}
 	case "C":
 		if outsideDir(sc, v) {
 			w.opaquePart(cmd, what+" builds the code in "+v.String()+", which may not be the project's")
@@ -181,8 +185,12 @@ func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			n, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 			w.goFlag(sc, cmd, "(GOFLAGS)", n, word.FromLit(val))
 		}
-	case "GOROOT", "GOTOOLDIR", "GOENV":
-		w.opaquePart(cmd, "setting "+a.Name+" changes which compiler and tools (or settings) go uses")
+	case "GOROOT", "GOTOOLDIR", "GOENV", "GOMODCACHE":
+		w.untrustedLocation(sc, cmd, a, "go runs its compiler and tools, or reads its settings or modules")
+	case "GOWORK":
+		if t, ok := a.Value.Static(); !ok || t != "off" && outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, "GOWORK="+a.Value.String()+" names a workspace file, which can use modules from elsewhere")
+		}
 	default:
 		return false
 	}

@@ -138,6 +138,14 @@ func gradleCarried(w *walker, sc *scope, cmd *Cmd) {
 func (w *walker) jvmEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	switch a.Name {
 	case "MAVEN_OPTS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "GRADLE_OPTS", "JAVA_OPTS", "MAVEN_ARGS":
+	case "JAVA_HOME", "MAVEN_HOME", "M2_HOME", "GRADLE_USER_HOME":
+		w.untrustedLocation(sc, cmd, a, "mvn and gradle run java (or read settings and init scripts)")
+		return true
+	case "MVNW_REPOURL", "MVNW_USERNAME":
+		if a.Name == "MVNW_REPOURL" {
+			w.opaquePart(cmd, "MVNW_REPOURL makes ./mvnw download Maven from "+a.Value.String())
+		}
+		return true
 	default:
 		return false
 	}

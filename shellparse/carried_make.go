@@ -26,7 +26,7 @@ func makeCarried(w *walker, sc *scope, cmd *Cmd) {
 	w.makeReading(sc, cmd, c)
 	for _, a := range cmd.Assigns {
 		if a.Name == "PATH" || codeVars(a.Name) != "" || hiddenCodeVars(a.Name) != "" || buildProgramVar(a.Name) ||
-			strings.HasPrefix(a.Name, "MAKE") || a.Name == "MFLAGS" || a.Name == "GNUMAKEFLAGS" {
+			makeEnvName(a.Name) {
 			continue // judged where it is set (checkAssigns, carriedEnv)
 		}
 		w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
@@ -169,9 +169,19 @@ func shellFlagsOnly(t string) bool {
 // makeEnv: make reads its options from MAKEFLAGS (and MFLAGS,
 // GNUMAKEFLAGS), extra makefiles from MAKEFILES, its shell from MAKESHELL.
 func (w *walker) makeEnv(sc *scope, cmd *Cmd, a Assign) bool {
-	switch a.Name {
+	if !makeEnvName(a.Name) {
+		return false
+	}
+	w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
+	return true
+}
+
+// makeEnvName reports the variables make reads as its own settings
+// wherever they are set. (Others, MAKE among them, are judged as any
+// variable make sees: a recursive recipe runs $(MAKE).)
+func makeEnvName(name string) bool {
+	switch name {
 	case "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "MAKESHELL":
-		w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
 		return true
 	}
 	return false

@@ -43,7 +43,7 @@ var npmShort = map[string]string{
 // npmConfigCode judges one npm setting (from an option or an
 // npm_config_* variable) that names a program or code, by key.
 func (w *walker) npmConfigCode(sc *scope, cmd *Cmd, key string, v word.Word, tool string) {
-	key = strings.ReplaceAll(strings.ToLower(key), "_", "-")
+	key = strings.TrimPrefix(strings.ReplaceAll(strings.ToLower(key), "_", "-"), "config.") // pnpm --config.KEY=V
 	switch key {
 	case "script-shell", "shell":
 		if !shellLike(v) {
@@ -284,6 +284,10 @@ func yarnCarried(w *walker, sc *scope, cmd *Cmd) {
 		w.dlx(sc, cmd, rest, "yarn dlx")
 	case "node":
 		w.carriedArgv(sc, cmd, append([]word.Word{word.FromLit("node")}, rest...), "yarn node", true)
+	default:
+		// Settings after the script name (up to --) may still be the
+		// tool's own: read them too.
+		w.npmArgs(sc, cmd, rest, "yarn", false)
 	}
 }
 
@@ -328,6 +332,8 @@ func pnpmCarried(w *walker, sc *scope, cmd *Cmd) {
 		w.carriedArgv(sc, cmd, rest, "pnpm exec", true)
 	case "dlx":
 		w.dlx(sc, cmd, rest, "pnpm dlx")
+	default:
+		w.npmArgs(sc, cmd, rest, "pnpm", false)
 	}
 }
 
@@ -357,3 +363,14 @@ func (w *walker) npmEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	w.npmConfigCode(sc, cmd, a.Name[len("npm_config_"):], a.Value, "npm ("+a.Name+")")
 	return true
 }
+
+// Test runners and linters load configs that are code (jest.config.js,
+// eslint.config.js), setup files, plugins, rule directories and test
+// files.
+var (
+	jestLoader     = newLoader("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --testEnvironment --selectProjects --shard --seed --testTimeout --reporters --coverageProvider --json-output", "-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --transform --preset --runner --snapshotResolver --testSequencer --modulePaths", true)
+	vitestLoader   = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout", "-c --config -r --root --dir --setupFiles --globalSetup --workspace", true)
+	mochaLoader    = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec", "-r --require --file --config --package -u --ui", true)
+	eslintLoader   = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type", "-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser", false)
+	prettierLoader = newLoader("--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", "--config --plugin", false)
+)

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -51,6 +52,14 @@ func uvCarried(w *walker, sc *scope, cmd *Cmd) {
 	switch t, _ := cmd.Argv[1].Static(); t {
 	case "run":
 		w.uvRun(sc, cmd, cmd.Argv[1:])
+	case "pip":
+		if len(cmd.Argv) > 2 {
+			if t, _ := cmd.Argv[2].Static(); t == "install" {
+				w.pipInstall(sc, cmd, cmd.Argv[3:])
+			}
+		}
+	case "add":
+		w.pipInstall(sc, cmd, cmd.Argv[2:])
 	case "tool":
 		if len(cmd.Argv) > 2 {
 			if t, _ := cmd.Argv[2].Static(); t == "run" {
@@ -182,12 +191,93 @@ func coverageCarried(w *walker, sc *scope, cmd *Cmd) {
 	w.carriedArgv(sc, cmd, argv, "coverage run", true)
 }
 
+// pytest loads its test files and their conftest.py, and a config file
+// (-c) or root directory whose settings add plugins.
+var pytestLoader = newLoader("-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", "-c --config-file --rootdir --confcutdir --cov-config", true)
+
+// pipValued are pip install's options that take a value.
+var pipValued = "-r --requirement -c --constraint -e --editable -t --target --platform --python-version --implementation --abi --root --prefix --src --upgrade-strategy -C --config-settings --global-option --no-binary --only-binary --progress-bar --root-user-action --report -i --index-url --extra-index-url -f --find-links --log --proxy --retries --timeout --exists-action --trusted-host --cert --client-cert --cache-dir --use-feature --use-deprecated --python --keyring-provider --resume-retries --group"
+
+var pipSets = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(pipValued) {
+		m[f] = true
+	}
+	return m
+})
+
+// pipCarried: pip install of the project (., -e ., -r requirements.txt)
+// and of named packages is ordinary; a path outside the working
+// directory or a URL (git+https://…, a file://) hands pip code to build.
+func pipCarried(w *walker, sc *scope, cmd *Cmd) {
+	if len(cmd.Argv) < 2 {
+		return
+	}
+	if t, _ := cmd.Argv[1].Static(); t != "install" && t != "download" && t != "wheel" {
+		return
+	}
+	w.pipInstall(sc, cmd, cmd.Argv[2:])
+}
+
+func (w *walker) pipInstall(sc *scope, cmd *Cmd, args []word.Word) {
+	valued := pipSets()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t, ok := a.Static()
+		if !ok {
+			w.opaquePart(cmd, "pip install with an argument not known here")
+			return
+		}
+		name, val, hasVal := strings.Cut(t, "=")
+		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 2 && valued[t[:2]] {
+			name, val, hasVal = t[:2], t[2:], true
+		}
+		switch {
+		case strings.HasPrefix(t, "-") && valued[name]:
+			v := val
+			if !hasVal {
+				if i+1 >= len(args) {
+					continue
+				}
+				i++
+				if v, ok = args[i].Static(); !ok {
+					w.opaquePart(cmd, "pip install "+name+" with a value not known here")
+					continue
+				}
+			}
+			switch name {
+			case "-r", "--requirement", "-c", "--constraint", "-e", "--editable":
+				w.pipSource(sc, cmd, v)
+			}
+		case strings.HasPrefix(t, "-"):
+		default:
+			w.pipSource(sc, cmd, t)
+		}
+	}
+}
+
+// pipSource judges one requirement: a name (with a version or extras),
+// a local path, or a URL.
+func (w *walker) pipSource(sc *scope, cmd *Cmd, t string) {
+	if _, url, ok := strings.Cut(t, " @ "); ok {
+		t = strings.TrimSpace(url)
+	}
+	switch {
+	case strings.Contains(t, "://") || strings.HasPrefix(t, "git+") || strings.HasPrefix(t, "hg+") || strings.HasPrefix(t, "svn+") || strings.HasPrefix(t, "bzr+"):
+		w.opaquePart(cmd, "pip builds and installs "+t+", code named by a URL")
+	case strings.ContainsAny(t, "/~") || t == "." || t == "..":
+		if outsideDir(sc, word.FromLit(t)) {
+			w.opaquePart(cmd, "pip builds and installs "+t+", code from outside the working directory")
+		}
+	}
+}
+
 // pythonEnv: PYTHONPATH entries outside the working directory and
 // PYTHONHOME make python import code from elsewhere.
 func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	switch a.Name {
 	case "PYTHONHOME":
-		w.opaquePart(cmd, "setting PYTHONHOME makes python load its standard library from "+a.Value.String())
+		w.untrustedLocation(sc, cmd, a, "python loads its standard library")
 	case "PYTHONPATH":
 		w.searchPath(sc, cmd, a, "python imports modules")
 	default:

@@ -3,7 +3,6 @@ package shellparse
 import (
 	"strings"
 
-	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -73,36 +72,12 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 	}
 }
 
-// rubyRequires: rspec and rubocop -r load ruby files; the project's own
-// are ordinary, others are code.
-func rubyRequires(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
-	prog := argspec.ProgName(cmd.Name())
-	for i := 0; i < len(args); i++ {
-		t, _ := args[i].Static()
-		if t == "--" {
-			return
-		}
-		var v word.Word
-		switch {
-		case t == "-r" || t == "--require" || t == "--plugin":
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
-		case strings.HasPrefix(t, "--require=") || strings.HasPrefix(t, "--plugin="):
-			v = word.FromLit(t[strings.IndexByte(t, '=')+1:])
-		case strings.HasPrefix(t, "-r") && len(t) > 2:
-			v = word.FromLit(t[2:])
-		default:
-			continue
-		}
-		if outsideDir(sc, v) {
-			w.opaquePart(cmd, prog+" "+t+" loads ruby code from "+v.String())
-		}
-	}
-}
+// rspec loads its spec files, -r requires and an options file; rubocop
+// loads -r requires and a config whose require: lists code.
+var (
+	rspecLoader   = newLoader("-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", "-r --require -I -O --options --default-path", true)
+	rubocopLoader = newLoader("-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", "-r --require -c --config --plugin", false)
+)
 
 // rubyEnv: another Gemfile, library directories outside the working
 // directory, and options read by rake and rspec.

@@ -149,6 +149,32 @@ func TestCarriedCode(t *testing.T) {
 		{"rake test RUBYOPT=-rx", []string{"rake test RUBYOPT=-rx", "RUBYOPT=-rx OPAQUE"}},
 		{"rspec -r /tmp/x.rb", []string{"rspec -r /tmp/x.rb", "rspec -r /tmp/x.rb OPAQUE"}},
 		{"docker logs x", []string{"docker logs x"}},
+
+		// Test runners, linters and pip load code named in their
+		// arguments: the project's is ordinary, other code asks.
+		{"pytest tests/ -k x -q", []string{"pytest tests/ -k x -q"}},
+		{"pytest /tmp/x/test_a.py", []string{"pytest /tmp/x/test_a.py", "pytest /tmp/x/test_a.py OPAQUE"}},
+		{"pytest --rootdir=../x", []string{"pytest --rootdir=../x", "pytest --rootdir=../x OPAQUE"}},
+		{"pytest -c /tmp/x.ini", []string{"pytest -c /tmp/x.ini", "pytest -c /tmp/x.ini OPAQUE"}},
+		{"pytest --basetemp /tmp/bt tests", []string{"pytest --basetemp /tmp/bt tests"}},
+		{"python -m pytest /tmp/x", []string{"python -m pytest /tmp/x", "pytest /tmp/x via=python -m", "pytest /tmp/x via=python -m OPAQUE"}},
+		{"rspec spec/a_spec.rb", []string{"rspec spec/a_spec.rb"}},
+		{"rspec -r /tmp/x.rb", []string{"rspec -r /tmp/x.rb", "rspec -r /tmp/x.rb OPAQUE"}},
+		{"rspec ~/x_spec.rb", []string{"rspec /home/u/x_spec.rb", "rspec /home/u/x_spec.rb OPAQUE"}},
+		{"rubocop -c /tmp/r.yml", []string{"rubocop -c /tmp/r.yml", "rubocop -c /tmp/r.yml OPAQUE"}},
+		{"jest --config /tmp/j.js", []string{"jest --config /tmp/j.js", "jest --config /tmp/j.js OPAQUE"}},
+		{"jest -t 'adds /x' src", []string{"jest -t 'adds /x' src"}},
+		{"npx jest --globalSetup=/tmp/s.js", []string{"npx jest --globalSetup=/tmp/s.js", "jest --globalSetup=/tmp/s.js via=npx", "jest --globalSetup=/tmp/s.js via=npx OPAQUE"}},
+		{"eslint --rulesdir /tmp/rules .", []string{"eslint --rulesdir /tmp/rules .", "eslint --rulesdir /tmp/rules . OPAQUE"}},
+		{"prettier --plugin=/tmp/p.js --write .", []string{"prettier --plugin=/tmp/p.js --write .", "prettier --plugin=/tmp/p.js --write . OPAQUE"}},
+		{"pip install requests 'flask>=2' -e .", []string{"pip install requests flask>=2 -e ."}},
+		{"pip install -r requirements.txt", []string{"pip install -r requirements.txt"}},
+		{"pip install git+https://x/y.git", []string{"pip install git+https://x/y.git", "pip install git+https://x/y.git OPAQUE"}},
+		{"pip install /tmp/pkg", []string{"pip install /tmp/pkg", "pip install /tmp/pkg OPAQUE"}},
+		{"pip install -e ../other", []string{"pip install -e ../other", "pip install -e ../other OPAQUE"}},
+		{"pip install --target /tmp/t requests", []string{"pip install --target /tmp/t requests"}},
+		{"uv pip install /tmp/pkg", []string{"uv pip install /tmp/pkg", "uv pip install /tmp/pkg OPAQUE"}},
+		{"go build -modfile=/tmp/go.mod .", []string{"go build -modfile=/tmp/go.mod .", "go build -modfile=/tmp/go.mod . OPAQUE"}},
 	})
 }
 
@@ -169,5 +195,12 @@ func TestCarriedEnv(t *testing.T) {
 		{"GOROOT=/tmp/go go build", []string{"GOROOT=/tmp/go OPAQUE", "go build"}},
 		{"DOCKER_HOST=ssh://h docker ps", []string{"ssh h docker system dial-stdio via=DOCKER_HOST", "docker system dial-stdio via=DOCKER_HOST>wrapper ssh cwd=?", "docker ps"}},
 		{"NPM_CONFIG_NODE_OPTIONS=-r/tmp/x npm test", []string{"NPM_CONFIG_NODE_OPTIONS=-r/tmp/x OPAQUE", "npm test"}},
+		{"MAKE=pwn make", []string{"make", "pwn via=variable MAKE in make's environment (a recipe may run its value)"}},
+		{"GOROOT=/usr/local/go go build", []string{"go build"}},
+		{"JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test", []string{"./gradlew test"}},
+		{"JAVA_HOME=./jdk ./gradlew test", []string{"JAVA_HOME=./jdk OPAQUE", "./gradlew test"}},
+		{"GOWORK=/tmp/go.work go test ./...", []string{"GOWORK=/tmp/go.work OPAQUE", "go test ./..."}},
+		{"RUSTUP_TOOLCHAIN=/tmp/tc cargo build", []string{"RUSTUP_TOOLCHAIN=/tmp/tc OPAQUE", "cargo build"}},
+		{"pnpm test --config.script-shell=pwn", []string{"pnpm test --config.script-shell=pwn", "pnpm test --config.script-shell=pwn OPAQUE"}},
 	})
 }
