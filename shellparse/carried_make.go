@@ -16,8 +16,9 @@ import (
 // $(GO), $(TEST_CMD)) and as text the shell parses. So its value is
 // judged as the shell command a recipe could make of it: `CC=clang` judges
 // clang, `X='a; b'` judges a and b, and a value make would expand itself
-// ($(shell …)) is opaque. Empty and numeric values and option words
-// (V=1, -j, CFLAGS=-O2) cannot name a program and carry no shell syntax.
+// ($(shell …)) is opaque. Empty and numeric values, option words (V=1,
+// CFLAGS=-O2) and plain words that name no program in PATH (GOOS=linux)
+// cannot run anything and carry no shell syntax.
 func makeCarried(w *walker, sc *scope, cmd *Cmd) {
 	c := argspec.Normalize(cmd.Argv, false)
 	if c.Open {
@@ -120,7 +121,7 @@ func (w *walker) makeVar(sc *scope, cmd *Cmd, name, op string, v word.Word, env 
 		w.opaquePart(cmd, what+" is set to a value not known here, which a recipe may run")
 		return
 	}
-	if inertValue(t) {
+	if inertValue(t) || w.noSuchProgram(t) {
 		return
 	}
 	if strings.ContainsAny(t, "$") {
@@ -142,6 +143,34 @@ func inertValue(t string) bool {
 			continue
 		}
 		return false
+	}
+	return true
+}
+
+// noSuchProgram reports a plain word (GOOS=linux, TAG=v1.2) that names
+// no program in the inherited PATH, so a recipe that ran it as a command
+// would fail: it carries nothing. Without a file system to look in, or
+// with a relative PATH entry, or for a shell builtin that runs its
+// arguments, every word may be a program.
+func (w *walker) noSuchProgram(t string) bool {
+	if w.opts.Glob == nil || t == "" || strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != "" {
+		return false
+	}
+	switch t {
+	case "eval", "exec", "source", ".", "command", "builtin", "trap", "alias", "time", "coproc", "fc", "enable", "hash":
+		return false
+	}
+	path := w.getenv("PATH")
+	if path == "" {
+		return false
+	}
+	for _, dir := range strings.Split(path, ":") {
+		if !strings.HasPrefix(dir, "/") {
+			return false
+		}
+		if len(w.opts.Glob(strings.TrimSuffix(dir, "/")+"/"+t)) > 0 {
+			return false
+		}
 	}
 	return true
 }

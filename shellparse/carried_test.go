@@ -1,6 +1,11 @@
 package shellparse_test
 
-import "testing"
+import (
+	"slices"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/shellparse"
+)
 
 // Issue 9 §6: code a program is handed on its command line is a part of
 // its own, whatever rule allows the program.
@@ -203,4 +208,37 @@ func TestCarriedEnv(t *testing.T) {
 		{"RUSTUP_TOOLCHAIN=/tmp/tc cargo build", []string{"RUSTUP_TOOLCHAIN=/tmp/tc OPAQUE", "cargo build"}},
 		{"pnpm test --config.script-shell=pwn", []string{"pnpm test --config.script-shell=pwn", "pnpm test --config.script-shell=pwn OPAQUE"}},
 	})
+}
+
+// A make variable whose value is a plain word that names no program in
+// PATH carries nothing (GOOS=linux); one that names a program is judged.
+func TestMakeValueProgram(t *testing.T) {
+	opts := shellparse.Options{Cwd: proj,
+		Getenv: func(k string) string {
+			if k == "PATH" {
+				return "/usr/bin:/bin"
+			}
+			return getenv(k)
+		},
+		Glob: func(p string) []string {
+			if p == "/usr/bin/clang" {
+				return []string{p}
+			}
+			return nil
+		}}
+	for src, want := range map[string][]string{
+		"make GOOS=linux TAG=v1.2 build": {"make GOOS=linux TAG=v1.2 build"},
+		"GOARCH=arm64 make":              {"make"},
+		"make CC=clang":                  {"make CC=clang", "clang via=make variable CC (a recipe may run its value)"},
+		"make X=eval":                    {"make X=eval", "eval via=make variable X (a recipe may run its value)"},
+		"make X=./run":                   {"make X=./run", "./run via=make variable X (a recipe may run its value)"},
+	} {
+		res, err := shellparse.Parse(src, opts)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", src, err)
+		}
+		if got := renderAll(res); !slices.Equal(got, want) {
+			t.Errorf("Parse(%q)\n got  %s\n want %s", src, fmtList(got), fmtList(want))
+		}
+	}
 }
