@@ -83,6 +83,8 @@ func TestPresetsCarriedCode(t *testing.T) {
 		{"GOROOT=/tmp/go go build ./...", "ask"},
 		{"git --exec-path=/tmp/x fetch", "ask"},
 		{"git -C /tmp/x fetch", "ask"},
+		{"npm install github:u/r", "ask"},
+		{"npm i /tmp/pkg", "ask"},
 	})
 	// Ordinary use stays allowed.
 	check(t, pol, "ordinary use", []want{
@@ -133,5 +135,7 @@ func TestPresetsCarriedCode(t *testing.T) {
 		{"MAVEN_OPTS=-Xmx2g mvn test", "allow"},
 		{"JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test", "allow"},
 		{"GOROOT=/usr/local/go go build ./...", "allow"},
+		{"npm install lodash @types/node", "allow"},
+		{"npm ci", "allow"},
 	})
 }

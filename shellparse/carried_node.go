@@ -164,6 +164,47 @@ func npmCarried(w *walker, sc *scope, cmd *Cmd) {
 		if len(ops) > 1 {
 			w.opaquePart(cmd, "npm init "+ops[1].String()+" downloads and runs the package that creates the project")
 		}
+	case "install", "install-test":
+		w.packageSpecs(sc, cmd, ops[1:], "npm install")
+	}
+}
+
+// packageSpecs judges what npm install, yarn add and pnpm add are told
+// to install. A dependency from the registry (name, name@version,
+// @scope/name) is ordinary: the presets allow installing dependencies. A
+// package from a git repository, a URL, a tarball or a directory outside
+// the working directory is code the command line names, whose install
+// scripts run.
+func (w *walker) packageSpecs(sc *scope, cmd *Cmd, specs []word.Word, what string) {
+	for _, s := range specs {
+		t, ok := s.Static()
+		if !ok {
+			w.opaquePart(cmd, what+" of a package not known here")
+			continue
+		}
+		local := strings.HasPrefix(t, "file:") || strings.HasPrefix(t, ".") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~")
+		// [@scope/]name[@version-or-source]
+		rest := t
+		if strings.HasPrefix(rest, "@") {
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				rest = rest[i+1:]
+			}
+		}
+		name, version, _ := strings.Cut(rest, "@")
+		version = strings.TrimPrefix(version, "npm:") // name@npm:other is the registry package other
+		if i := strings.LastIndexByte(version, '@'); i >= 0 {
+			version = version[i+1:]
+		}
+		switch {
+		case local:
+			if outsideDir(sc, word.FromLit(strings.TrimPrefix(t, "file:"))) {
+				w.opaquePart(cmd, what+" "+t+" installs the package in a directory outside the working directory, whose install scripts run")
+			}
+		case strings.ContainsAny(name, ":/") || strings.ContainsAny(version, ":/") ||
+			strings.HasSuffix(t, ".tgz") || strings.HasSuffix(t, ".tar.gz") || strings.HasSuffix(t, ".tar"):
+			// git+https://, github:u/r, u/r (GitHub), https://…tgz
+			w.opaquePart(cmd, what+" "+t+" installs a package from a repository, URL or tarball, whose install scripts run")
+		}
 	}
 }
 
@@ -178,6 +219,10 @@ func npmCommand(s string) string {
 		return "explore"
 	case "ini", "init", "cr", "cre", "crea", "creat", "create", "inn", "inni", "innit":
 		return "init"
+	case "add", "i", "in", "ins", "inst", "insta", "instal", "install", "isnt", "isnta", "isntal", "isntall":
+		return "install"
+	case "install-t", "install-te", "install-tes", "install-test", "it":
+		return "install-test"
 	}
 	return s
 }
@@ -284,6 +329,13 @@ func yarnCarried(w *walker, sc *scope, cmd *Cmd) {
 		w.dlx(sc, cmd, rest, "yarn dlx")
 	case "node":
 		w.carriedArgv(sc, cmd, append([]word.Word{word.FromLit("node")}, rest...), "yarn node", true)
+	case "add", "install":
+		specs, _, _, ok := w.npmArgs(sc, cmd, rest, "yarn", false)
+		if !ok {
+			w.opaquePart(cmd, "yarn add with an argument not known here")
+			return
+		}
+		w.packageSpecs(sc, cmd, specs, "yarn "+sub)
 	default:
 		// Settings after the script name (up to --) may still be the
 		// tool's own: read them too.
@@ -332,6 +384,13 @@ func pnpmCarried(w *walker, sc *scope, cmd *Cmd) {
 		w.carriedArgv(sc, cmd, rest, "pnpm exec", true)
 	case "dlx":
 		w.dlx(sc, cmd, rest, "pnpm dlx")
+	case "add", "install", "i":
+		specs, _, _, ok := w.npmArgs(sc, cmd, rest, "pnpm", false)
+		if !ok {
+			w.opaquePart(cmd, "pnpm add with an argument not known here")
+			return
+		}
+		w.packageSpecs(sc, cmd, specs, "pnpm "+sub)
 	default:
 		w.npmArgs(sc, cmd, rest, "pnpm", false)
 	}
