@@ -30,46 +30,58 @@ func TestCarriedCodeRealPrograms(t *testing.T) {
 		prog, src string
 		benign    bool // runs no carried code
 	}
-	// W is replaced by a fresh witness path; the scratch project has a
+	// @W@ is replaced by a fresh witness path (HOST by the rust host triple); the scratch project has a
 	// Makefile (targets t, use, build), other.mk, evil.mk, sh.sh (a shell
 	// that touches W first), a git repository with three commits, and a
 	// package.json whose test script echoes.
 	cases := []tc{
-		{"make", "make -s --eval='$(shell touch W)' t", false},
-		{"make", "make -s -E '$(shell touch W)' t", false},
-		{"make", "make -s --ev='$(shell touch W)' t", false},
-		{"make", "make -s 'X!=touch W' t", false},
+		{"make", "make -s --eval='$(shell touch @W@)' t", false},
+		{"make", "make -s -E '$(shell touch @W@)' t", false},
+		{"make", "make -s --ev='$(shell touch @W@)' t", false},
+		{"make", "make -s 'X!=touch @W@' t", false},
 		{"make", "make -s SHELL=./sh.sh t", false},
 		{"make", "make -s -f other.mk", false},
-		{"make", "make -s 'X=$(shell touch W)' use", false},
-		{"make", "make -s 'X=; touch W' use", false},
-		{"make", "make -s CC='touch W' build", false},
-		{"make", "CC='touch W' make -s build", false},
-		{"make", "MAKEFLAGS='--eval=$(shell touch W)' make -s t", false},
+		{"make", "make -s 'X=$(shell touch @W@)' use", false},
+		{"make", "make -s 'X=; touch @W@' use", false},
+		{"make", "make -s CC='touch @W@' build", false},
+		{"make", "CC='touch @W@' make -s build", false},
+		{"make", "MAKEFLAGS='--eval=$(shell touch @W@)' make -s t", false},
 		{"make", "MAKEFILES=evil.mk make -s t", false},
 		{"make", "make -s t", true},
 		{"make", "make -s -j2 V=1 t", true},
-		{"git", "git rebase -q -x 'touch W' HEAD~1", false},
-		{"git", "git rebase -q --exe='touch W' HEAD~1", false},
-		{"git", "git rebase -q -ix'touch W' HEAD~1", false},
-		{"git", "git ls-remote --upload-pack='touch W; git-upload-pack' .", false},
-		{"git", "git fetch -q --upload-pack='touch W; git-upload-pack' .", false},
-		{"git", "git grep -O'touch W' c", false},
-		{"git", "git bisect start HEAD HEAD~2 && git bisect run touch W; git bisect reset -q", false},
+		{"git", "git rebase -q -x 'touch @W@' HEAD~1", false},
+		{"git", "git rebase -q --exe='touch @W@' HEAD~1", false},
+		{"git", "git rebase -q -ix'touch @W@' HEAD~1", false},
+		{"git", "git ls-remote --upload-pack='touch @W@; git-upload-pack' .", false},
+		{"git", "git fetch -q --upload-pack='touch @W@; git-upload-pack' .", false},
+		{"git", "git grep -O'touch @W@' c", false},
+		{"git", "git bisect start HEAD HEAD~2 && git bisect run touch @W@; git bisect reset -q", false},
 		{"git", "git rebase -q HEAD~1", true},
 		{"git", "git grep -q c", true},
-		{"npm", "npm exec -- sh -c 'touch W'", false},
-		{"npm", "npm exe -- sh -c 'touch W'", false},
-		{"npm", "npm x -c 'touch W'", false},
+		{"npm", "npm exec -- sh -c 'touch @W@'", false},
+		{"npm", "npm exe -- sh -c 'touch @W@'", false},
+		{"npm", "npm x -c 'touch @W@'", false},
 		{"npm", "npm test --script-shell=./sh.sh", false},
 		{"npm", "npm_config_script_shell=./sh.sh npm test", false},
-		{"npx", "npx -c 'touch W'", false},
-		{"npx", "npx sh -c 'touch W'", false},
+		{"npx", "npx -c 'touch @W@'", false},
+		{"npx", "npx sh -c 'touch @W@'", false},
 		{"npm", "npm test", true},
 		{"go", "go test -count=1 -exec ./exec.sh ./...", false},
 		{"go", "GOFLAGS=-exec=./exec.sh go test -count=1 ./...", false},
 		{"go", "go vet -vettool=./exec.sh ./...", false},
 		{"go", "go test -count=1 ./...", true},
+		{"cargo", "cargo run -q --config 'target.HOST.runner=\"./exec.sh\"'", false},
+		{"cargo", "CARGO_TARGET_UHOST_RUNNER=./exec.sh cargo run -q", false},
+		{"cargo", "RUSTC_WRAPPER=./exec.sh cargo build -q", false},
+		{"cargo", "cargo build -q", true},
+	}
+	host := ""
+	if out, err := exec.Command("rustc", "-vV").Output(); err == nil {
+		for _, l := range strings.Split(string(out), "\n") {
+			if h, ok := strings.CutPrefix(l, "host: "); ok {
+				host = strings.TrimSpace(h)
+			}
+		}
 	}
 	// The go cases use the existing build cache: HOME is the scratch
 	// project, and a fresh cache would rebuild the standard library.
@@ -77,18 +89,29 @@ func TestCarriedCodeRealPrograms(t *testing.T) {
 	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
 		goCache = strings.TrimSpace(string(out))
 	}
+	// rustup and cargo find their toolchains under the real HOME.
+	realHome, _ := os.UserHomeDir()
+	rustEnv := []string{"RUSTUP_HOME=" + filepath.Join(realHome, ".rustup"), "CARGO_HOME=" + filepath.Join(realHome, ".cargo")}
+	for _, k := range []string{"RUSTUP_HOME", "CARGO_HOME"} {
+		if v := os.Getenv(k); v != "" {
+			rustEnv = append(rustEnv, k+"="+v)
+		}
+	}
 	for i, c := range cases {
-		if _, err := exec.LookPath(c.prog); err != nil {
+		if _, err := exec.LookPath(c.prog); err != nil || c.prog == "cargo" && host == "" {
 			t.Logf("skipping %q: no %s", c.src, c.prog)
 			continue
 		}
 		dir := scratchProject(t)
 		witness := filepath.Join(dir, "pwned")
-		src := strings.ReplaceAll(c.src, "W", witness)
+		src := strings.ReplaceAll(c.src, "@W@", witness)
+		src = strings.ReplaceAll(src, "UHOST", strings.ToUpper(strings.ReplaceAll(host, "-", "_")))
+		src = strings.ReplaceAll(src, "HOST", host)
 		cmd := exec.Command(bash, "-c", src)
 		cmd.Dir = dir
 		cmd.Env = append(os.Environ(), "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "HOME="+dir,
 			"GIT_CONFIG_NOSYSTEM=1", "npm_config_update_notifier=false", "GOCACHE="+goCache, "GOFLAGS=", "GOTOOLCHAIN=local")
+		cmd.Env = append(cmd.Env, rustEnv...)
 		start := time.Now()
 		out, _ := cmd.CombinedOutput()
 		if d := time.Since(start); d > 3*time.Second {
@@ -138,6 +161,11 @@ func scratchProject(t *testing.T) string {
 		"go.mod":       "module example.com/p\n\ngo 1.21\n",
 		"a_test.go":    "package p\n\nimport \"testing\"\n\nfunc TestA(t *testing.T) {}\n",
 		"c":            "c\n",
+		"Cargo.toml":   "[package]\nname = \"p\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+		"src/main.rs":  "fn main() {}\n",
+	}
+	if err := os.Mkdir(filepath.Join(dir, "src"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o755); err != nil {
