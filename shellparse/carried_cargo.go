@@ -99,7 +99,9 @@ func (w *walker) cargoSetting(sc *scope, cmd *Cmd, key, val, what string, toml b
 	case parts[0] == "build" && (last == "jobs" || last == "target" || last == "target-dir" || last == "incremental" || last == "dep-info-basedir"),
 		parts[0] == "term", parts[0] == "cargo-new", parts[0] == "future-incompat-report",
 		k == "net.offline" || k == "net.retry" || k == "net.git-fetch-with-cli",
-		parts[0] == "http" && (last == "timeout" || last == "multiplexing" || last == "debug" || last == "low-speed-limit"),
+		parts[0] == "http" && (last == "timeout" || last == "multiplexing" || last == "debug" || last == "low-speed-limit" ||
+			last == "proxy" || last == "cainfo" || last == "check-revoke"),
+		parts[0] == "registries" && len(parts) == 3 && last == "protocol", k == "registry.default",
 		parts[0] == "profile" && len(parts) == 3 && cargoProfileKey(last):
 	case parts[0] == "build" && (last == "rustflags" || last == "rustdocflags"),
 		parts[0] == "target" && (last == "rustflags" || last == "rustdocflags"):
@@ -263,6 +265,12 @@ func cargoEnvKey(name string) string {
 		return "http.multiplexing"
 	case "HTTP_DEBUG":
 		return "http.debug"
+	case "HTTP_PROXY":
+		return "http.proxy"
+	case "HTTP_CAINFO":
+		return "http.cainfo"
+	case "HTTP_CHECK_REVOKE":
+		return "http.check-revoke"
 	case "REGISTRY_CREDENTIAL_PROVIDER":
 		return "registry.credential-provider"
 	}
@@ -280,6 +288,8 @@ func cargoEnvKey(name string) string {
 		return "target.x.rustflags"
 	case strings.HasPrefix(rest, "REGISTRIES_") && strings.HasSuffix(rest, "_CREDENTIAL_PROVIDER"):
 		return "registries.x.credential-provider"
+	case strings.HasPrefix(rest, "REGISTRIES_") && strings.HasSuffix(rest, "_PROTOCOL"):
+		return "registries.x.protocol"
 	case strings.HasPrefix(rest, "PROFILE_"):
 		for _, k := range []string{"OPT_LEVEL", "DEBUG", "SPLIT_DEBUGINFO", "STRIP", "DEBUG_ASSERTIONS", "OVERFLOW_CHECKS", "LTO", "PANIC", "INCREMENTAL", "CODEGEN_UNITS"} {
 			if strings.HasSuffix(rest, "_"+k) {
