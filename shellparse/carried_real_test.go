@@ -1,12 +1,12 @@
 package shellparse_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/guard-exec/guard-exec/shellparse"
 )
@@ -55,7 +55,7 @@ func TestCarriedCodeRealPrograms(t *testing.T) {
 		{"git", "git ls-remote --upload-pack='touch @W@; git-upload-pack' .", false},
 		{"git", "git fetch -q --upload-pack='touch @W@; git-upload-pack' .", false},
 		{"git", "git grep -O'touch @W@' c", false},
-		{"git", "git bisect start HEAD HEAD~2 && git bisect run touch @W@; git bisect reset -q", false},
+		{"git", "git bisect start HEAD HEAD~2 && git bisect run touch @W@; git bisect reset", false},
 		{"git", "git rebase -q HEAD~1", true},
 		{"git", "git grep -q c", true},
 		{"npm", "npm exec -- sh -c 'touch @W@'", false},
@@ -97,53 +97,76 @@ func TestCarriedCodeRealPrograms(t *testing.T) {
 			rustEnv = append(rustEnv, k+"="+v)
 		}
 	}
-	for i, c := range cases {
+	probes := map[string]string{"make": "make -s t", "git": "git log -1", "npm": "npm test", "npx": "npx -c true",
+		"go": "go vet ./...", "cargo": "cargo build -q"}
+	env := func(dir string) []string {
+		return append(append(os.Environ(), "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1",
+			"npm_config_update_notifier=false", "GOCACHE="+goCache, "GOFLAGS=", "GOTOOLCHAIN=local"), rustEnv...)
+	}
+	// A program that is missing, or cannot do its ordinary job here (no
+	// toolchain), tests nothing: its cases are skipped.
+	works := map[string]bool{}
+	for _, c := range cases {
+		if _, seen := works[c.prog]; seen {
+			continue
+		}
 		if _, err := exec.LookPath(c.prog); err != nil || c.prog == "cargo" && host == "" {
-			t.Logf("skipping %q: no %s", c.src, c.prog)
+			works[c.prog] = false
+			t.Logf("skipping the %s cases: not installed", c.prog)
 			continue
 		}
 		dir := scratchProject(t)
-		witness := filepath.Join(dir, "pwned")
-		src := strings.ReplaceAll(c.src, "@W@", witness)
-		src = strings.ReplaceAll(src, "UHOST", strings.ToUpper(strings.ReplaceAll(host, "-", "_")))
-		src = strings.ReplaceAll(src, "HOST", host)
-		cmd := exec.Command(bash, "-c", src)
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "HOME="+dir,
-			"GIT_CONFIG_NOSYSTEM=1", "npm_config_update_notifier=false", "GOCACHE="+goCache, "GOFLAGS=", "GOTOOLCHAIN=local")
-		cmd.Env = append(cmd.Env, rustEnv...)
-		start := time.Now()
-		out, _ := cmd.CombinedOutput()
-		if d := time.Since(start); d > 3*time.Second {
-			t.Logf("%q took %v", src, d)
-		}
-		_, statErr := os.Stat(witness)
-		ran := statErr == nil
-		res, err := shellparse.Parse(src, shellparse.Options{Cwd: dir, Getenv: func(k string) string {
-			if k == "HOME" {
-				return dir
-			}
-			return ""
-		}})
+		probe := exec.Command(bash, "-c", probes[c.prog])
+		probe.Dir, probe.Env = dir, env(dir)
+		out, err := probe.CombinedOutput()
+		works[c.prog] = err == nil
 		if err != nil {
-			t.Errorf("case %d %q: parse: %v", i, src, err)
+			t.Logf("skipping the %s cases: %q fails here: %v\n%s", c.prog, probes[c.prog], err, out)
+		}
+	}
+	for i, c := range cases {
+		if !works[c.prog] {
 			continue
 		}
-		reported := false
-		for _, p := range res.Cmds {
-			name := filepath.Base(p.Name())
-			if p.Opaque != "" || len(p.Via) > 0 && (name == "touch" || strings.HasSuffix(name, ".sh")) {
-				reported = true
+		// Named by number: the scratch directory's name comes from it,
+		// and the witness path is used unquoted.
+		t.Run(fmt.Sprintf("case%02d", i), func(t *testing.T) {
+			t.Parallel()
+			dir := scratchProject(t)
+			witness := filepath.Join(dir, "pwned")
+			src := strings.ReplaceAll(c.src, "@W@", witness)
+			src = strings.ReplaceAll(src, "UHOST", strings.ToUpper(strings.ReplaceAll(host, "-", "_")))
+			src = strings.ReplaceAll(src, "HOST", host)
+			cmd := exec.Command(bash, "-c", src)
+			cmd.Dir, cmd.Env = dir, env(dir)
+			out, _ := cmd.CombinedOutput()
+			_, statErr := os.Stat(witness)
+			ran := statErr == nil
+			res, err := shellparse.Parse(src, shellparse.Options{Cwd: dir, Getenv: func(k string) string {
+				if k == "HOME" {
+					return dir
+				}
+				return ""
+			}})
+			if err != nil {
+				t.Fatalf("%q: parse: %v", src, err)
 			}
-		}
-		switch {
-		case c.benign && (ran || reported):
-			t.Errorf("%q: benign line ran the witness (%v) or was reported (%v):\n%s", src, ran, reported, renderAll(res))
-		case !c.benign && !ran:
-			t.Errorf("%q: the witness did not run: the case no longer tests anything\n%s", src, out)
-		case !c.benign && !reported:
-			t.Errorf("%q: ran the carried code, but the walker did not report it:\n%s", src, renderAll(res))
-		}
+			reported := false
+			for _, p := range res.Cmds {
+				name := filepath.Base(p.Name())
+				if p.Opaque != "" || len(p.Via) > 0 && (name == "touch" || strings.HasSuffix(name, ".sh")) {
+					reported = true
+				}
+			}
+			switch {
+			case c.benign && (ran || reported):
+				t.Errorf("%q: benign line ran the witness (%v) or was reported (%v):\n%s", src, ran, reported, renderAll(res))
+			case !c.benign && !ran:
+				t.Errorf("%q: the witness did not run: the case no longer tests anything\n%s", src, out)
+			case !c.benign && !reported:
+				t.Errorf("%q: ran the carried code, but the walker did not report it:\n%s", src, renderAll(res))
+			}
+		})
 	}
 }
 
