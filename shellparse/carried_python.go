@@ -127,14 +127,16 @@ func toxCarried(w *walker, sc *scope, cmd *Cmd) {
 			return
 		case t == "-x" || t == "--override" || strings.HasPrefix(t, "--override="):
 			w.opaquePart(cmd, "tox --override changes the commands tox.ini runs")
-		case t == "-c" || t == "--conf" || t == "--root" || strings.HasPrefix(t, "--conf=") || strings.HasPrefix(t, "--root="):
-			v := word.FromLit(strings.SplitN(t, "=", 2)[len(strings.SplitN(t, "=", 2))-1])
-			if !strings.Contains(t, "=") && i+1 < len(args) {
+		case t == "-c" || t == "--conf" || t == "--root" || t == "--installpkg" ||
+			strings.HasPrefix(t, "--conf=") || strings.HasPrefix(t, "--root=") || strings.HasPrefix(t, "--installpkg="):
+			name, val, hasVal := strings.Cut(t, "=")
+			v := word.FromLit(val)
+			if !hasVal && i+1 < len(args) {
 				i++
 				v = args[i]
 			}
 			if outsideDir(sc, v) {
-				w.opaquePart(cmd, "tox "+t+" reads the configuration at "+v.String()+", not the project's")
+				w.opaquePart(cmd, "tox "+name+" uses "+v.String()+" (a configuration or package from outside the project)")
 			}
 		}
 	}

@@ -144,6 +144,8 @@ func TestCarriedCode(t *testing.T) {
 		{"tox -e py -- -k x", []string{"tox -e py -- -k x"}},
 		{"tox exec -e py -- pwn", []string{"tox exec -e py -- pwn", "pwn via=tox exec"}},
 		{"tox -x testenv.commands=pwn", []string{"tox -x testenv.commands=pwn", "tox -x testenv.commands=pwn OPAQUE"}},
+		{"tox --installpkg /tmp/x.whl", []string{"tox --installpkg /tmp/x.whl", "tox --installpkg /tmp/x.whl OPAQUE"}},
+		{"tox -c tox.ini -e py", []string{"tox -c tox.ini -e py"}},
 
 		// java and ruby.
 		{"mvn exec:exec -Dexec.executable=pwn", []string{"mvn exec:exec -Dexec.executable=pwn", "mvn exec:exec -Dexec.executable=pwn OPAQUE", "pwn via=mvn -Dexec.executable"}},
