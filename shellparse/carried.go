@@ -154,7 +154,7 @@ func shellLike(v word.Word) bool {
 // project's makefile, package.json or Cargo.toml is its own; another
 // directory's is not.
 func outsideDir(sc *scope, v word.Word) bool {
-	t, ok := v.Static()
+	t, ok := pathText(v)
 	if !ok || strings.HasPrefix(t, "~") {
 		return true
 	}
@@ -175,6 +175,22 @@ func outsideDir(sc *scope, v word.Word) bool {
 		}
 	}
 	return false
+}
+
+// pathText is a word's text when it is literal or a glob with nothing
+// known only at run time (tests/*.py, .[dev]): a glob matches names in the
+// directory its literal part names, never "..", so the text says where it
+// points.
+func pathText(v word.Word) (string, bool) {
+	if t, ok := v.Static(); ok {
+		return t, true
+	}
+	for _, s := range v.Segs {
+		if s.Kind == word.Hole || s.Kind == word.Digits {
+			return "", false
+		}
+	}
+	return v.String(), true
 }
 
 // isAssignWord reports NAME=value (and make's NAME:=, +=, ?=, !=).
@@ -265,6 +281,11 @@ func (w *walker) loadedCode(sc *scope, cmd *Cmd, l *codeLoader) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t, ok := a.Static()
+		if !ok {
+			if g, isGlob := pathText(a); isGlob {
+				t, ok = g, true
+			}
+		}
 		if !ok && !operandsOnly && a.CouldStartWith('-') {
 			w.opaquePart(cmd, prog+" with an argument not known here where an option could be")
 			return

@@ -177,7 +177,7 @@ func npmCarried(w *walker, sc *scope, cmd *Cmd) {
 // scripts run.
 func (w *walker) packageSpecs(sc *scope, cmd *Cmd, specs []word.Word, what string) {
 	for _, s := range specs {
-		t, ok := s.Static()
+		t, ok := pathText(s)
 		if !ok {
 			w.opaquePart(cmd, what+" of a package not known here")
 			continue

@@ -225,7 +225,7 @@ func (w *walker) pipInstall(sc *scope, cmd *Cmd, args []word.Word) {
 	valued := pipSets()
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		t, ok := a.Static()
+		t, ok := pathText(a) // a glob such as .[dev] is a requirement's extras
 		if !ok {
 			w.opaquePart(cmd, "pip install with an argument not known here")
 			return
@@ -242,7 +242,7 @@ func (w *walker) pipInstall(sc *scope, cmd *Cmd, args []word.Word) {
 					continue
 				}
 				i++
-				if v, ok = args[i].Static(); !ok {
+				if v, ok = pathText(args[i]); !ok {
 					w.opaquePart(cmd, "pip install "+name+" with a value not known here")
 					continue
 				}

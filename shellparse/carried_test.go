@@ -162,6 +162,10 @@ func TestCarriedCode(t *testing.T) {
 		// Test runners, linters and pip load code named in their
 		// arguments: the project's is ordinary, other code asks.
 		{"pytest tests/ -k x -q", []string{"pytest tests/ -k x -q"}},
+		{"pytest tests/t.py::test_a[1] tests/*.py", []string{"pytest ⟨tests/t.py::test_a[1]⟩ ⟨tests/*.py⟩"}},
+		{"pytest /tmp/*.py", []string{"pytest ⟨/tmp/*.py⟩", "pytest ⟨/tmp/*.py⟩ OPAQUE"}},
+		{"pytest \"$T\"", []string{"pytest ⟨$T⟩", "pytest ⟨$T⟩ OPAQUE"}},
+		{"pip install -e .[dev] 'x[y]'", []string{"pip install -e ⟨.[dev]⟩ x[y]"}},
 		{"pytest /tmp/x/test_a.py", []string{"pytest /tmp/x/test_a.py", "pytest /tmp/x/test_a.py OPAQUE"}},
 		{"pytest --rootdir=../x", []string{"pytest --rootdir=../x", "pytest --rootdir=../x OPAQUE"}},
 		{"pytest -c /tmp/x.ini", []string{"pytest -c /tmp/x.ini", "pytest -c /tmp/x.ini OPAQUE"}},
