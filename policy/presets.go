@@ -2,17 +2,30 @@ package policy
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
 )
 
 // Preset is a named set of allow rules for one ecosystem's everyday
 // build, test and lint verbs. Publishing and destructive verbs are never in
 // a preset: they keep asking.
+//
+// An allow covers the program's ordinary use: the project's own scripts,
+// makefile and build files. Code the command line hands the program (git
+// rebase -x, npm exec, make --eval, go test -exec, cargo --config …) is
+// judged as a part of its own (shellparse/carried.go), so no preset rule
+// allows it.
 type Preset struct {
 	Doc   string
 	Allow []string
+	// Exact names commands allowed only as written, with nothing after
+	// (bare yarn installs; yarn NAME runs anything).
+	Exact []string
 	// Ask names verbs a broader allow in the preset could reach, which
 	// must keep asking.
 	Ask []string
@@ -20,13 +33,96 @@ type Preset struct {
 	Detect []string
 }
 
+// multiTarget are the programs that run every operand as a target or
+// goal (make test install): an Ask verb of theirs asks wherever it stands.
+func multiTarget(prog string) bool {
+	switch prog {
+	case "make", "mvn", "./mvnw", "gradle", "./gradlew":
+		return true
+	}
+	return false
+}
+
 func (p Preset) rules() []*Rule {
 	var out []*Rule
 	for _, c := range p.Allow {
 		out = append(out, &Rule{Decision: Allow, Command: c, Why: "an everyday build, test or lint command"})
 	}
+	for _, c := range p.Exact {
+		out = append(out, exactRule(c))
+	}
 	for _, c := range p.Ask {
 		out = append(out, &Rule{Decision: Ask, Command: c, Why: "publishes, deploys or deletes"})
+		if f := strings.Fields(c); len(f) == 2 && multiTarget(f[0]) {
+			out = append(out, targetRule(f[0], f[1]))
+		}
+	}
+	return out
+}
+
+// exactRule allows the command exactly as written.
+func exactRule(c string) *Rule {
+	words := strings.Fields(c)
+	return &Rule{Decision: Allow, Name: "exactly " + c, Why: "an everyday build, test or lint command", spec: 10 * len(words),
+		pred: func(p *Part) word.Tri {
+			if len(p.Argv) != len(words) || p.Opaque != "" || p.Special != "" {
+				return word.No
+			}
+			for i, a := range p.Argv {
+				t, ok := a.Static()
+				if i == 0 {
+					t = argspec.ProgName(t)
+				}
+				if !ok || t != words[i] {
+					return word.No
+				}
+			}
+			return word.Yes
+		}}
+}
+
+// targetRule asks for a publishing verb of a multi-target program
+// anywhere among its operands, as specific as "PROG VERB" (a program
+// written as a path counts 20, as in a command rule).
+func targetRule(prog, verb string) *Rule {
+	spec := 20
+	if strings.Contains(prog, "/") {
+		spec = 30
+	}
+	return &Rule{Decision: Ask, Name: prog + " … " + verb, Why: "publishes, deploys or deletes", spec: spec,
+		pred: func(p *Part) word.Tri {
+			if len(p.Argv) < 2 || p.Opaque != "" {
+				return word.No
+			}
+			name, ok := p.Argv[0].Static()
+			if !ok || argspec.ProgName(name) != path.Base(prog) {
+				return word.No
+			}
+			res := word.No
+			for _, a := range p.Argv[2:] {
+				t, ok := a.Static()
+				switch {
+				case !ok:
+					res = word.Maybe
+				case t == verb:
+					return word.Yes
+				}
+			}
+			return res
+		}}
+}
+
+// venvActivate lists the usual virtualenv activation scripts inside the
+// project. (A glob such as */bin/activate would match any path: * also
+// matches /.)
+func venvActivate() []string {
+	var out []string
+	for _, src := range []string{"source", "."} {
+		for _, dir := range []string{".venv", "venv", "env"} {
+			for _, pre := range []string{"", "./"} {
+				out = append(out, src+" "+pre+dir+"/bin/activate")
+			}
+		}
 	}
 	return out
 }
@@ -42,18 +138,19 @@ var Presets = sync.OnceValue(func() map[string]Preset {
 		"node": {Doc: "npm/yarn/pnpm install, test, run <script>; npx of local tools", Detect: []string{"package.json"},
 			Allow: []string{"npm test", "npm t", "npm run", "npm run-script", "npm install", "npm i", "npm ci", "npm ls",
 				"npm outdated", "npm view", "npm audit", "npm exec", "npm start", "yarn test", "yarn run", "yarn install",
-				"yarn", "yarn build", "yarn lint", "pnpm test", "pnpm run", "pnpm install", "pnpm i", "pnpm build", "pnpm lint",
+				"yarn build", "yarn lint", "pnpm test", "pnpm run", "pnpm install", "pnpm i", "pnpm build", "pnpm lint",
 				"npx tsc", "npx jest", "npx vitest", "npx eslint", "npx prettier", "npx playwright test", "tsc", "jest", "vitest",
-				"eslint", "prettier", "node --test"},
+				"eslint", "prettier", "playwright test", "node --test"},
+			Exact: []string{"yarn"},
 			Ask: []string{"npm publish", "npm unpublish", "npm deprecate", "npm dist-tag", "npm owner", "npm access", "npm token",
 				"yarn publish", "pnpm publish", "npm run deploy", "npm run publish", "npm run release"}},
 		"python": {Doc: "pytest, unittest, pip install -r, ruff, black, mypy, tox, poetry/uv run", Detect: []string{"pyproject.toml", "setup.py", "requirements.txt", "setup.cfg", "tox.ini"},
-			Allow: []string{"pytest", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
+			Allow: append([]string{"pytest", "python -m pytest", "python3 -m pytest", "python -m unittest", "python3 -m unittest",
 				"pip install -r", "pip3 install -r", "pip install -e", "pip list", "pip show", "pip freeze", "pip3 list",
 				"ruff", "black", "isort", "flake8", "mypy", "pyright", "pylint", "tox", "nox", "poetry run", "poetry install",
 				"poetry show", "uv run", "uv sync", "uv pip install", "uv pip list", "uv add", "uv lock", "uv venv", "coverage run",
 				"coverage report", "pip install", "pip3 install", "python -m pip install", "python3 -m pip install", "python -m venv",
-				"python3 -m venv", "source */bin/activate", ". */bin/activate"},
+				"python3 -m venv"}, venvActivate()...),
 			Ask: []string{"twine upload", "poetry publish", "uv publish", "pip uninstall"}},
 		"rust": {Doc: "cargo build, test, check, clippy, fmt, run, doc", Detect: []string{"Cargo.toml"},
 			Allow: []string{"cargo build", "cargo test", "cargo check", "cargo clippy", "cargo fmt", "cargo run", "cargo doc",
@@ -69,7 +166,7 @@ var Presets = sync.OnceValue(func() map[string]Preset {
 		"java": {Doc: "mvn and gradle build, test, verify", Detect: []string{"pom.xml", "build.gradle", "build.gradle.kts"},
 			Allow: []string{"mvn test", "mvn verify", "mvn package", "mvn compile", "mvn clean", "./mvnw", "gradle build", "gradle test",
 				"gradle check", "./gradlew build", "./gradlew test", "./gradlew check"},
-			Ask: []string{"mvn deploy", "gradle publish", "./gradlew publish"}},
+			Ask: []string{"mvn deploy", "mvn install", "./mvnw deploy", "./mvnw install", "gradle publish", "./gradlew publish"}},
 		"ruby": {Doc: "bundle install, rspec, rake test, rubocop", Detect: []string{"Gemfile"},
 			Allow: []string{"bundle install", "bundle exec rspec", "bundle exec rake test", "rspec", "rake test", "rubocop", "bundle exec rubocop"},
 			Ask:   []string{"gem push", "bundle exec rake release"}},

@@ -94,7 +94,7 @@ func (m *mayState) assigned(name string, st varState) {
 		v.unknown = true
 	case st.unset:
 		m.value(v, "\x00unset")
-	case st.unknown || st.elems != nil && len(st.elems) > 1:
+	case st.unknown || len(st.elems) > 1:
 		v.unknown = true
 		v.numeric = v.numeric && st.numeric
 	default:

@@ -1,7 +1,6 @@
 package shellparse
 
 import (
-	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -249,6 +248,8 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
 					Opaque: "PATH is set to include " + dir + ", so the command names after it may run programs from there instead of the ones the guard judged"})
 			}
+		default:
+			w.carriedEnv(sc, a) // variables build tools read as programs or flags
 		}
 	}
 }
@@ -643,7 +644,7 @@ func anyMulti(ws []word.Word) bool {
 
 func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	args := argv[1:]
-	for len(args) > 0 {
+	if len(args) > 0 {
 		t, _ := args[0].Static()
 		if t == "-p" || t == "-l" {
 			return
@@ -651,7 +652,6 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 		if t == "--" {
 			args = args[1:]
 		}
-		break
 	}
 	if len(args) < 2 {
 		return // trap -p, trap SIG (reset)
@@ -1650,21 +1650,6 @@ func substituteWith(t, ph string, found word.Word, action string) word.Word {
 	return w
 }
 
-// codeOptions are options of common programs whose value is a command the
-// program runs: its text is judged like any command.
-var codeOptions = map[string][]string{
-	"tar":   {"--to-command", "--use-compress-program", "--info-script", "--rsh-command"},
-	"rsync": {"--rsh"},
-	"rg":    {"--pre"},
-	"zip":   {"-TT", "--unzip-command"},
-	"man":   {"-P", "--pager"},
-	"git":   {},
-	"ssh":   {},
-	"scp":   {"-S"},
-	"sed":   {},
-	"less":  {},
-}
-
 var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
 })
@@ -1674,6 +1659,10 @@ var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
 // --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
 // GNU sed's e command, find -exec.
 func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
+	if carried := carrier(prog); carried != nil {
+		carried(w, sc, cmd)
+		return
+	}
 	// The argv's text is only needed for code found: most programs have none.
 	argvText := func() []string { return word.Strings(cmd.Argv) }
 	judge := func(v word.Word, what string) {
@@ -1749,38 +1738,6 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				}
 			}
 			w.via = w.via[:len(w.via)-1]
-		}
-	case "git":
-		c := argspec.Normalize(cmd.Argv, false)
-		for _, v := range c.Values("-c") {
-			key, val, ok := v.Cut("=")
-			if !ok {
-				if !v.IsStatic() {
-					w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git -c with a setting not known here", CodeArg: -1})
-				}
-				continue
-			}
-			if gitCodeKey().MatchString(key) {
-				if t, ok := val.Static(); ok {
-					t = strings.TrimPrefix(t, "!")
-					if strings.EqualFold(key, "core.hookspath") || strings.HasPrefix(strings.ToLower(key), "include") {
-						w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git -c " + key + " makes git run programs from " + t, CodeArg: -1})
-						continue
-					}
-					if t == "" || t == "true" || t == "false" || strings.EqualFold(key, "core.fsmonitor") && (t == "true" || t == "false") {
-						continue
-					}
-					judge(word.FromLit(t), "git -c "+key)
-					continue
-				}
-				judge(val, "git -c "+key)
-			}
-		}
-		for _, v := range c.Values("--config-env") {
-			key, _, _ := v.Cut("=")
-			if gitCodeKey().MatchString(key) {
-				w.emit(&Cmd{Argv: cmd.Argv, Opaque: "git --config-env sets " + key + " from the environment", CodeArg: -1})
-			}
 		}
 	case "tar":
 		c := argspec.Normalize(cmd.Argv, false)
@@ -1883,5 +1840,3 @@ func (w *walker) sedScript(sc *scope, cmd *Cmd) {
 	}
 }
 
-// progBase is the base name of a program path.
-func progBase(s string) string { return path.Base(s) }

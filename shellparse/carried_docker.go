@@ -1,0 +1,38 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// dockerCarried: docker's read-only verbs carry no code of their own;
+// -H ssh://HOST makes the client run ssh.
+func dockerCarried(w *walker, sc *scope, cmd *Cmd) {
+	c := argspec.Normalize(cmd.Argv, false)
+	for _, v := range c.Values("--host") {
+		if t, ok := v.Static(); !ok || strings.HasPrefix(t, "ssh://") {
+			if !ok {
+				w.opaquePart(cmd, "docker -H with a host not known here (an ssh:// host runs ssh)")
+				continue
+			}
+			w.carriedArgv(sc, cmd, word.Lits("ssh", strings.TrimPrefix(t, "ssh://"), "docker", "system", "dial-stdio"), "docker -H", false)
+		}
+	}
+}
+
+// dockerEnv: DOCKER_HOST=ssh://HOST makes the docker client run ssh.
+func (w *walker) dockerEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	if a.Name != "DOCKER_HOST" {
+		return false
+	}
+	t, ok := a.Value.Static()
+	switch {
+	case !ok:
+		w.opaquePart(cmd, "DOCKER_HOST is set to a host not known here (an ssh:// host runs ssh)")
+	case strings.HasPrefix(t, "ssh://"):
+		w.carriedArgv(sc, cmd, word.Lits("ssh", strings.TrimPrefix(t, "ssh://"), "docker", "system", "dial-stdio"), "DOCKER_HOST", false)
+	}
+	return true
+}

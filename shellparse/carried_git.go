@@ -1,0 +1,246 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// git: the commands its options, URLs and global options carry.
+
+// gitStrategy reports a merge strategy built into git; any other name
+// runs the program git-merge-NAME.
+func gitStrategy(s string) bool {
+	switch s {
+	case "ort", "recursive", "resolve", "octopus", "ours", "subtree":
+		return true
+	}
+	return false
+}
+
+func gitCarried(w *walker, sc *scope, cmd *Cmd) {
+	c := argspec.Normalize(cmd.Argv, false)
+	w.gitConfigArgs(sc, cmd, c.Values("-c"), "git -c")
+	for _, v := range c.Values("--config-env") {
+		key, _, _ := v.Cut("=")
+		if gitCodeKey().MatchString(key) {
+			w.opaquePart(cmd, "git --config-env sets "+key+" from the environment")
+		}
+	}
+	for _, o := range c.Opts {
+		switch {
+		case o.Name == "--exec-path" && o.Value != nil:
+			if _, bad := w.untrustedPath(sc, *o.Value); bad {
+				w.opaquePart(cmd, "git --exec-path="+o.Value.String()+" runs git's helper programs (remote helpers, merge strategies) from there")
+			}
+		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && outsideDir(sc, *o.Value):
+			w.opaquePart(cmd, "git "+o.Name+" "+o.Value.String()+" uses that repository's configuration and hooks, which can name programs to run")
+		}
+	}
+	if len(c.Sub) == 0 {
+		return
+	}
+	switch c.Sub[0] {
+	case "fetch", "pull", "clone", "ls-remote", "push", "archive", "submodule", "remote":
+		// An ext:: URL is a command git runs (when protocol.ext.allow
+		// lets it): its words, with %-escapes, not shell code.
+		for _, a := range append(append([]word.Word(nil), c.Args...), c.Values("--remote")...) {
+			if strings.HasPrefix(a.Prefix(), "ext::") || !a.IsStatic() && a.CouldStartWith('e') {
+				w.opaquePart(cmd, "git "+c.Sub[0]+" with the URL "+a.String()+", which may be an ext:: URL (a command git runs)")
+				break
+			}
+		}
+	}
+	argvText := word.Strings(cmd.Argv)
+	switch c.Sub[0] {
+	case "rebase":
+		for _, v := range c.Values("--exec") {
+			w.carriedShell(sc, cmd, v, "git rebase --exec")
+		}
+	case "fetch", "pull", "ls-remote":
+		for _, v := range c.Values("--upload-pack") {
+			w.carriedShell(sc, cmd, v, "git "+c.Sub[0]+" --upload-pack")
+		}
+	case "clone":
+		for _, v := range c.Values("--upload-pack") {
+			w.carriedShell(sc, cmd, v, "git clone --upload-pack")
+		}
+		w.gitConfigArgs(sc, cmd, c.Values("--config"), "git clone --config")
+		if len(c.Values("--template")) > 0 {
+			w.opaquePart(cmd, "git clone --template copies hooks from that directory, which git then runs")
+		}
+	case "push":
+		for _, v := range c.Values("--receive-pack") {
+			w.carriedShell(sc, cmd, v, "git push --receive-pack")
+		}
+	case "archive":
+		for _, v := range c.Values("--exec") {
+			w.carriedShell(sc, cmd, v, "git archive --exec")
+		}
+	case "grep":
+		for _, v := range c.Values("--open-files-in-pager") {
+			t, ok := v.Static()
+			if !ok {
+				w.opaquePart(cmd, "git grep --open-files-in-pager names a command not known here")
+				continue
+			}
+			w.code(w.childScope(sc, []string{"sh"}, true), t+` "$@"`, Layer{Kind: "git grep --open-files-in-pager", Argv: argvText})
+		}
+	case "difftool":
+		for _, v := range c.Values("--extcmd") {
+			t, ok := v.Static()
+			if !ok {
+				w.opaquePart(cmd, "git difftool --extcmd names a command not known here")
+				continue
+			}
+			w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1" "$2"`, Layer{Kind: "git difftool --extcmd", Argv: argvText})
+		}
+	case "submodule":
+		// git submodule [--quiet] foreach [--recursive] COMMAND: the
+		// command runs with sh in each submodule.
+		args := c.Args
+		for i, a := range args {
+			if t, _ := a.Static(); t == "foreach" {
+				rest := args[i+1:]
+				for len(rest) > 0 {
+					if t, _ := rest[0].Static(); t == "--recursive" || t == "-q" || t == "--quiet" {
+						rest = rest[1:]
+						continue
+					}
+					break
+				}
+				if len(rest) > 0 {
+					sub := sc.clone()
+					sub.cwd = Cwd{Unknown: true}
+					w.carriedShell(sub, cmd, joinWords(rest), "git submodule foreach")
+				}
+				break
+			}
+		}
+	case "bisect":
+		if len(c.Args) > 0 {
+			if t, _ := c.Args[0].Static(); t == "run" {
+				w.carriedArgv(sc, cmd, c.Args[1:], "git bisect run", false)
+			}
+		}
+	case "filter-branch", "send-email":
+		// Scripts (shell, perl) that read their own options: every
+		// option word that names a command is judged, wherever it is.
+		w.gitScriptOptions(sc, cmd, c.Sub[0])
+	}
+	switch c.Sub[0] {
+	case "merge", "pull", "rebase", "cherry-pick", "revert":
+		for _, v := range c.Values("--strategy") {
+			t, ok := v.Static()
+			if ok && gitStrategy(t) {
+				continue
+			}
+			if !ok {
+				w.opaquePart(cmd, "git "+c.Sub[0]+" --strategy names a merge program not known here")
+				continue
+			}
+			w.carriedArgv(sc, cmd, []word.Word{word.FromLit("git-merge-" + t)}, "git "+c.Sub[0]+" --strategy", false)
+		}
+	}
+}
+
+// gitScriptOptions judges the options of git filter-branch (its filters
+// are shell code) and git send-email (commands that list recipients or
+// send mail; perl's Getopt accepts abbreviations of them).
+func (w *walker) gitScriptOptions(sc *scope, cmd *Cmd, sub string) {
+	var names []string
+	if sub == "filter-branch" {
+		names = []string{"--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}
+	} else {
+		names = []string{"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server"}
+	}
+	args := cmd.Argv[1:]
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') {
+				w.opaquePart(cmd, "git "+sub+" with an argument not known here where an option could be")
+			}
+			continue
+		}
+		if t == "--" {
+			return
+		}
+		name, val, hasVal := strings.Cut(t, "=")
+		if !strings.HasPrefix(name, "--") || len(name) < 4 {
+			continue
+		}
+		for _, n := range names {
+			if name != n && (sub == "filter-branch" || !strings.HasPrefix(n, name)) {
+				continue
+			}
+			v := word.FromLit(val)
+			if !hasVal {
+				if i+1 >= len(args) {
+					break
+				}
+				i++
+				v = args[i]
+			}
+			if n == "--smtp-server" {
+				if strings.HasPrefix(v.Prefix(), "/") || !v.IsStatic() {
+					w.carriedProgram(sc, cmd, v, "git send-email --smtp-server")
+				}
+				break
+			}
+			w.carriedShell(sc, cmd, v, "git "+sub+" "+n)
+			break
+		}
+	}
+}
+
+// gitConfigArgs judges KEY=VALUE settings (git -c, git clone --config)
+// whose key makes git run a program.
+func (w *walker) gitConfigArgs(sc *scope, cmd *Cmd, vals []word.Word, what string) {
+	for _, v := range vals {
+		key, val, ok := v.Cut("=")
+		if !ok {
+			if !v.IsStatic() {
+				w.opaquePart(cmd, what+" with a setting not known here")
+			}
+			continue
+		}
+		if !gitCodeKey().MatchString(key) {
+			continue
+		}
+		t, ok := val.Static()
+		if !ok {
+			w.carriedShell(sc, cmd, val, what+" "+key)
+			continue
+		}
+		t = strings.TrimPrefix(t, "!")
+		if strings.EqualFold(key, "core.hookspath") || strings.HasPrefix(strings.ToLower(key), "include") {
+			w.opaquePart(cmd, what+" "+key+" makes git run programs from "+t)
+			continue
+		}
+		if t == "" || t == "true" || t == "false" {
+			continue
+		}
+		w.carriedShell(sc, cmd, word.FromLit(t), what+" "+key)
+	}
+}
+
+// gitEnv: variables that name a program git runs, or make it read
+// helpers, hooks and configuration from elsewhere. (The pager, editor
+// and ssh variables are codeVars, judged as shell code.)
+func (w *walker) gitEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	switch a.Name {
+	case "GIT_PROXY_COMMAND":
+		w.carriedProgram(sc, cmd, a.Value, a.Name+" (git's proxy command)")
+	case "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG":
+		w.untrustedLocation(sc, cmd, a, "git reads helpers, hooks or configuration (which can name programs)")
+	case "GIT_DIR", "GIT_COMMON_DIR":
+		if outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, "setting "+a.Name+" makes git use the repository at "+a.Value.String()+", whose configuration and hooks can name programs to run")
+		}
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,198 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// goValued are the go command's flags that take a value (go help
+// build, go help testflag): a value is the next word unless attached.
+var goValued = map[string]bool{
+	"C": true, "p": true, "covermode": true, "coverpkg": true, "asmflags": true, "buildmode": true,
+	"compiler": true, "gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true, "mod": true,
+	"modfile": true, "overlay": true, "pgo": true, "pkgdir": true, "tags": true, "toolexec": true, "exec": true,
+	"o": true, "vettool": true, "vet": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
+	"cpu": true, "list": true, "parallel": true, "timeout": true, "shuffle": true, "fuzz": true, "fuzztime": true,
+	"fuzzminimizetime": true, "coverprofile": true, "blockprofile": true, "blockprofilerate": true, "cpuprofile": true,
+	"memprofile": true, "memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
+	"trace": true, "f": true, "debug-actiongraph": true, "debug-deprioritize": true,
+	"debug-runtime-trace": true, "debug-trace": true,
+}
+
+// goCarried: go runs the project's code; -exec, -toolexec, -vettool and
+// the linker flags name other programs to run, -C and package operands
+// outside the project name other code.
+func goCarried(w *walker, sc *scope, cmd *Cmd) {
+	args := cmd.Argv[1:]
+	// go -C DIR SUBCOMMAND … (as well as go SUBCOMMAND -C DIR).
+	for len(args) > 0 {
+		t, _ := args[0].Static()
+		name, val, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		if !strings.HasPrefix(t, "-") || name != "C" {
+			break
+		}
+		args = args[1:]
+		dir := word.FromLit(val)
+		if !hasVal && len(args) > 0 {
+			dir, args = args[0], args[1:]
+		}
+		w.goFlag(sc, cmd, "", "C", dir)
+	}
+	if len(args) == 0 {
+		return
+	}
+	sub, _ := args[0].Static()
+	args = args[1:]
+	switch sub {
+	case "build", "install", "run", "test", "vet", "list", "generate", "get", "tool":
+	case "env":
+		for _, a := range args {
+			if t, _ := a.Static(); t == "-w" || t == "-u" || !a.IsStatic() {
+				w.opaquePart(cmd, "go env -w changes the settings every later go command reads (GOFLAGS, CC, … can name programs)")
+				return
+			}
+		}
+		return
+	default:
+		return
+	}
+	ops := w.goFlags(sc, cmd, args, sub)
+	if sub == "run" && len(ops) > 0 {
+		for _, op := range ops {
+			t, ok := op.Static()
+			if !ok || strings.Contains(t, "@") || outsideDir(sc, op) {
+				w.opaquePart(cmd, "go run runs "+op.String()+", code from outside the project")
+				break
+			}
+			if !strings.HasSuffix(t, ".go") {
+				break // the package; the rest are its arguments
+			}
+		}
+	}
+}
+
+// goFlags judges the go command's flags and returns its operands. go
+// test reads flags among its packages too, up to -args; the others stop
+// at the first operand.
+func (w *walker) goFlags(sc *scope, cmd *Cmd, args []word.Word, sub string) []word.Word {
+	var ops []word.Word
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t, ok := a.Static()
+		if !ok {
+			if a.CouldStartWith('-') {
+				w.opaquePart(cmd, "go "+sub+" with an argument not known here where a flag could be")
+				return ops
+			}
+			ops = append(ops, a)
+			if sub != "test" && sub != "vet" {
+				return append(ops, args[i+1:]...)
+			}
+			continue
+		}
+		if t == "--" || t == "-args" || t == "--args" {
+			return append(ops, args[i+1:]...)
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			ops = append(ops, a)
+			if sub != "test" && sub != "vet" {
+				return append(ops, args[i+1:]...)
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
+		name = strings.TrimPrefix(name, "test.")
+		v := word.FromLit(val)
+		if !hasVal && goValued[name] && i+1 < len(args) {
+			i++
+			v = args[i]
+		}
+		if hasVal || goValued[name] {
+			w.goFlag(sc, cmd, sub, name, v)
+		}
+	}
+	return ops
+}
+
+// goFlag judges one flag of a go build command (from its argv or GOFLAGS).
+func (w *walker) goFlag(sc *scope, cmd *Cmd, sub, name string, v word.Word) {
+	what := strings.TrimSpace("go "+sub) + " -" + name
+	switch name {
+	case "exec":
+		w.carriedProgram(sc, cmd, v, what)
+	case "toolexec":
+		w.carriedProgram(sc, cmd, v, what)
+	case "vettool":
+		w.carriedProgram(sc, cmd, v, what)
+	case "overlay":
+		w.opaquePart(cmd, what+" replaces source files with the ones "+v.String()+" lists")
+	case "modfile":
+		if outsideDir(sc, v) {
+			w.opaquePart(cmd, what+" reads the module file "+v.String()+", whose replace directives name other code")
+		}
+	case "C":
+		if outsideDir(sc, v) {
+			w.opaquePart(cmd, what+" builds the code in "+v.String()+", which may not be the project's")
+		}
+	case "ldflags":
+		w.goLinkerFlags(sc, cmd, v, what)
+	case "compiler":
+		if t, _ := v.Static(); t != "gc" {
+			w.opaquePart(cmd, what+"="+v.String()+" builds with another compiler")
+		}
+	}
+}
+
+// goLinkerFlags finds -extld (the external linker program) and
+// -extldflags (flags for it, which can name programs) in -ldflags.
+func (w *walker) goLinkerFlags(sc *scope, cmd *Cmd, v word.Word, what string) {
+	t, ok := v.Static()
+	if !ok {
+		w.opaquePart(cmd, what+" with flags not known here (the linker flags can name programs)")
+		return
+	}
+	if _, flags, ok := strings.Cut(t, "="); ok && !strings.HasPrefix(t, "-") {
+		t = flags // -ldflags=PATTERN=FLAGS
+	}
+	fields := strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(t))
+	for i, f := range fields {
+		f = "-" + strings.TrimLeft(f, "-")
+		name, val, has := strings.Cut(f, "=")
+		if !has && i+1 < len(fields) {
+			val = fields[i+1]
+		}
+		switch name {
+		case "-extld":
+			w.carriedProgram(sc, cmd, word.FromLit(val), what+" -extld")
+		case "-extldflags":
+			w.opaquePart(cmd, what+" -extldflags passes flags to the C linker, which can name programs")
+		}
+	}
+}
+
+// goEnv: GOFLAGS is read as go's flags; GOROOT, GOTOOLDIR and GOENV
+// change the compiler and tools (or the settings) go uses.
+func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	switch a.Name {
+	case "GOFLAGS":
+		t, ok := a.Value.Static()
+		if !ok {
+			w.opaquePart(cmd, "GOFLAGS is set to flags not known here (they can name programs go runs)")
+			return true
+		}
+		for _, f := range strings.Fields(t) {
+			n, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+			w.goFlag(sc, cmd, "(GOFLAGS)", n, word.FromLit(val))
+		}
+	case "GOROOT", "GOTOOLDIR", "GOENV", "GOMODCACHE":
+		w.untrustedLocation(sc, cmd, a, "go runs its compiler and tools, or reads its settings or modules")
+	case "GOWORK":
+		if t, ok := a.Value.Static(); !ok || t != "off" && outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, "GOWORK="+a.Value.String()+" names a workspace file, which can use modules from elsewhere")
+		}
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,217 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// makeCarried: make runs the recipes of the project's makefile. What the
+// command line adds is code: --eval text, a makefile named with -f, a
+// directory elsewhere, the shell recipes run with, and variables.
+//
+// A variable given on the command line (or in make's environment) can
+// change what any recipe runs: recipes use variables as programs ($(CC),
+// $(GO), $(TEST_CMD)) and as text the shell parses. So its value is
+// judged as the shell command a recipe could make of it: `CC=clang` judges
+// clang, `X='a; b'` judges a and b, and a value make would expand itself
+// ($(shell …)) is opaque. Empty and numeric values, option words (V=1,
+// CFLAGS=-O2) and plain words that name no program in PATH (GOOS=linux)
+// cannot run anything and carry no shell syntax.
+func makeCarried(w *walker, sc *scope, cmd *Cmd) {
+	c := argspec.Normalize(cmd.Argv, false)
+	if c.Open {
+		w.opaquePart(cmd, "make with an argument not known here (it could be an option or a variable)")
+	}
+	w.makeReading(sc, cmd, c)
+	for _, a := range cmd.Assigns {
+		if a.Name == "PATH" || codeVars(a.Name) != "" || hiddenCodeVars(a.Name) != "" || buildProgramVar(a.Name) ||
+			makeEnvName(a.Name) {
+			continue // judged where it is set (checkAssigns, carriedEnv)
+		}
+		w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
+	}
+}
+
+func (w *walker) makeReading(sc *scope, cmd *Cmd, c *argspec.Cmd) {
+	for _, o := range c.Opts {
+		if o.Value == nil {
+			continue
+		}
+		switch o.Name {
+		case "--eval":
+			w.opaquePart(cmd, "make --eval evaluates "+o.Value.String()+" as makefile text, which can run commands")
+		case "--file":
+			t, _ := o.Value.Static()
+			switch strings.TrimPrefix(t, "./") {
+			case "Makefile", "makefile", "GNUmakefile":
+			default:
+				w.opaquePart(cmd, "make -f reads the makefile "+o.Value.String()+", whose recipes the guard does not read")
+			}
+		case "--directory":
+			if outsideDir(sc, *o.Value) {
+				w.opaquePart(cmd, "make -C runs the makefile in "+o.Value.String()+", which may not be the project's")
+			}
+		case "--include-dir":
+			if outsideDir(sc, *o.Value) {
+				w.opaquePart(cmd, "make -I includes makefiles from "+o.Value.String()+", which may not be the project's")
+			}
+		}
+	}
+	for _, a := range c.Args {
+		t, ok := a.Static()
+		if !ok {
+			if !c.Open {
+				w.opaquePart(cmd, "make with an argument not known here (it could set a variable)")
+			}
+			continue
+		}
+		if name, op, val, ok := assignName(t); ok {
+			w.makeVar(sc, cmd, name, op, word.FromLit(val), false)
+		}
+	}
+}
+
+// makeVar judges one variable make sees.
+func (w *walker) makeVar(sc *scope, cmd *Cmd, name, op string, v word.Word, env bool) {
+	what := "make variable " + name
+	if env {
+		what = "variable " + name + " in make's environment"
+	}
+	t, ok := v.Static()
+	switch {
+	case op == "!=":
+		w.carriedShell(sc, cmd, v, "make "+name+" != (run by make's shell)")
+		return
+	case name == "SHELL" || name == "MAKESHELL":
+		if env && name == "SHELL" {
+			return // make ignores SHELL from the environment
+		}
+		if !shellLike(v) {
+			w.opaquePart(cmd, "make "+name+"="+v.String()+" runs every recipe with that program")
+		}
+		return
+	case name == ".SHELLFLAGS":
+		if !ok || !shellFlagsOnly(t) {
+			w.opaquePart(cmd, "make .SHELLFLAGS="+v.String()+" changes how the shell reads every recipe")
+		}
+		return
+	case name == "MAKEFLAGS" || name == "MFLAGS" || name == "GNUMAKEFLAGS":
+		if !ok {
+			w.opaquePart(cmd, name+" is set to options not known here")
+			return
+		}
+		// make reads MAKEFLAGS as options; a first word without a dash
+		// is a cluster of one-letter options.
+		words := strings.Fields(t)
+		if len(words) > 0 && !strings.HasPrefix(words[0], "-") && !strings.Contains(words[0], "=") {
+			words[0] = "-" + words[0]
+		}
+		argv := append([]word.Word{word.FromLit("make")}, word.Lits(words...)...)
+		w.makeReading(sc, cmd, argspec.Normalize(argv, false))
+		return
+	case name == "MAKEFILES":
+		if !ok || strings.TrimSpace(t) != "" {
+			w.opaquePart(cmd, "MAKEFILES makes make read "+v.String()+" before the project's makefile")
+		}
+		return
+	}
+	if !ok {
+		w.opaquePart(cmd, what+" is set to a value not known here, which a recipe may run")
+		return
+	}
+	if inertValue(t) || w.noSuchProgram(t) {
+		return
+	}
+	if strings.ContainsAny(t, "$") {
+		w.opaquePart(cmd, what+" is set to "+t+", which make expands (and $(shell …) runs)")
+		return
+	}
+	w.carriedShell(sc, cmd, v, what+" (a recipe may run its value)")
+}
+
+// inertValue reports a variable value that a recipe cannot turn into a
+// program or extra shell syntax: empty, a number, or option words.
+func inertValue(t string) bool {
+	if strings.ContainsAny(t, ";&|<>()`\"'\\*?[]{}~!#$\n") {
+		return false
+	}
+	fields := strings.Fields(t)
+	for _, f := range fields {
+		if strings.HasPrefix(f, "-") || strings.Trim(f, "0123456789.") == "" {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// noSuchProgram reports a plain word (GOOS=linux, TAG=v1.2) that names
+// no program in the inherited PATH, so a recipe that ran it as a command
+// would fail: it carries nothing. Without a file system to look in, or
+// with a relative PATH entry, or for a shell builtin that runs its
+// arguments, every word may be a program.
+func (w *walker) noSuchProgram(t string) bool {
+	if w.opts.Glob == nil || t == "" || strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != "" {
+		return false
+	}
+	switch t {
+	case "eval", "exec", "source", ".", "command", "builtin", "trap", "alias", "time", "coproc", "fc", "enable", "hash":
+		return false
+	}
+	path := w.getenv("PATH")
+	if path == "" {
+		return false
+	}
+	for _, dir := range strings.Split(path, ":") {
+		if !strings.HasPrefix(dir, "/") {
+			return false
+		}
+		if len(w.opts.Glob(strings.TrimSuffix(dir, "/")+"/"+t)) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// shellFlagsOnly reports .SHELLFLAGS that only set shell options and end
+// in -c (-c, -ec, -eu -o pipefail -c).
+func shellFlagsOnly(t string) bool {
+	fields := strings.Fields(t)
+	if len(fields) == 0 || !strings.HasSuffix(fields[len(fields)-1], "c") {
+		return false
+	}
+	for i := 0; i < len(fields); i++ {
+		f := fields[i]
+		if f == "-o" && i+1 < len(fields)-1 && isName(fields[i+1]) {
+			i++
+			continue
+		}
+		if len(f) < 2 || f[0] != '-' || strings.Trim(f[1:], "abcdefhkmnptuvxBCEHPT") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// makeEnv: make reads its options from MAKEFLAGS (and MFLAGS,
+// GNUMAKEFLAGS), extra makefiles from MAKEFILES, its shell from MAKESHELL.
+func (w *walker) makeEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	if !makeEnvName(a.Name) {
+		return false
+	}
+	w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
+	return true
+}
+
+// makeEnvName reports the variables make reads as its own settings
+// wherever they are set. (Others, MAKE among them, are judged as any
+// variable make sees: a recursive recipe runs $(MAKE).)
+func makeEnvName(name string) bool {
+	switch name {
+	case "MAKEFLAGS", "MFLAGS", "GNUMAKEFLAGS", "MAKEFILES", "MAKESHELL":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,435 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// npm, npx, yarn, pnpm: exec-style commands and the settings that name
+// the shell scripts run with.
+
+// npmValued are npm's options that take the next word as their value
+// (npm's config definitions whose type is not boolean), by long name.
+var npmValued = map[string]bool{
+	"_auth": true, "access": true, "allow-directory": true, "allow-file": true, "allow-git": true, "allow-remote": true,
+	"allow-scripts": true, "also": true, "audit-level": true, "auth-type": true, "before": true, "ca": true, "cache": true,
+	"cache-max": true, "cache-min": true, "cafile": true, "call": true, "cert": true, "cidr": true, "cpu": true, "depth": true,
+	"diff": true, "diff-dst-prefix": true, "diff-src-prefix": true, "diff-unified": true, "editor": true,
+	"expect-result-count": true, "expires": true, "fetch-retries": true, "fetch-retry-factor": true,
+	"fetch-retry-maxtimeout": true, "fetch-retry-mintimeout": true, "fetch-timeout": true, "git": true, "globalconfig": true,
+	"heading": true, "https-proxy": true, "include": true, "init-author-email": true, "init-author-name": true,
+	"init-author-url": true, "init-license": true, "init-module": true, "init-type": true, "init-version": true,
+	"install-strategy": true, "key": true, "libc": true, "local-address": true, "location": true, "lockfile-version": true,
+	"loglevel": true, "logs-dir": true, "logs-max": true, "name": true, "maxsockets": true, "message": true,
+	"min-release-age": true, "min-release-age-exclude": true, "node-gyp": true, "node-options": true, "noproxy": true,
+	"omit": true, "only": true, "orgs": true, "os": true, "otp": true, "package": true, "pack-destination": true,
+	"packages": true, "prefix": true, "preid": true, "provenance-file": true, "proxy": true, "registry": true,
+	"replace-registry-host": true, "save-prefix": true, "sbom-format": true, "sbom-type": true, "scope": true, "scopes": true,
+	"password": true, "token-description": true, "script-shell": true, "searchexclude": true, "searchlimit": true,
+	"searchopts": true, "searchstaleness": true, "shell": true, "tag": true, "tag-version-prefix": true, "umask": true,
+	"user-agent": true, "userconfig": true, "viewer": true, "which": true, "workspace": true,
+}
+
+// npmShort are npm's one-letter (and few-letter) shorthands.
+var npmShort = map[string]string{
+	"c": "call", "C": "prefix", "L": "location", "m": "message", "w": "workspace", "y": "yes", "n": "no-yes",
+	"reg": "registry", "d": "loglevel=info", "dd": "loglevel=verbose", "ddd": "loglevel=silly", "q": "loglevel=warn",
+	"s": "loglevel=silent", "ws": "workspaces", "iwr": "include-workspace-root", "a": "all", "f": "force", "g": "global",
+	"l": "long", "p": "parseable", "S": "save", "B": "save-bundle", "D": "save-dev", "E": "save-exact", "O": "save-optional",
+	"P": "save-prod", "h": "usage", "H": "usage", "?": "usage", "v": "version",
+}
+
+// npmConfigCode judges one npm setting (from an option or an
+// npm_config_* variable) that names a program or code, by key.
+func (w *walker) npmConfigCode(sc *scope, cmd *Cmd, key string, v word.Word, tool string) {
+	key = strings.TrimPrefix(strings.ReplaceAll(strings.ToLower(key), "_", "-"), "config.") // pnpm --config.KEY=V
+	switch key {
+	case "script-shell", "shell":
+		if !shellLike(v) {
+			w.opaquePart(cmd, tool+" runs its scripts with "+v.String()+" ("+key+"), a program the guard does not read as a shell")
+		}
+	case "node-options":
+		if t, ok := v.Static(); !ok || strings.TrimSpace(t) != "" {
+			w.opaquePart(cmd, tool+" --node-options passes options (such as --require) to every node it starts")
+		}
+	case "userconfig", "globalconfig", "init-module", "onload-script":
+		w.opaquePart(cmd, tool+" --"+key+" reads "+v.String()+", which can set the programs it runs")
+	case "prefix", "dir":
+		if outsideDir(sc, v) {
+			w.opaquePart(cmd, tool+" --"+key+" runs the scripts of the package in "+v.String()+", not the project's")
+		}
+	case "editor", "browser", "viewer", "git", "node-gyp":
+		if t, ok := v.Static(); ok && (t == "true" || t == "false" || t == "") {
+			return
+		}
+		w.carriedProgram(sc, cmd, v, tool+" --"+key)
+	}
+}
+
+// npmArgs reads npm's argv the way nopt does: options anywhere before
+// "--", a valued option taking the next word, unknown options boolean.
+// It returns the operands (the subcommand first) and the words after
+// "--"; ok is false when a word not known here stands where an option
+// could be.
+func (w *walker) npmArgs(sc *scope, cmd *Cmd, args []word.Word, tool string, stopAtOperand bool) (ops, rest []word.Word, opts map[string]word.Word, ok bool) {
+	opts = map[string]word.Word{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t, static := a.Static()
+		if !static {
+			if a.CouldStartWith('-') {
+				return nil, nil, nil, false
+			}
+			ops = append(ops, a)
+			if stopAtOperand {
+				return ops, args[i+1:], opts, true
+			}
+			continue
+		}
+		if t == "--" {
+			return ops, args[i+1:], opts, true
+		}
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			ops = append(ops, a)
+			if stopAtOperand {
+				return ops, args[i+1:], opts, true
+			}
+			continue
+		}
+		name, val, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		if !strings.HasPrefix(t, "--") {
+			long, known := npmShort[name]
+			if !known && len(name) > 1 {
+				// A cluster of shorthands: one that takes a value hides
+				// what follows from the guard.
+				for _, r := range name {
+					l := npmShort[string(r)]
+					if npmValued[l] {
+						return nil, nil, nil, false
+					}
+				}
+				continue
+			}
+			if !known {
+				continue
+			}
+			if k, v, set := strings.Cut(long, "="); set {
+				name, val, hasVal = k, v, true
+			} else {
+				name = long
+			}
+		}
+		if tool == "npx" && name == "shell" {
+			name = "script-shell"
+		}
+		var v word.Word
+		switch {
+		case hasVal:
+			v = word.FromLit(val)
+		case npmValued[name] && i+1 < len(args):
+			i++
+			v = args[i]
+		default:
+			v = word.FromLit("true")
+		}
+		opts[name] = v
+		w.npmConfigCode(sc, cmd, name, v, tool)
+	}
+	return ops, nil, opts, true
+}
+
+func npmCarried(w *walker, sc *scope, cmd *Cmd) {
+	ops, rest, opts, ok := w.npmArgs(sc, cmd, cmd.Argv[1:], "npm", false)
+	if !ok {
+		w.opaquePart(cmd, "npm with an argument not known here where an option could be")
+		return
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sub, _ := ops[0].Static()
+	switch npmCommand(sub) {
+	case "exec":
+		w.npmExec(sc, cmd, append(ops[1:], rest...), opts, "npm exec")
+	case "explore":
+		// npm explore PKG -- COMMAND: a shell command in the package.
+		if len(rest) > 0 {
+			sub := sc.clone()
+			sub.cwd = Cwd{Unknown: true}
+			w.carriedShell(sub, cmd, joinWords(rest), "npm explore")
+		}
+	case "init":
+		// npm init INITIALIZER runs the package create-INITIALIZER.
+		if len(ops) > 1 {
+			w.opaquePart(cmd, "npm init "+ops[1].String()+" downloads and runs the package that creates the project")
+		}
+	case "install", "install-test":
+		w.packageSpecs(sc, cmd, ops[1:], "npm install")
+	}
+}
+
+// packageSpecs judges what npm install, yarn add and pnpm add are told
+// to install. A dependency from the registry (name, name@version,
+// @scope/name) is ordinary: the presets allow installing dependencies. A
+// package from a git repository, a URL, a tarball or a directory outside
+// the working directory is code the command line names, whose install
+// scripts run.
+func (w *walker) packageSpecs(sc *scope, cmd *Cmd, specs []word.Word, what string) {
+	for _, s := range specs {
+		t, ok := pathText(s)
+		if !ok {
+			w.opaquePart(cmd, what+" of a package not known here")
+			continue
+		}
+		local := strings.HasPrefix(t, "file:") || strings.HasPrefix(t, ".") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~")
+		// [@scope/]name[@version-or-source]
+		rest := t
+		if strings.HasPrefix(rest, "@") {
+			if i := strings.IndexByte(rest, '/'); i > 0 {
+				rest = rest[i+1:]
+			}
+		}
+		name, version, _ := strings.Cut(rest, "@")
+		version = strings.TrimPrefix(version, "npm:") // name@npm:other is the registry package other
+		if i := strings.LastIndexByte(version, '@'); i >= 0 {
+			version = version[i+1:]
+		}
+		switch {
+		case local:
+			if outsideDir(sc, word.FromLit(strings.TrimPrefix(t, "file:"))) {
+				w.opaquePart(cmd, what+" "+t+" installs the package in a directory outside the working directory, whose install scripts run")
+			}
+		case strings.ContainsAny(name, ":/") || strings.ContainsAny(version, ":/") ||
+			strings.HasSuffix(t, ".tgz") || strings.HasSuffix(t, ".tar.gz") || strings.HasSuffix(t, ".tar"):
+			// git+https://, github:u/r, u/r (GitHub), https://…tgz
+			w.opaquePart(cmd, what+" "+t+" installs a package from a repository, URL or tarball, whose install scripts run")
+		}
+	}
+}
+
+// npmCommand resolves the abbreviations npm accepts for the commands
+// that run code named on the command line (npm's deref: an alias, or a
+// prefix of one command alone).
+func npmCommand(s string) string {
+	switch s {
+	case "exe", "exec", "x":
+		return "exec"
+	case "explo", "explor", "explore":
+		return "explore"
+	case "ini", "init", "cr", "cre", "crea", "creat", "create", "inn", "inni", "innit":
+		return "init"
+	case "add", "i", "in", "ins", "inst", "insta", "instal", "install", "isnt", "isnta", "isntal", "isntall":
+		return "install"
+	case "install-t", "install-te", "install-tes", "install-test", "it":
+		return "install-test"
+	}
+	return s
+}
+
+// npmExec judges what npm exec (npx) runs: the command named by its first
+// operand, or the --call string; a --package names code to fetch and run.
+func (w *walker) npmExec(sc *scope, cmd *Cmd, argv []word.Word, opts map[string]word.Word, what string) {
+	if v, ok := opts["package"]; ok {
+		w.opaquePart(cmd, what+" --package runs a program from the package "+v.String())
+		return
+	}
+	if v, ok := opts["call"]; ok {
+		w.carriedShell(sc, cmd, v, what+" --call")
+		cmd.Wrapper = true
+		return
+	}
+	w.carriedArgv(sc, cmd, argv, what, true)
+}
+
+// npxCarried: npx reads its own options only before the command; the rest
+// is the command's.
+func npxCarried(w *walker, sc *scope, cmd *Cmd) {
+	args := cmd.Argv[1:]
+	var opts map[string]word.Word
+	var argv []word.Word
+	// npx takes an unknown option's next word as its value, so only the
+	// options known here keep the command in sight.
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') {
+				w.opaquePart(cmd, "npx with an argument not known here where an option could be")
+				return
+			}
+			argv = args[i:]
+			break
+		}
+		if t == "--" {
+			argv = args[i+1:]
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			argv = args[i:]
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimLeft(t, "-"), "=")
+		switch name {
+		case "p", "package", "c", "call", "shell", "script-shell", "userconfig", "cache", "w", "workspace", "prefix", "C", "registry":
+			_, v, hasVal := strings.Cut(t, "=")
+			if !hasVal && i+1 < len(args) {
+				i++
+				v, _ = args[i].Static()
+				if !args[i].IsStatic() {
+					w.opaquePart(cmd, "npx "+t+" with a value not known here")
+					return
+				}
+			}
+			if opts == nil {
+				opts = map[string]word.Word{}
+			}
+			long := map[string]string{"p": "package", "c": "call", "w": "workspace", "C": "prefix", "shell": "script-shell"}[name]
+			if long == "" {
+				long = name
+			}
+			opts[long] = word.FromLit(v)
+			w.npmConfigCode(sc, cmd, long, word.FromLit(v), "npx")
+		case "y", "yes", "no", "n", "q", "quiet", "s", "silent", "ws", "workspaces", "include-workspace-root", "no-install", "prefer-online", "prefer-offline", "offline":
+		default:
+			w.opaquePart(cmd, "npx with the option "+t+", which the guard does not read")
+			return
+		}
+	}
+	w.npmExec(sc, cmd, argv, opts, "npx")
+}
+
+// yarnCarried: yarn exec runs a shell command, yarn dlx a downloaded
+// package's program, yarn node node; yarn run and yarn NAME run the
+// project's scripts and its dependencies' programs.
+func yarnCarried(w *walker, sc *scope, cmd *Cmd) {
+	ops, rest, _, ok := w.npmArgs(sc, cmd, cmd.Argv[1:], "yarn", true)
+	if !ok {
+		w.opaquePart(cmd, "yarn with an argument not known here where an option could be")
+		return
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sub, _ := ops[0].Static()
+	switch sub {
+	case "exec":
+		// Yarn 1 runs COMMAND ARGS as a program; Yarn 2+ runs COMMAND as
+		// a line of its shell, with ARGS as "$@". Both readings are judged.
+		if len(rest) == 0 {
+			return
+		}
+		w.carriedArgv(sc, cmd, rest, "yarn exec", true)
+		if t, ok := rest[0].Static(); ok {
+			params, known := staticArgs(rest[1:])
+			w.codeFor(w.childScope(sc, append([]string{"yarn"}, params...), !known), "sh", t, Layer{Kind: "yarn exec (its shell)", Argv: word.Strings(cmd.Argv)})
+		} else {
+			w.opaquePart(cmd, "yarn exec runs a command line not known here")
+		}
+	case "dlx":
+		w.dlx(sc, cmd, rest, "yarn dlx")
+	case "node":
+		w.carriedArgv(sc, cmd, append([]word.Word{word.FromLit("node")}, rest...), "yarn node", true)
+	case "add", "install":
+		specs, _, _, ok := w.npmArgs(sc, cmd, rest, "yarn", false)
+		if !ok {
+			w.opaquePart(cmd, "yarn add with an argument not known here")
+			return
+		}
+		w.packageSpecs(sc, cmd, specs, "yarn "+sub)
+	default:
+		// Settings after the script name (up to --) may still be the
+		// tool's own: read them too.
+		w.npmArgs(sc, cmd, rest, "yarn", false)
+	}
+}
+
+// pnpmCarried: pnpm exec runs a command (a shell string with -c), pnpm
+// dlx a downloaded package's program.
+func pnpmCarried(w *walker, sc *scope, cmd *Cmd) {
+	ops, rest, _, ok := w.npmArgs(sc, cmd, cmd.Argv[1:], "pnpm", true)
+	if !ok {
+		w.opaquePart(cmd, "pnpm with an argument not known here where an option could be")
+		return
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sub, _ := ops[0].Static()
+	switch sub {
+	case "exec":
+		for len(rest) > 0 {
+			t, ok := rest[0].Static()
+			if !ok || !strings.HasPrefix(t, "-") {
+				break
+			}
+			rest = rest[1:]
+			switch t {
+			case "--":
+			case "-c", "--shell-mode":
+				w.carriedShell(sc, cmd, joinWords(rest), "pnpm exec --shell-mode")
+				cmd.Wrapper = true
+				return
+			case "-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--resume-from", "-s", "--silent":
+				if t == "--resume-from" && len(rest) > 0 {
+					rest = rest[1:]
+				}
+			default:
+				w.opaquePart(cmd, "pnpm exec with the option "+t+", which the guard does not read")
+				return
+			}
+			if t == "--" {
+				break
+			}
+		}
+		w.carriedArgv(sc, cmd, rest, "pnpm exec", true)
+	case "dlx":
+		w.dlx(sc, cmd, rest, "pnpm dlx")
+	case "add", "install", "i":
+		specs, _, _, ok := w.npmArgs(sc, cmd, rest, "pnpm", false)
+		if !ok {
+			w.opaquePart(cmd, "pnpm add with an argument not known here")
+			return
+		}
+		w.packageSpecs(sc, cmd, specs, "pnpm "+sub)
+	default:
+		w.npmArgs(sc, cmd, rest, "pnpm", false)
+	}
+}
+
+// dlx judges yarn/pnpm dlx: PACKAGE ARGS runs the package's program.
+func (w *walker) dlx(sc *scope, cmd *Cmd, args []word.Word, what string) {
+	for len(args) > 0 {
+		t, ok := args[0].Static()
+		if !ok || !strings.HasPrefix(t, "-") {
+			break
+		}
+		switch t {
+		case "-q", "--quiet", "-s", "--silent":
+			args = args[1:]
+		default:
+			w.opaquePart(cmd, what+" with the option "+t+" runs a program from a package named there")
+			return
+		}
+	}
+	w.carriedArgv(sc, cmd, args, what, true)
+}
+
+// npmEnv: npm reads npm_config_KEY (any case) as its --KEY option.
+func (w *walker) npmEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	if !strings.HasPrefix(strings.ToLower(a.Name), "npm_config_") {
+		return false
+	}
+	w.npmConfigCode(sc, cmd, a.Name[len("npm_config_"):], a.Value, "npm ("+a.Name+")")
+	return true
+}
+
+// Test runners and linters load configs that are code (jest.config.js,
+// eslint.config.js), setup files, plugins, rule directories and test
+// files.
+var (
+	jestLoader     = newLoader("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --testEnvironment --selectProjects --shard --seed --testTimeout --reporters --coverageProvider --json-output", "-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --transform --preset --runner --snapshotResolver --testSequencer --modulePaths", true)
+	vitestLoader   = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout", "-c --config -r --root --dir --setupFiles --globalSetup --workspace", true)
+	mochaLoader    = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec", "-r --require --file --config --package -u --ui", true)
+	eslintLoader   = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type", "-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser", false)
+	prettierLoader = newLoader("--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", "--config --plugin", false)
+)

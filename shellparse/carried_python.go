@@ -1,0 +1,289 @@
+package shellparse
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// pythonCommand maps what uv run, poetry run and coverage run were given
+// to the command that runs: a .py file runs with python.
+func pythonCommand(argv []word.Word) []word.Word {
+	if len(argv) > 0 {
+		if t, ok := argv[0].Static(); ok && (strings.HasSuffix(t, ".py") || strings.HasSuffix(t, ".pyw")) {
+			return append([]word.Word{word.FromLit("python")}, argv...)
+		}
+	}
+	return argv
+}
+
+// poetryCarried: poetry run COMMAND runs it in the project's
+// environment. (A rule for "poetry run" matches only when run is the
+// first word, so options before it need not be read here.)
+func poetryCarried(w *walker, sc *scope, cmd *Cmd) {
+	if len(cmd.Argv) < 2 {
+		return
+	}
+	if t, _ := cmd.Argv[1].Static(); t == "run" {
+		w.carriedArgv(sc, cmd, pythonCommand(cmd.Argv[2:]), "poetry run", true)
+	}
+}
+
+func hasOperand(argv []word.Word, s string) bool {
+	for _, a := range argv[1:] {
+		if t, _ := a.Static(); t == s {
+			return true
+		}
+	}
+	return false
+}
+
+// uvRunSpec lists uv run's options; an option not listed asks.
+var uvRunSpec = &argspec.Spec{Name: "uv run", Notation: "extra= all-extras no-extra= no-dev dev only-dev group= no-group= no-default-groups only-group= all-groups m,module no-editable exact no-env-file with= with-editable= with-requirements= isolated active no-active no-sync locked frozen s,script gui-script all-packages package= no-project p,python= directory= project= offline q,quiet v,verbose no-cache n cache-dir= index= default-index= i,index-url= extra-index-url= f,find-links= no-index U,upgrade P,upgrade-package= reinstall reinstall-package= refresh refresh-package= compile-bytecode color= native-tls no-progress no-config no-python-downloads managed-python no-managed-python python-preference= preview no-preview env-file= config-file= link-mode= resolution= prerelease= exclude-newer= no-build no-build-isolation no-binary h,help"}
+
+// uvCarried: uv run COMMAND runs it in the project's environment; uv
+// tool run (uvx) downloads a tool named on the command line and runs it.
+func uvCarried(w *walker, sc *scope, cmd *Cmd) {
+	if len(cmd.Argv) < 2 {
+		return
+	}
+	switch t, _ := cmd.Argv[1].Static(); t {
+	case "run":
+		w.uvRun(sc, cmd, cmd.Argv[1:])
+	case "pip":
+		if len(cmd.Argv) > 2 {
+			if t, _ := cmd.Argv[2].Static(); t == "install" {
+				w.pipInstall(sc, cmd, cmd.Argv[3:])
+			}
+		}
+	case "add":
+		w.pipInstall(sc, cmd, cmd.Argv[2:])
+	case "tool":
+		if len(cmd.Argv) > 2 {
+			if t, _ := cmd.Argv[2].Static(); t == "run" {
+				w.opaquePart(cmd, "uv tool run downloads and runs a tool named on the command line")
+			}
+		}
+	}
+}
+
+func uvxCarried(w *walker, _ *scope, cmd *Cmd) {
+	w.opaquePart(cmd, "uvx downloads and runs a tool named on the command line")
+}
+
+func (w *walker) uvRun(sc *scope, cmd *Cmd, args []word.Word) {
+	c, rest, reason := readWrapper(args, uvRunSpec)
+	if reason != "" {
+		w.opaquePart(cmd, reason)
+		return
+	}
+	for _, o := range c.Opts {
+		switch o.Name {
+		case "--with", "--with-editable", "--with-requirements":
+			w.opaquePart(cmd, "uv run "+o.Name+" adds packages named on the command line, whose code may run")
+		case "--env-file", "--config-file":
+			w.opaquePart(cmd, "uv run "+o.Name+" reads settings (and environment) from "+o.Value.String())
+		case "--directory", "--project":
+			if outsideDir(sc, *o.Value) {
+				w.opaquePart(cmd, "uv run "+o.Name+" runs in the project at "+o.Value.String()+", not this one")
+			}
+		case "--python":
+			if t, ok := o.Value.Static(); !ok || strings.ContainsAny(t, "/~") {
+				w.opaquePart(cmd, "uv run --python "+o.Value.String()+" runs that interpreter")
+			}
+		}
+	}
+	switch {
+	case c.Has("--module") && len(rest) > 0:
+		rest = append([]word.Word{word.FromLit("python"), word.FromLit("-m")}, rest...)
+	case c.HasAny("--script", "--gui-script") && len(rest) > 0:
+		rest = append([]word.Word{word.FromLit("python")}, rest...)
+	default:
+		rest = pythonCommand(rest)
+	}
+	w.carriedArgv(sc, cmd, rest, "uv run", true)
+}
+
+// toxCarried: tox runs the project's tox.ini; tox exec runs a command in
+// an environment; -c names another configuration, --override changes it.
+func toxCarried(w *walker, sc *scope, cmd *Cmd) {
+	args := cmd.Argv[1:]
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			if args[i].CouldStartWith('-') {
+				w.opaquePart(cmd, "tox with an argument not known here where an option could be")
+				return
+			}
+			continue
+		}
+		switch {
+		case t == "--":
+			if hasOperand(cmd.Argv[:i+1], "exec") || hasOperand(cmd.Argv[:i+1], "e") {
+				w.carriedArgv(sc, cmd, args[i+1:], "tox exec", true)
+			}
+			return
+		case t == "-x" || t == "--override" || strings.HasPrefix(t, "--override="):
+			w.opaquePart(cmd, "tox --override changes the commands tox.ini runs")
+		case t == "-c" || t == "--conf" || t == "--root" || t == "--installpkg" ||
+			strings.HasPrefix(t, "--conf=") || strings.HasPrefix(t, "--root=") || strings.HasPrefix(t, "--installpkg="):
+			name, val, hasVal := strings.Cut(t, "=")
+			v := word.FromLit(val)
+			if !hasVal && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if outsideDir(sc, v) {
+				w.opaquePart(cmd, "tox "+name+" uses "+v.String()+" (a configuration or package from outside the project)")
+			}
+		}
+	}
+}
+
+// noxCarried: nox -f names another noxfile.
+func noxCarried(w *walker, sc *scope, cmd *Cmd) {
+	args := cmd.Argv[1:]
+	for i := 0; i < len(args); i++ {
+		t, _ := args[i].Static()
+		if t == "--" {
+			return
+		}
+		if t == "-f" || t == "--noxfile" || strings.HasPrefix(t, "--noxfile=") || strings.HasPrefix(t, "-f") && len(t) > 2 {
+			var v word.Word
+			switch {
+			case strings.Contains(t, "="):
+				v = word.FromLit(t[strings.IndexByte(t, '=')+1:])
+			case len(t) > 2 && t[1] == 'f':
+				v = word.FromLit(t[2:])
+			case i+1 < len(args):
+				i++
+				v = args[i]
+			}
+			if t2, _ := v.Static(); outsideDir(sc, v) || !strings.HasSuffix(t2, "noxfile.py") {
+				w.opaquePart(cmd, "nox -f runs the noxfile "+v.String()+", not the project's")
+			}
+		}
+	}
+}
+
+var coverageRunSpec = &argspec.Spec{Name: "coverage run", Notation: "a,append branch concurrency= context= data-file= L,pylib m,module p,parallel-mode source= timid include= omit= rcfile= debug= save-signal= h,help"}
+
+// coverageCarried: coverage run PROGRAM or -m MODULE runs it with python.
+func coverageCarried(w *walker, sc *scope, cmd *Cmd) {
+	if len(cmd.Argv) < 2 {
+		return
+	}
+	if t, _ := cmd.Argv[1].Static(); t != "run" {
+		return
+	}
+	c, rest, reason := readWrapper(cmd.Argv[1:], coverageRunSpec)
+	if reason != "" {
+		w.opaquePart(cmd, reason)
+		return
+	}
+	if len(rest) == 0 {
+		return
+	}
+	argv := append([]word.Word{word.FromLit("python")}, rest...)
+	if c.Has("--module") {
+		argv = append([]word.Word{word.FromLit("python"), word.FromLit("-m")}, rest...)
+	}
+	w.carriedArgv(sc, cmd, argv, "coverage run", true)
+}
+
+// pytest loads its test files and their conftest.py, and a config file
+// (-c) or root directory whose settings add plugins.
+var pytestLoader = newLoader("-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", "-c --config-file --rootdir --confcutdir --cov-config", true)
+
+// pipValued are pip install's options that take a value.
+var pipValued = "-r --requirement -c --constraint -e --editable -t --target --platform --python-version --implementation --abi --root --prefix --src --upgrade-strategy -C --config-settings --global-option --no-binary --only-binary --progress-bar --root-user-action --report -i --index-url --extra-index-url -f --find-links --log --proxy --retries --timeout --exists-action --trusted-host --cert --client-cert --cache-dir --use-feature --use-deprecated --python --keyring-provider --resume-retries --group"
+
+var pipSets = sync.OnceValue(func() map[string]bool {
+	m := map[string]bool{}
+	for _, f := range strings.Fields(pipValued) {
+		m[f] = true
+	}
+	return m
+})
+
+// pipCarried: pip install of the project (., -e ., -r requirements.txt)
+// and of named packages is ordinary; a path outside the working
+// directory or a URL (git+https://…, a file://) hands pip code to build.
+func pipCarried(w *walker, sc *scope, cmd *Cmd) {
+	if len(cmd.Argv) < 2 {
+		return
+	}
+	if t, _ := cmd.Argv[1].Static(); t != "install" && t != "download" && t != "wheel" {
+		return
+	}
+	w.pipInstall(sc, cmd, cmd.Argv[2:])
+}
+
+func (w *walker) pipInstall(sc *scope, cmd *Cmd, args []word.Word) {
+	valued := pipSets()
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		t, ok := pathText(a) // a glob such as .[dev] is a requirement's extras
+		if !ok {
+			w.opaquePart(cmd, "pip install with an argument not known here")
+			return
+		}
+		name, val, hasVal := strings.Cut(t, "=")
+		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 2 && valued[t[:2]] {
+			name, val, hasVal = t[:2], t[2:], true
+		}
+		switch {
+		case strings.HasPrefix(t, "-") && valued[name]:
+			v := val
+			if !hasVal {
+				if i+1 >= len(args) {
+					continue
+				}
+				i++
+				if v, ok = pathText(args[i]); !ok {
+					w.opaquePart(cmd, "pip install "+name+" with a value not known here")
+					continue
+				}
+			}
+			switch name {
+			case "-r", "--requirement", "-c", "--constraint", "-e", "--editable":
+				w.pipSource(sc, cmd, v)
+			}
+		case strings.HasPrefix(t, "-"):
+		default:
+			w.pipSource(sc, cmd, t)
+		}
+	}
+}
+
+// pipSource judges one requirement: a name (with a version or extras),
+// a local path, or a URL.
+func (w *walker) pipSource(sc *scope, cmd *Cmd, t string) {
+	if _, url, ok := strings.Cut(t, " @ "); ok {
+		t = strings.TrimSpace(url)
+	}
+	switch {
+	case strings.Contains(t, "://") || strings.HasPrefix(t, "git+") || strings.HasPrefix(t, "hg+") || strings.HasPrefix(t, "svn+") || strings.HasPrefix(t, "bzr+"):
+		w.opaquePart(cmd, "pip builds and installs "+t+", code named by a URL")
+	case strings.ContainsAny(t, "/~") || t == "." || t == "..":
+		if outsideDir(sc, word.FromLit(t)) {
+			w.opaquePart(cmd, "pip builds and installs "+t+", code from outside the working directory")
+		}
+	}
+}
+
+// pythonEnv: PYTHONPATH entries outside the working directory and
+// PYTHONHOME make python import code from elsewhere.
+func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	switch a.Name {
+	case "PYTHONHOME":
+		w.untrustedLocation(sc, cmd, a, "python loads its standard library")
+	case "PYTHONPATH":
+		w.searchPath(sc, cmd, a, "python imports modules")
+	default:
+		return false
+	}
+	return true
+}

@@ -1,0 +1,94 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// bundleCarried: bundle exec COMMAND runs it with the bundle; another
+// Gemfile is code.
+func bundleCarried(w *walker, sc *scope, cmd *Cmd) {
+	args := cmd.Argv[1:]
+	for i, a := range args {
+		t, _ := a.Static()
+		if t == "--gemfile" || strings.HasPrefix(t, "--gemfile=") {
+			w.opaquePart(cmd, "bundle --gemfile evaluates another Gemfile, which is ruby code")
+			return
+		}
+		if t == "exec" {
+			rest := args[i+1:]
+			for len(rest) > 0 {
+				if o, _ := rest[0].Static(); o == "--keep-file-descriptors" || o == "--no-keep-file-descriptors" {
+					rest = rest[1:]
+					continue
+				}
+				break
+			}
+			w.carriedArgv(sc, cmd, rest, "bundle exec", true)
+			return
+		}
+		if !strings.HasPrefix(t, "-") {
+			return
+		}
+	}
+}
+
+// rakeCarried: rake runs the project's Rakefile. -e runs ruby code, -f
+// another Rakefile, -r/-I/-R load other files; NAME=value operands set
+// the environment of the tasks.
+func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
+	args := cmd.Argv[1:]
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			w.opaquePart(cmd, "rake with an argument not known here")
+			continue
+		}
+		name, _, _ := strings.Cut(t, "=")
+		switch {
+		case name == "-e" || name == "--execute" || name == "-E" || name == "--execute-continue" || name == "-p" || name == "--execute-print" ||
+			strings.HasPrefix(t, "-e") && len(t) > 2 && !strings.HasPrefix(t, "--"):
+			w.opaquePart(cmd, "rake "+name+" runs inline ruby code")
+		case name == "-f" || name == "--rakefile" || name == "-g" || name == "--system":
+			w.opaquePart(cmd, "rake "+name+" runs another Rakefile")
+		case name == "-r" || name == "--require" || name == "-I" || name == "--libdir" || name == "-R" || name == "--rakelibdir" || name == "--rakelib":
+			v := word.FromLit("")
+			if strings.Contains(t, "=") {
+				v = word.FromLit(t[len(name)+1:])
+			} else if i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if outsideDir(sc, v) {
+				w.opaquePart(cmd, "rake "+name+" loads ruby code from "+v.String())
+			}
+		case !strings.HasPrefix(t, "-"):
+			if n, _, val, ok := assignName(t); ok && isName(n) {
+				// rake sets ENV[NAME] for its tasks and the programs they run.
+				w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(val)}}, false)
+			}
+		}
+	}
+}
+
+// rspec loads its spec files, -r requires and an options file; rubocop
+// loads -r requires and a config whose require: lists code.
+var (
+	rspecLoader   = newLoader("-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", "-r --require -I -O --options --default-path", true)
+	rubocopLoader = newLoader("-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", "-r --require -c --config --plugin", false)
+)
+
+// rubyEnv: another Gemfile, library directories outside the working
+// directory, and options read by rake and rspec.
+func (w *walker) rubyEnv(sc *scope, cmd *Cmd, a Assign) bool {
+	switch a.Name {
+	case "BUNDLE_GEMFILE", "RAKEOPT", "SPEC_OPTS":
+		w.opaquePart(cmd, "setting "+a.Name+" makes ruby tools load code or options from "+a.Value.String())
+	case "RUBYLIB":
+		w.searchPath(sc, cmd, a, "ruby loads libraries")
+	default:
+		return false
+	}
+	return true
+}
