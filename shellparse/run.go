@@ -1839,4 +1839,3 @@ func (w *walker) sedScript(sc *scope, cmd *Cmd) {
 		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
 	}
 }
-
