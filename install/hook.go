@@ -130,7 +130,7 @@ func HookReply(client, decision, reason string) (stdout, stderr []byte, code int
 			reason = "guard-exec refused this command"
 		}
 		if decision == "ask" {
-			reason += fmt.Sprintf(" (guard-exec would ask first, but %s cannot ask from a hook: run the command yourself if it is what you want, or allow it in the guard-exec policy)", client)
+			reason += fmt.Sprintf(" (guard-exec would ask a person first, and %s cannot ask from a hook: ask the person to approve it)", client)
 		}
 		return nil, []byte(reason + "\n"), 2
 	default:

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/state"
@@ -24,14 +26,25 @@ func logElsewhere(e *env, s *setup, r audit.Record, cause error) {
 	if l.Append(r) != nil {
 		return
 	}
-	session := s.session
-	if session == "" {
-		session = "unknown"
-	}
-	f, err := os.OpenFile(filepath.Join(dir, "moved-"+session), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
+	f, err := os.OpenFile(filepath.Join(dir, "moved-"+noticeKey(s.session)), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o600)
 	if err != nil {
 		return
 	}
 	f.Close()
-	fmt.Fprintf(e.stderr, "guard-exec: notice: cannot write the audit log (%v); this session's decisions are recorded in %s\n", cause, l.Path)
+	// The cause stays out of the notice: its words ("read-only file
+	// system") are ones Codex takes for a sandbox denial.
+	_ = cause
+	fmt.Fprintf(e.stderr, "guard-exec: notice: the guard's state directory cannot be written here; its decisions are recorded in %s\n", l.Path)
+}
+
+// noticeKey is what a once-per-session notice is remembered by. A session
+// named after a parent that is process 1 is no session: a sandbox that
+// starts every command in a PID namespace of its own (Codex's bubblewrap,
+// --as-pid-1) gives each command a new "parent", so such notices are said
+// once a day instead.
+func noticeKey(session string) string {
+	if session == "" || strings.HasPrefix(session, "p1-") || session == "p1" {
+		return "day-" + time.Now().Format("20060102")
+	}
+	return session
 }

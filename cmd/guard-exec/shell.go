@@ -141,7 +141,7 @@ func shellMain(e *env) (int, *execSpec) {
 // is printed each time.
 func noticeOnce(e *env, s *setup, n string) {
 	if s.stateDir != "" && s.session != "" {
-		sum := sha256.Sum256([]byte(s.session + "\x00" + n))
+		sum := sha256.Sum256([]byte(noticeKey(s.session) + "\x00" + n))
 		p := filepath.Join(s.stateDir, "notices", hex.EncodeToString(sum[:12]))
 		if _, err := os.Lstat(p); err == nil {
 			return
