@@ -75,7 +75,7 @@ func TestHookReply(t *testing.T) {
 		{"codex", "deny", "", "no force push", 2},
 		{"codex", "ask", "", "codex cannot ask from a hook", 2},
 		{"gemini-cli", "allow", "{}\n", "", 0},
-		{"gemini-cli", "ask", "", "no force push (guard-exec would ask first", 2},
+		{"gemini-cli", "ask", "", "no force push (guard-exec would ask a person first", 2},
 	} {
 		out, errb, code := HookReply(tc.client, tc.decision, "no force push")
 		if !strings.Contains(string(out), tc.stdout) || (tc.stdout == "" && len(out) != 0) || !strings.Contains(string(errb), tc.stderrHas) || code != tc.code {
