@@ -28,12 +28,19 @@ import (
 // kept, otherwise perm is used. A symbolic link at path is followed, not
 // replaced: the file it points to is replaced (the temporary file is made
 // next to it), so a config kept in a dotfiles repository stays linked.
+// Only a regular file is replaced: anything else at path (a FIFO, a
+// device, a directory) is an error matching ErrNotRegular.
 func Write(path string, data []byte, perm fs.FileMode) (err error) {
 	if path, err = resolve(path); err != nil {
 		return fmt.Errorf("atomicfile: cannot write %s: %w", path, err)
 	}
 	dir := filepath.Dir(path)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			// A link to /dev/zero, a FIFO, a directory: replacing it is
+			// not what anyone asked for.
+			return fmt.Errorf("atomicfile: cannot write %s: %w (it is %s); remove it or replace it with a regular file", path, ErrNotRegular, kind(fi.Mode()))
+		}
 		perm = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {

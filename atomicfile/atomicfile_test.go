@@ -166,6 +166,20 @@ func TestWriteThroughLink(t *testing.T) {
 	if ents, _ := os.ReadDir(filepath.Join(dir, "dotfiles")); len(ents) != 2 {
 		t.Errorf("temporary files left next to the target: %v", ents)
 	}
+	// Never a device or a FIFO: the test makes its own FIFO to point at,
+	// so that a failure cannot replace a real device.
+	fifo := filepath.Join(dir, "fifo")
+	unix.Mkfifo(fifo, 0o600)
+	toFifo := filepath.Join(dir, "to-fifo")
+	os.Symlink(fifo, toFifo)
+	for _, p := range []string{fifo, toFifo, filepath.Join(dir, "dotfiles")} {
+		if err := Write(p, []byte("x"), 0o600); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("Write(%s) = %v, want ErrNotRegular", filepath.Base(p), err)
+		}
+	}
+	if fi, err := os.Lstat(fifo); err != nil || fi.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the FIFO was replaced")
+	}
 	loop := filepath.Join(dir, "loop")
 	os.Symlink("loop", loop)
 	if err := Write(loop, []byte("x"), 0o600); err == nil {

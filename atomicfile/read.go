@@ -29,16 +29,7 @@ func Open(path string) (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	fi, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		f.Close()
-		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (it is %s); replace it with a regular file", ErrNotRegular, kind(fi.Mode()))}
-	}
-	return f, nil
+	return regular(f, path)
 }
 
 // ReadFile reads the regular file at path, refusing other kinds of files
@@ -93,4 +84,30 @@ func kind(m os.FileMode) string {
 		return "a directory"
 	}
 	return "not a regular file"
+}
+
+// OpenAppend opens path for appending (O_RDWR, to read the last byte
+// written), creating it with perm, if it is a regular file: a FIFO would
+// swallow every record written to it, since opening one read-write never
+// blocks and nobody reads it.
+func OpenAppend(path string, perm os.FileMode) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|unix.O_NONBLOCK|unix.O_NOCTTY, perm)
+	if err != nil {
+		return nil, err
+	}
+	return regular(f, path)
+}
+
+// regular returns f if it is a regular file, else closes it.
+func regular(f *os.File, path string) (*os.File, error) {
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (it is %s); replace it with a regular file", ErrNotRegular, kind(fi.Mode()))}
+	}
+	return f, nil
 }

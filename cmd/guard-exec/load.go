@@ -112,7 +112,11 @@ func load(e *env, cwd string) (*setup, error) {
 	}
 	var proj *policy.File
 	trusted := false
-	if text, err := os.ReadFile(s.projectFile); err == nil {
+	// A project file that exists but cannot be read (a FIFO, a device, too
+	// large) refuses everything: it may hold deny rules.
+	if text, err := policy.ReadConfig(s.projectFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return s, err
+	} else if err == nil {
 		proj, err = policy.ParseFile(s.projectFile, text, policy.Project)
 		if err != nil {
 			return s, err
@@ -129,7 +133,8 @@ func load(e *env, cwd string) (*setup, error) {
 		s.session = id
 		if s.stateDir != "" {
 			approvals, aerr := state.Approvals(s.stateDir, id)
-			if aerr != nil && !errors.Is(aerr, state.ErrCorrupt) {
+			if aerr != nil && state.FirstReport(s.stateDir, id, aerr) {
+				// Found again before every command: said once.
 				s.warnings = append(s.warnings, aerr.Error())
 			}
 			texts, sources := make([]string, len(approvals)), make([]string, len(approvals))
