@@ -20,6 +20,10 @@ import (
 const (
 	maxParseFrames = 10000
 	readChunk      = 512
+	// maxWalkDepth bounds the walk's own recursion, through statements
+	// within statements (w.stmt), the one recursion the parser's depth
+	// does not bound (see w.stmt).
+	maxWalkDepth = 5000
 )
 
 var errTooDeep = errors.New("nested too deeply")

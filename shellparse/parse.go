@@ -28,6 +28,7 @@ type walker struct {
 	curScope   *scope
 	checking   bool // walking only to find differentials (uncalled functions)
 	arithDepth int
+	depth      int  // statements being walked, one within another
 	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
 	top        *scope // the top level's state

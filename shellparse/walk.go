@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -24,6 +25,13 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 	if st == nil || !w.step() {
 		return
 	}
+	// The parser builds "a | b | …" and "a && b && …" without recursing,
+	// as a tree as deep as the list is long, which the walk descends.
+	if w.depth++; w.depth > maxWalkDepth {
+		w.fatal = &ParseError{Reason: fmt.Sprintf("the command is nested too deeply to judge part by part (more than %d statements within one another)", maxWalkDepth), TooLarge: true}
+		return
+	}
+	defer func() { w.depth-- }()
 	if w.nested == 0 && !w.checking {
 		w.pos = Pos{int(st.Position.Line()), int(st.Position.Col())}
 	}

@@ -170,15 +170,89 @@ func (w *walker) braces(orig *syntax.Word) []*syntax.Word {
 	if !has {
 		return []*syntax.Word{wd}
 	}
+	if braceWords(wd.Parts, 0) > maxBraceWords {
+		// Counted first: spelling out {a,b}{a,b}… up to the limit costs
+		// the limit × the number of braces squared.
+		return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
+	}
 	var out []*syntax.Word
 	ok := expandBraces(wd, func(bw *syntax.Word) bool {
 		out = append(out, bw)
-		return len(out) <= 4096
+		return len(out) <= maxBraceWords
 	})
-	if !ok || len(out) > 4096 {
+	if !ok || len(out) > maxBraceWords {
 		return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
 	}
 	return out
+}
+
+// maxBraceWords is the most words a brace expansion is spelled out to,
+// and maxBraces the most brace expressions in one word.
+const (
+	maxBraceWords = 4096
+	maxBraces     = 32
+)
+
+// braceWords returns how many words parts (split by syntax.SplitBraces)
+// expand to, as bracesRec spells them out, or more than maxBraceWords
+// when that is more, or when one word spelled out goes through more than
+// maxBraces brace expressions (n counts those seen so far), each a level
+// of bracesRec's recursion.
+func braceWords(parts []syntax.WordPart, n int) int {
+	const tooMany = maxBraceWords + 1
+	words := 1
+	for _, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		if n++; n > maxBraces {
+			return tooMany
+		}
+		m := 0
+		if br.Sequence {
+			m = sequenceLen(br)
+		} else {
+			for _, e := range br.Elems {
+				if m += braceWords(e.Parts, n); m > maxBraceWords {
+					return tooMany
+				}
+			}
+		}
+		if m > 0 && words > maxBraceWords/m {
+			return tooMany
+		}
+		words *= m
+	}
+	return min(words, tooMany)
+}
+
+// sequenceLen is the number of words {from..to[..incr]} makes, as
+// bracesRec counts them, at most maxBraceWords+1.
+func sequenceLen(br *syntax.BraceExp) int {
+	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
+	if err1 != nil || err2 != nil {
+		if fromLit == "" || toLit == "" {
+			return maxBraceWords + 1
+		}
+		from, to = int64(fromLit[0]), int64(toLit[0])
+	}
+	incr := int64(1)
+	if len(br.Elems) > 2 {
+		if n, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64); n != 0 {
+			incr = max(n, -n)
+		}
+	}
+	span := to - from
+	if span < 0 {
+		span = -span
+	}
+	if span < 0 || span/incr >= maxBraceWords { // (span < 0: overflow)
+		return maxBraceWords + 1
+	}
+	return int(span/incr) + 1
 }
 
 // globbed records what a glob word matches in the file system now.
