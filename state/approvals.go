@@ -122,8 +122,9 @@ type TooLargeError struct {
 }
 
 func (e *TooLargeError) Error() string {
-	return fmt.Sprintf("state: session file %s is %d bytes, more than the %d read before each command: only the approvals in its last %d bytes apply; delete the file to clear the session's approvals",
-		e.Path, e.Size, maxSessionBytes, e.Read)
+	// Without the size, which each approval changes: said once.
+	return fmt.Sprintf("state: session file %s is larger than the %d bytes read before each command: only the approvals in its last %d bytes apply; delete the file to clear the session's approvals",
+		e.Path, maxSessionBytes, e.Read)
 }
 
 // Approvals returns the session's approvals in the order they were given.
