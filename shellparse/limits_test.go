@@ -130,3 +130,19 @@ func TestLargeBracesCounted(t *testing.T) {
 		t.Errorf("%d MiB allocated", n>>20)
 	}
 }
+
+// The words of all commands reported are bounded, not only the text:
+// brace expansions multiply words, and wrappers report the rest of their
+// words again at each level.
+func TestWordsBounded(t *testing.T) {
+	for _, src := range []string{
+		"echo " + r("{1..4096} ", 300),
+		r("env ", 100000) + "x",
+	} {
+		res, err := parse(src)
+		var pe *shellparse.ParseError
+		if !errors.As(err, &pe) || !pe.TooLarge || res != nil {
+			t.Errorf("%.20s…: got %v; want a TooLarge *ParseError", src, err)
+		}
+	}
+}

@@ -29,6 +29,7 @@ type walker struct {
 	checking   bool // walking only to find differentials (uncalled functions)
 	arithDepth int
 	depth      int  // statements being walked, one within another
+	words      int  // in the commands reported
 	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
 	top        *scope // the top level's state
@@ -342,6 +343,9 @@ func (w *walker) dataAsCode(reason string) {
 	w.emit(&Cmd{Opaque: reason, CodeArg: -1})
 }
 
+// maxWords bounds the words of all commands reported.
+const maxWords = 1 << 20
+
 // emit reports a command.
 func (w *walker) emit(c *Cmd) {
 	if w.checking {
@@ -350,6 +354,15 @@ func (w *walker) emit(c *Cmd) {
 	if len(w.res.Cmds) >= MaxParts {
 		if w.fatal == nil {
 			w.fatal = &ParseError{Reason: fmt.Sprintf("the command has more than %d parts, the most the guard judges one by one", MaxParts), TooLarge: true}
+		}
+		return
+	}
+	if w.words += len(c.Argv); w.words > maxWords {
+		// Wrappers report the rest of their words again at each level
+		// (env env …), brace expansions multiply them: the text's size
+		// alone does not bound the words to judge.
+		if w.fatal == nil {
+			w.fatal = &ParseError{Reason: fmt.Sprintf("the command expands to more than %d words, the most the guard judges one by one", maxWords), TooLarge: true}
 		}
 		return
 	}
