@@ -70,10 +70,7 @@ func read(path string, fn func(Record) error, bad *CorruptError) error {
 				if len(long)+len(chunk) > MaxLineBytes {
 					long, tooLong = long[:0], true
 				} else {
-					if len(long)+len(chunk) > cap(long) { // double: append's 1.25× copies too much
-						long = slices.Grow(long, max(cap(long), len(chunk)))
-					}
-					long = append(long, chunk...)
+					long = append(grow(long, len(chunk)), chunk...)
 				}
 			}
 			continue
@@ -83,7 +80,7 @@ func read(path string, fn func(Record) error, bad *CorruptError) error {
 			if len(long)+len(chunk) > MaxLineBytes {
 				tooLong = true
 			} else {
-				line = append(long, chunk...)
+				line = append(grow(long, len(chunk)), chunk...)
 			}
 			long = long[:0]
 		}
@@ -111,6 +108,16 @@ func read(path string, fn func(Record) error, bad *CorruptError) error {
 		bad.Files = append(bad.Files, path)
 	}
 	return nil
+}
+
+// grow makes room for n more bytes in b (n ≤ MaxLineBytes-len(b)),
+// doubling (append's 1.25× copies too much) up to MaxLineBytes.
+func grow(b []byte, n int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	c := min(max(2*cap(b), len(b)+n), MaxLineBytes)
+	return slices.Grow(b, c-len(b))
 }
 
 // ReadAll is Read over the rotated files path.N … path.1 and then path,
