@@ -84,6 +84,19 @@ type setup struct {
 	audit       *audit.Log
 	timeout     time.Duration
 	warnings    []string
+	// approvalsErr is what is wrong with the session's approvals (corrupt
+	// lines, a file too large): found again before every command, it is
+	// said once, by whichever command prints warnings (printWarnings).
+	approvalsErr error
+}
+
+// printWarnings returns the warnings to print now, and records that the
+// approvals' problem has been said.
+func (s *setup) printWarnings() []string {
+	if s.approvalsErr != nil && state.FirstReport(s.stateDir, s.session, s.approvalsErr) {
+		return append(s.warnings[:len(s.warnings):len(s.warnings)], s.approvalsErr.Error())
+	}
+	return s.warnings
 }
 
 // load reads the configuration layers for a command run in cwd. A broken
@@ -133,10 +146,7 @@ func load(e *env, cwd string) (*setup, error) {
 		s.session = id
 		if s.stateDir != "" {
 			approvals, aerr := state.Approvals(s.stateDir, id)
-			if aerr != nil && state.FirstReport(s.stateDir, id, aerr) {
-				// Found again before every command: said once.
-				s.warnings = append(s.warnings, aerr.Error())
-			}
+			s.approvalsErr = aerr
 			texts, sources := make([]string, len(approvals)), make([]string, len(approvals))
 			for i, a := range approvals {
 				texts[i], sources[i] = a.Rule, "session "+id+" approval "+strconv.Itoa(i+1)

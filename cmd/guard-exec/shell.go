@@ -74,7 +74,7 @@ func shellMain(e *env) (int, *execSpec) {
 		configErr(e, cfgErr)
 		return ExitRefused, nil
 	}
-	for _, w := range s.warnings {
+	for _, w := range s.printWarnings() {
 		fmt.Fprintf(e.stderr, "guard-exec: warning: %s\n", w)
 	}
 	for _, n := range s.pol.Notices {
