@@ -12,6 +12,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/state"
 )
 
@@ -185,6 +186,24 @@ func load(e *env, cwd string) (*setup, error) {
 		s.audit = &audit.Log{Path: filepath.Join(s.stateDir, "audit.jsonl"), Redact: redact}
 	}
 	return s, nil
+}
+
+// readScript reads a script to judge: at most one byte more than the
+// guard examines (shellparse.MaxBytes), so that /dev/zero or an endless
+// pipe is judged too large instead of filling memory. Unlike a config, a
+// script may be a FIFO: bash <(…) reads one, and waits for it as bash does.
+func readScript(r io.Reader) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, shellparse.MaxBytes+1))
+}
+
+// readScriptFile is readScript of the file at path.
+func readScriptFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readScript(f)
 }
 
 // configErr prints a configuration error the way every command does.

@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -105,10 +104,10 @@ func newFlags(e *env, name, usage string) *flag.FlagSet {
 func commandText(e *env, fs *flag.FlagSet, file string) (text, name string, err error) {
 	switch {
 	case file == "-" || file == "" && len(fs.Args()) == 1 && fs.Arg(0) == "-":
-		b, err := io.ReadAll(e.stdin)
+		b, err := readScript(e.stdin)
 		return string(b), "", err
 	case file != "":
-		b, err := os.ReadFile(file)
+		b, err := readScriptFile(file)
 		return string(b), file, err
 	case len(fs.Args()) == 0:
 		return "", "", fmt.Errorf("no command given")

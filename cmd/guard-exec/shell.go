@@ -16,7 +16,6 @@ import (
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/prompt"
-	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/state"
 )
 
@@ -92,7 +91,7 @@ func shellMain(e *env) (int, *execSpec) {
 		if !filepath.IsAbs(path) {
 			path = filepath.Join(e.cwd, path)
 		}
-		text, err := os.ReadFile(path)
+		text, err := readScriptFile(path)
 		if err != nil {
 			// bash cannot read it either: it reports the error itself and
 			// runs nothing.
@@ -101,7 +100,7 @@ func shellMain(e *env) (int, *execSpec) {
 		req.Source, req.Name = string(text), inv.File
 		req.Params = append([]string{inv.File}, inv.Args...)
 	case bashcli.ModeStdin:
-		text, err := io.ReadAll(io.LimitReader(e.stdin, shellparse.MaxBytes+1))
+		text, err := readScript(e.stdin)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "guard-exec: error: cannot read the script on standard input: %v\n", err)
 			return ExitRefused, nil
