@@ -1,5 +1,5 @@
-// Package atomicfile replaces files atomically and serialises writers with
-// advisory locks.
+// Package atomicfile replaces files atomically, serialises writers with
+// advisory locks, and reads the files it writes in bounded time and memory.
 //
 // Contract: after Write returns nil, readers see either the old content or
 // the complete new content at path, never a mix, and the new content and its
@@ -7,7 +7,9 @@
 // untouched and no temporary file is left behind. Lock takes an exclusive
 // flock on path+".lock", which is never deleted, so every process locking the
 // same path locks the same file. Locks are advisory: they only exclude
-// other callers of Lock. Unix only.
+// other callers of Lock. Open and ReadFile never block and never read
+// anything but a regular file, and ReadFile reads at most its cap: they are
+// the one way guard-exec reads its configs and state. Unix only.
 package atomicfile
 
 import (
@@ -23,10 +25,22 @@ import (
 
 // Write replaces path with data. The temporary file is created in the same
 // directory (created 0700 if missing). If path exists its permission bits are
-// kept, otherwise perm is used. A symlink at path is replaced, not followed.
+// kept, otherwise perm is used. A symbolic link at path is followed, not
+// replaced: the file it points to is replaced (the temporary file is made
+// next to it), so a config kept in a dotfiles repository stays linked.
+// Only a regular file is replaced: anything else at path (a FIFO, a
+// device, a directory) is an error matching ErrNotRegular.
 func Write(path string, data []byte, perm fs.FileMode) (err error) {
+	if path, err = resolve(path); err != nil {
+		return fmt.Errorf("atomicfile: cannot write %s: %w", path, err)
+	}
 	dir := filepath.Dir(path)
-	if fi, err := os.Stat(path); err == nil {
+	if fi, err := os.Lstat(path); err == nil {
+		if !fi.Mode().IsRegular() {
+			// A link to /dev/zero, a FIFO, a directory: replacing it is
+			// not what anyone asked for.
+			return fmt.Errorf("atomicfile: cannot write %s: %w (it is %s); remove it or replace it with a regular file", path, ErrNotRegular, kind(fi.Mode()))
+		}
 		perm = fi.Mode().Perm()
 	}
 	if err := os.MkdirAll(dir, 0o700); err != nil {
@@ -60,6 +74,31 @@ func Write(path string, data []byte, perm fs.FileMode) (err error) {
 		return err
 	}
 	return syncDir(dir)
+}
+
+// maxLinks bounds the links followed, as the kernel's ELOOP does.
+const maxLinks = 40
+
+// resolve follows symbolic links at the last component of path until it
+// names something that is not a link (possibly nothing yet: a dangling
+// link is written through and creates its target). Links in the
+// directories above are left to the kernel, which follows them anyway.
+func resolve(path string) (string, error) {
+	for range maxLinks {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode()&fs.ModeSymlink == 0 {
+			return path, nil
+		}
+		t, err := os.Readlink(path)
+		if err != nil {
+			return path, err
+		}
+		if !filepath.IsAbs(t) {
+			t = filepath.Join(filepath.Dir(path), t)
+		}
+		path = t
+	}
+	return path, fmt.Errorf("more than %d symbolic links", maxLinks)
 }
 
 func syncDir(dir string) error {

@@ -92,7 +92,9 @@ func (l *Log) Append(r Record) error {
 // tryAppend appends line if the file it locked is still the one at l.Path;
 // done is false when it was rotated away first and the caller should retry.
 func (l *Log) tryAppend(line []byte) (done bool, err error) {
-	f, err := os.OpenFile(l.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	// Only a regular file: records written to a FIFO nobody reads would
+	// be lost without a word.
+	f, err := atomicfile.OpenAppend(l.Path, 0o600)
 	if err != nil {
 		return false, fmt.Errorf("audit: cannot open log: %w", err)
 	}

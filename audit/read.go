@@ -2,17 +2,21 @@ package audit
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
 )
 
 // CorruptError reports lines that Read or ReadAll skipped because they were
@@ -42,20 +46,51 @@ func Read(path string, fn func(Record) error) error {
 	return nil
 }
 
+// MaxLineBytes is the longest line read as a record; a longer one is
+// skipped as corrupt. Reading holds at most one line, so a log of any size
+// is read in this much memory.
+const MaxLineBytes = 16 << 20
+
 func read(path string, fn func(Record) error, bad *CorruptError) error {
-	f, err := os.Open(path)
+	f, err := atomicfile.Open(path) // never waits on a FIFO
 	if err != nil {
 		return fmt.Errorf("audit: cannot read log: %w", err)
 	}
 	defer f.Close()
 	br := bufio.NewReaderSize(f, 64<<10)
 	skipped := 0
+	// A line longer than br's buffer is gathered in long, which is reused
+	// (a record's strings are copied out of it by Unmarshal).
+	var long []byte
+	tooLong := false
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
+		chunk, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			if !tooLong {
+				if len(long)+len(chunk) > MaxLineBytes {
+					long, tooLong = long[:0], true
+				} else {
+					long = append(grow(long, len(chunk)), chunk...)
+				}
+			}
+			continue
+		}
+		line := chunk
+		if len(long) > 0 {
+			if len(long)+len(chunk) > MaxLineBytes {
+				tooLong = true
+			} else {
+				line = append(grow(long, len(chunk)), chunk...)
+			}
+			long = long[:0]
+		}
+		if tooLong {
+			tooLong = false
+			skipped++
+		} else if len(line) > 0 {
 			var r Record
 			if line[len(line)-1] != '\n' || json.Unmarshal(line, &r) != nil || r.Time.IsZero() || r.Decision == "" {
-				if len(strings.TrimSpace(string(line))) > 0 {
+				if len(bytes.TrimSpace(line)) > 0 {
 					skipped++
 				}
 			} else if err := fn(r); err != nil {
@@ -73,6 +108,16 @@ func read(path string, fn func(Record) error, bad *CorruptError) error {
 		bad.Files = append(bad.Files, path)
 	}
 	return nil
+}
+
+// grow makes room for n more bytes in b (n ≤ MaxLineBytes-len(b)),
+// doubling (append's 1.25× copies too much) up to MaxLineBytes.
+func grow(b []byte, n int) []byte {
+	if len(b)+n <= cap(b) {
+		return b
+	}
+	c := min(max(2*cap(b), len(b)+n), MaxLineBytes)
+	return slices.Grow(b, c-len(b))
 }
 
 // ReadAll is Read over the rotated files path.N … path.1 and then path,

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
 )
 
 // Settings are the non-rule keys of the config files.
@@ -334,14 +336,38 @@ func typeErrorLine(err error, text string) int {
 	return 0
 }
 
+// MaxConfigBytes is the largest config file read (about 100,000 rules).
+const MaxConfigBytes = 16 << 20
+
+// ReadConfig reads a config file's text. A missing file is an error
+// matching os.ErrNotExist; anything but a regular file of at most
+// MaxConfigBytes (a FIFO, a device, a directory) is a *ConfigError, so that
+// no file put in the project tree can make the guard hang or run out of
+// memory: a config that cannot be read refuses every command, as a broken
+// one does.
+func ReadConfig(path string) ([]byte, error) {
+	text, err := atomicfile.ReadFile(path, MaxConfigBytes)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		hint := "check the file's permissions"
+		if errors.Is(err, atomicfile.ErrNotRegular) || errors.Is(err, atomicfile.ErrTooLarge) {
+			hint = "a config file is a regular file of at most 16 MiB; replace or remove it"
+		}
+		return nil, &ConfigError{File: path, Msg: "cannot read: " + err.Error(), Hint: hint}
+	}
+	return text, nil
+}
+
 // LoadFile reads and parses a config file; a missing file is (nil, nil).
 func LoadFile(path string, layer Layer) (*File, error) {
-	text, err := os.ReadFile(path)
+	text, err := ReadConfig(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, &ConfigError{File: path, Msg: "cannot read: " + err.Error(), Hint: "check the file's permissions"}
+		return nil, err
 	}
 	return ParseFile(path, text, layer)
 }

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -311,16 +312,17 @@ func simpleString(val string) (string, bool) {
 
 // AppendRule appends rule text to a config file, keeping everything else
 // in it byte for byte, writes it atomically, and checks that the result
-// still loads. On failure the file is left as it was.
+// still loads. On failure the file is left as it was. A config that is a
+// symbolic link (a dotfiles repository) stays one: its target is rewritten.
 func AppendRule(path, ruleText string, check func(text []byte) error) error {
 	unlock, err := atomicfile.Lock(path)
 	if err != nil {
 		return fmt.Errorf("cannot lock %s: %v", path, err)
 	}
 	defer unlock()
-	old, err := os.ReadFile(path)
-	if err != nil && !os.IsNotExist(err) {
-		return fmt.Errorf("cannot read %s: %v", path, err)
+	old, err := ReadConfig(path)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
 	}
 	text := append([]byte(nil), old...)
 	if len(text) > 0 && text[len(text)-1] != '\n' {

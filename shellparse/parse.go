@@ -28,6 +28,8 @@ type walker struct {
 	curScope   *scope
 	checking   bool // walking only to find differentials (uncalled functions)
 	arithDepth int
+	depth      int  // statements being walked, one within another
+	words      int  // in the commands reported
 	aliases    bool // an alias was defined: a command word may not be what it reads
 	called     map[*syntax.Stmt]bool
 	top        *scope    // the top level's state
@@ -191,7 +193,7 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 			Reason: `the text has a carriage return (\r): bash keeps it as part of a word while the parser reads it as a space, so the two would read different commands`}
 	}
 	p := syntax.NewParser(syntax.Variant(lang))
-	f, err := p.Parse(strings.NewReader(src), w.opts.Name)
+	f, err := p.Parse(newDepthReader(src), w.opts.Name)
 	for tries := 0; err != nil && tries < 16; tries++ {
 		if delim, ok := unclosedHeredoc(err); ok {
 			// bash ends a here-document at the end of the input when its
@@ -206,7 +208,10 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		} else {
 			break
 		}
-		f, err = syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), w.opts.Name)
+		f, err = syntax.NewParser(syntax.Variant(lang)).Parse(newDepthReader(src), w.opts.Name)
+	}
+	if errors.Is(err, errTooDeep) {
+		return nil, &ParseError{Reason: fmt.Sprintf("the command is nested too deeply to judge part by part (the parser needs more than %d stack frames)", maxParseFrames), TooLarge: true}
 	}
 	if err != nil {
 		pe := &ParseError{Reason: "bash syntax error: " + err.Error()}
@@ -393,6 +398,9 @@ func (w *walker) dataAsCode(reason string) {
 	w.emit(&Cmd{Opaque: reason, CodeArg: -1})
 }
 
+// maxWords bounds the words of all commands reported.
+const maxWords = 1 << 20
+
 // emit reports a command.
 func (w *walker) emit(c *Cmd) {
 	if w.checking {
@@ -404,6 +412,15 @@ func (w *walker) emit(c *Cmd) {
 		}
 		return
 	}
+	if w.words += len(c.Argv); w.words > maxWords {
+		// Wrappers report the rest of their words again at each level
+		// (env env …), brace expansions multiply them: the text's size
+		// alone does not bound the words to judge.
+		if w.fatal == nil {
+			w.fatal = &ParseError{Reason: fmt.Sprintf("the command expands to more than %d words, the most the guard judges one by one", maxWords), TooLarge: true}
+		}
+		return
+	}
 	if c.Cwd.Dirs == nil && !c.Cwd.Unknown && w.curScope != nil {
 		// Dirs slices are replaced, never changed in place: shared.
 		c.Cwd = Cwd{Dirs: slices.Clip(w.curScope.cwd.Dirs), Unknown: w.curScope.cwd.Unknown}
@@ -411,12 +428,32 @@ func (w *walker) emit(c *Cmd) {
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos
 	}
-	c.Via = append([]Layer(nil), w.via...)
+	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {
+		// Commands in one substitution share its layers: a copy each
+		// costs depth × commands.
+		c.Via = w.res.Cmds[n-1].Via
+	} else {
+		c.Via = append([]Layer(nil), w.via...)
+	}
 	if len(w.calls) > 0 {
 		c.Func = w.calls[len(w.calls)-1]
 	}
 	w.res.Cmds = append(w.res.Cmds, c)
 }
+
+// tooDeep reports, as an opaque command, a layer of code (a substitution,
+// a wrapper's command) nested MaxDepth layers deep, where the walk stops:
+// every command reported carries its layers, so past a fixed depth their
+// cost, depth × commands, would grow with the square of the text.
+func (w *walker) tooDeep(argv []word.Word) bool {
+	if len(w.via) < MaxDepth {
+		return false
+	}
+	w.emit(&Cmd{Argv: argv, Opaque: fmt.Sprintf("code nested more than %d levels deep", MaxDepth), CodeArg: -1})
+	return true
+}
+
+func sameLayer(a, b Layer) bool { return a.Kind == b.Kind && slices.Equal(a.Argv, b.Argv) }
 
 // step counts work and stops the walk past the limit.
 func (w *walker) step() bool {

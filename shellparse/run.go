@@ -1127,6 +1127,9 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 		w.code(child, text, layer)
 		return
 	}
+	if w.tooDeep(cmd.Argv) { // env env env …: each level reports the rest
+		return
+	}
 	w.via = append(w.via, layer)
 	defer func() { w.via = w.via[:len(w.via)-1] }()
 	w.checkAssigns(isc, in.assigns, false)

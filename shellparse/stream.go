@@ -97,7 +97,7 @@ func (w *walker) walkStream(src string) bool {
 			s.publish(prev, true, err)
 		}()
 		p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-		for st, perr := range p.StmtsSeq(strings.NewReader(src)) {
+		for st, perr := range p.StmtsSeq(newDepthReader(src)) {
 			if perr != nil {
 				err = perr
 				return

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"fmt"
 	"path"
 	"strings"
 
@@ -24,6 +25,13 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 	if st == nil || !w.step() {
 		return
 	}
+	// The parser builds "a | b | …" and "a && b && …" without recursing,
+	// as a tree as deep as the list is long, which the walk descends.
+	if w.depth++; w.depth > maxWalkDepth {
+		w.fatal = &ParseError{Reason: fmt.Sprintf("the command is nested too deeply to judge part by part (more than %d statements within one another)", maxWalkDepth), TooLarge: true}
+		return
+	}
+	defer func() { w.depth-- }()
 	if w.nested == 0 && !w.checking {
 		w.pos = Pos{int(st.Position.Line()), int(st.Position.Col())}
 	}
@@ -780,7 +788,7 @@ func (w *walker) arithText(sc *scope, v word.Word, where string) {
 	if s, ok := v.Static(); ok && !strings.ContainsAny(s, "$`") {
 		// Literal text: read it as the expression bash will evaluate, so
 		// that assignments (let 'x = 1') are told from reads.
-		if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("(( "+s+" ))"), ""); err == nil && len(f.Stmts) == 1 {
+		if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader("(( "+s+" ))"), ""); err == nil && len(f.Stmts) == 1 {
 			if ac, ok := f.Stmts[0].Cmd.(*syntax.ArithmCmd); ok {
 				if wd, isWord := ac.X.(*syntax.Word); isWord {
 					// A single operand: a name or a number, never text to
@@ -991,6 +999,9 @@ func (w *walker) varNameArg(sc *scope, v word.Word, where string) {
 
 // subst walks a command or process substitution: a subshell.
 func (w *walker) subst(sc *scope, stmts []*syntax.Stmt, kind string) {
+	if w.tooDeep(nil) {
+		return
+	}
 	w.via = append(w.via, Layer{Kind: kind})
 	was := w.inPipe
 	if strings.HasPrefix(kind, "<(") || strings.HasPrefix(kind, ">(") {

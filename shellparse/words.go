@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -31,13 +32,56 @@ type fieldBuilder struct {
 	fields []word.Word
 	cur    word.Word
 	has    bool // cur holds something, even an empty quoted string
+	// lit holds the text of cur's last segment when addLit made it, so
+	// that the next piece is appended in place. word.AddLit copies the
+	// whole segment each time, which made a word of many pieces (a long
+	// "$HOME …" string, an unquoted here-document) quadratic. The bytes
+	// of lit are only ever appended to, never rewritten, so the strings
+	// made from it stay valid; a segment lit did not make gets a new lit.
+	lit []byte
 }
 
 func (b *fieldBuilder) end() {
 	if b.has {
 		b.fields = append(b.fields, b.cur)
 	}
-	b.cur, b.has = word.Word{}, false
+	b.cur, b.has, b.lit = word.Word{}, false, nil
+}
+
+// addLit appends literal text to cur, as cur.AddLit does, in time
+// proportional to len(s).
+func (b *fieldBuilder) addLit(s string) {
+	n := len(b.cur.Segs)
+	if n == 0 || b.cur.Segs[n-1].Kind != word.Lit || s == "" {
+		b.cur.AddLit(s)
+		return
+	}
+	last := &b.cur.Segs[n-1]
+	if len(last.Text) != len(b.lit) || len(b.lit) == 0 || unsafe.StringData(last.Text) != &b.lit[0] {
+		// Not lit's text (an earlier segment, or one added whole):
+		// start a new lit, never reusing the old one's bytes.
+		b.lit = append(make([]byte, 0, 2*(len(last.Text)+len(s))), last.Text...)
+	}
+	b.lit = append(b.lit, s...)
+	last.Text = unsafe.String(&b.lit[0], len(b.lit))
+}
+
+// add appends a segment, as cur.Add does.
+func (b *fieldBuilder) add(s word.Seg) {
+	if s.Kind == word.Lit {
+		b.addLit(s.Text)
+		return
+	}
+	b.cur.Add(s)
+}
+
+// addWord appends all segments of v, as cur.AddWord does.
+func (b *fieldBuilder) addWord(v word.Word) {
+	for _, s := range v.Segs {
+		b.add(s)
+	}
+	b.cur.Split = b.cur.Split || v.Split
+	b.cur.Multi = b.cur.Multi || v.Multi
 }
 
 // fields expands a word the way bash does for a command's arguments:
@@ -94,13 +138,17 @@ func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
 	if len(b.fields) == 0 {
 		return word.FromLit("")
 	}
-	out := b.fields[0]
-	for _, f := range b.fields[1:] {
-		out.AddLit(" ")
-		out.AddWord(f)
+	if len(b.fields) == 1 {
+		b.fields[0].Split = false
+		return b.fields[0]
 	}
-	out.Split = false
-	return out
+	jb := fieldBuilder{cur: b.fields[0]}
+	for _, f := range b.fields[1:] {
+		jb.addLit(" ")
+		jb.addWord(f)
+	}
+	jb.cur.Split = false
+	return jb.cur
 }
 
 // braces performs brace expansion. An expansion too large to list is one
@@ -122,15 +170,89 @@ func (w *walker) braces(orig *syntax.Word) []*syntax.Word {
 	if !has {
 		return []*syntax.Word{wd}
 	}
+	if braceWords(wd.Parts, 0) > maxBraceWords {
+		// Counted first: spelling out {a,b}{a,b}… up to the limit costs
+		// the limit × the number of braces squared.
+		return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
+	}
 	var out []*syntax.Word
 	ok := expandBraces(wd, func(bw *syntax.Word) bool {
 		out = append(out, bw)
-		return len(out) <= 4096
+		return len(out) <= maxBraceWords
 	})
-	if !ok || len(out) > 4096 {
+	if !ok || len(out) > maxBraceWords {
 		return []*syntax.Word{{Parts: []syntax.WordPart{&syntax.CmdSubst{}}}}
 	}
 	return out
+}
+
+// maxBraceWords is the most words a brace expansion is spelled out to,
+// and maxBraces the most brace expressions in one word.
+const (
+	maxBraceWords = 4096
+	maxBraces     = 32
+)
+
+// braceWords returns how many words parts (split by syntax.SplitBraces)
+// expand to, as bracesRec spells them out, or more than maxBraceWords
+// when that is more, or when one word spelled out goes through more than
+// maxBraces brace expressions (n counts those seen so far), each a level
+// of bracesRec's recursion.
+func braceWords(parts []syntax.WordPart, n int) int {
+	const tooMany = maxBraceWords + 1
+	words := 1
+	for _, p := range parts {
+		br, ok := p.(*syntax.BraceExp)
+		if !ok {
+			continue
+		}
+		if n++; n > maxBraces {
+			return tooMany
+		}
+		m := 0
+		if br.Sequence {
+			m = sequenceLen(br)
+		} else {
+			for _, e := range br.Elems {
+				if m += braceWords(e.Parts, n); m > maxBraceWords {
+					return tooMany
+				}
+			}
+		}
+		if m > 0 && words > maxBraceWords/m {
+			return tooMany
+		}
+		words *= m
+	}
+	return min(words, tooMany)
+}
+
+// sequenceLen is the number of words {from..to[..incr]} makes, as
+// bracesRec counts them, at most maxBraceWords+1.
+func sequenceLen(br *syntax.BraceExp) int {
+	fromLit, toLit := br.Elems[0].Lit(), br.Elems[1].Lit()
+	from, err1 := strconv.ParseInt(fromLit, 10, 64)
+	to, err2 := strconv.ParseInt(toLit, 10, 64)
+	if err1 != nil || err2 != nil {
+		if fromLit == "" || toLit == "" {
+			return maxBraceWords + 1
+		}
+		from, to = int64(fromLit[0]), int64(toLit[0])
+	}
+	incr := int64(1)
+	if len(br.Elems) > 2 {
+		if n, _ := strconv.ParseInt(br.Elems[2].Lit(), 10, 64); n != 0 {
+			incr = max(n, -n)
+		}
+	}
+	span := to - from
+	if span < 0 {
+		span = -span
+	}
+	if span < 0 || span/incr >= maxBraceWords { // (span < 0: overflow)
+		return maxBraceWords + 1
+	}
+	return int(span/incr) + 1
 }
 
 // globbed records what a glob word matches in the file system now.
@@ -199,9 +321,9 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 			v, known = ansiC(v)
 		}
 		if known {
-			b.cur.AddLit(v)
+			b.addLit(v)
 		} else {
-			b.cur.Add(word.Seg{Kind: word.Hole, Text: "$'" + p.Value + "' (its text depends on the locale)"})
+			b.add(word.Seg{Kind: word.Hole, Text: "$'" + p.Value + "' (its text depends on the locale)"})
 		}
 		b.has = true
 	case *syntax.DblQuoted:
@@ -221,11 +343,11 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		w.addDynamic(b, word.Seg{Kind: word.Hole, Text: "$(…)"}, ctx)
 	case *syntax.ProcSubst:
 		w.subst(sc, p.Stmts, p.Op.String()+"…)")
-		b.cur.Add(word.Seg{Kind: word.Hole, Text: p.Op.String() + "…)"})
+		b.add(word.Seg{Kind: word.Hole, Text: p.Op.String() + "…)"})
 		b.has = true
 	case *syntax.ArithmExp:
 		w.arith(sc, p.X)
-		b.cur.Add(word.Seg{Kind: word.Hole, Text: "$((…))"})
+		b.add(word.Seg{Kind: word.Hole, Text: "$((…))"})
 		b.has = true
 	case *syntax.ExtGlob:
 		if strings.ContainsAny(p.Pattern.Value, "$`") {
@@ -235,18 +357,18 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		}
 		w.lit(sc, &fieldBuilder{}, p.Pattern.Value, ctx, false)
 		if ctx.dq || ctx.noSplit && !ctx.pattern {
-			b.cur.AddLit(p.Op.String() + p.Pattern.Value + ")")
+			b.addLit(p.Op.String() + p.Pattern.Value + ")")
 		} else {
-			b.cur.Add(word.Seg{Kind: word.Star, Text: p.Op.String() + p.Pattern.Value + ")"})
+			b.add(word.Seg{Kind: word.Star, Text: p.Op.String() + p.Pattern.Value + ")"})
 		}
 		b.has = true
 	case *syntax.BraceExp:
 		// Only reachable when expansion was too large to list.
-		b.cur.Add(word.Seg{Kind: word.Hole, Text: "{…}"})
+		b.add(word.Seg{Kind: word.Hole, Text: "{…}"})
 		b.cur.Split = true
 		b.has = true
 	default:
-		b.cur.Add(word.Seg{Kind: word.Hole, Text: "?"})
+		b.add(word.Seg{Kind: word.Hole, Text: "?"})
 		b.has = true
 	}
 }
@@ -303,7 +425,7 @@ func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
 
 // addDynamic adds an unknown value, which splits unless quoted.
 func (w *walker) addDynamic(b *fieldBuilder, s word.Seg, ctx wctx) {
-	b.cur.Add(s)
+	b.add(s)
 	b.has = true
 	if !ctx.dq && !ctx.noSplit {
 		b.cur.Split = true
@@ -317,7 +439,7 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 	}
 	if !ctx.dq && atStart && ctx.arg {
 		if n := assignPrefix(v); n > 0 {
-			b.cur.AddLit(v[:n])
+			b.addLit(v[:n])
 			b.has = true
 			val := ctx
 			val.arg, val.assign = false, true
@@ -337,7 +459,7 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 			if !ctx.dq || n == '$' || n == '`' || n == '\\' || n == '\n' || (n == '"' && !ctx.hdoc) {
 				if n != '\n' {
 					r, size := utf8.DecodeRuneInString(v[i+1:])
-					b.cur.AddLit(string(r))
+					b.addLit(string(r))
 					i += 1 + size
 				} else {
 					i += 2
@@ -345,21 +467,21 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 				b.has = true
 				continue
 			}
-			b.cur.AddLit("\\")
+			b.addLit("\\")
 		case glob && c == '*':
-			b.cur.Add(word.Seg{Kind: word.Star})
+			b.add(word.Seg{Kind: word.Star})
 		case glob && c == '?':
-			b.cur.Add(word.Seg{Kind: word.Quest})
+			b.add(word.Seg{Kind: word.Quest})
 		case glob && c == '[':
 			if j := classClose(v, i); j > 0 {
-				b.cur.Add(word.Seg{Kind: word.Class, Text: v[i+1 : j]})
+				b.add(word.Seg{Kind: word.Class, Text: v[i+1 : j]})
 				i = j + 1
 				b.has = true
 				continue
 			}
-			b.cur.AddLit("[")
+			b.addLit("[")
 		case ctx.assign && c == ':' && i+1 < len(v) && v[i+1] == '~':
-			b.cur.AddLit(":")
+			b.addLit(":")
 			i++
 			rest := w.tilde(sc, b, v[i:], ctx)
 			v = v[:i] + rest
@@ -370,7 +492,7 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 			for j < len(v) && !special(v[j], glob, ctx.assign) {
 				j++
 			}
-			b.cur.AddLit(v[i:j])
+			b.addLit(v[i:j])
 			i = j
 			b.has = true
 			continue
@@ -442,13 +564,13 @@ func (w *walker) tilde(sc *scope, b *fieldBuilder, v string, ctx wctx) string {
 	}
 	switch name {
 	case "":
-		b.cur.AddWord(sc.lookup(w, "HOME", "~"))
+		b.addWord(sc.lookup(w, "HOME", "~"))
 	case "+":
-		b.cur.AddWord(sc.lookup(w, "PWD", "~+"))
+		b.addWord(sc.lookup(w, "PWD", "~+"))
 	case "-":
-		b.cur.AddWord(sc.lookup(w, "OLDPWD", "~-"))
+		b.addWord(sc.lookup(w, "OLDPWD", "~-"))
 	default:
-		b.cur.Add(word.Seg{Kind: word.Hole, Text: "~" + name})
+		b.add(word.Seg{Kind: word.Hole, Text: "~" + name})
 	}
 	b.has = true
 	return v[end:]
@@ -506,7 +628,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		w.addDynamic(b, hole, ctx)
 		return
 	case p.Length:
-		b.cur.Add(word.Seg{Kind: word.Digits, Text: "${#" + name + "}"})
+		b.add(word.Seg{Kind: word.Digits, Text: "${#" + name + "}"})
 		b.has = true
 		return
 	}
@@ -542,7 +664,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 						b.end()
 						b.has = true
 					}
-					b.cur.AddLit(a)
+					b.addLit(a)
 				}
 				if len(args) == 0 && len(b.cur.Segs) == 0 {
 					b.has = false
@@ -552,7 +674,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 			w.addValue(sc, b, word.FromLit(strings.Join(args, " ")), ctx)
 			return
 		}
-		b.cur.Add(hole)
+		b.add(hole)
 		b.has = true
 		if ctx.dq {
 			b.cur.Multi = true
@@ -627,13 +749,14 @@ func (w *walker) arrayPart(sc *scope, b *fieldBuilder, elems []word.Word, idx sy
 		}
 		return true
 	case l == "@" || l == "*" && !ctx.dq:
-		var joined word.Word
+		var jb fieldBuilder
 		for i, e := range elems {
 			if i > 0 {
-				joined.AddLit(" ")
+				jb.addLit(" ")
 			}
-			joined.AddWord(e)
+			jb.addWord(e)
 		}
+		joined := jb.cur
 		w.addValue(sc, b, joined, ctx)
 		return true
 	case isInteger(l):
@@ -669,10 +792,10 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 		for _, s := range v.Segs {
 			if s.Kind == word.Star || s.Kind == word.Quest || s.Kind == word.Class {
 				// A quoted value is literal text, never a pattern.
-				b.cur.AddLit(word.Word{Segs: []word.Seg{s}}.String())
+				b.addLit(word.Word{Segs: []word.Seg{s}}.String())
 				continue
 			}
-			b.cur.Add(s)
+			b.add(s)
 		}
 		b.cur.Multi = b.cur.Multi || v.Multi
 		b.has = true
@@ -683,7 +806,7 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 	ifsKnown := known && ok
 	for _, s := range v.Segs {
 		if s.Kind != word.Lit {
-			b.cur.Add(s)
+			b.add(s)
 			b.has = true
 			if s.Kind == word.Hole {
 				b.cur.Split = true
@@ -691,7 +814,7 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 			continue
 		}
 		if !ifsKnown {
-			b.cur.Add(word.Seg{Kind: word.Hole, Text: s.Text})
+			b.add(word.Seg{Kind: word.Hole, Text: s.Text})
 			b.cur.Split = true
 			b.has = true
 			continue
@@ -700,21 +823,21 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 		for len(text) > 0 {
 			i := strings.IndexFunc(text, func(r rune) bool { return r == '*' || r == '?' || strings.ContainsRune(ifs, r) })
 			if i < 0 {
-				b.cur.AddLit(text)
+				b.addLit(text)
 				b.has = true
 				break
 			}
 			if i > 0 {
-				b.cur.AddLit(text[:i])
+				b.addLit(text[:i])
 				b.has = true
 			}
 			r, size := utf8.DecodeRuneInString(text[i:])
 			switch {
 			case r == '*' && !strings.ContainsRune(ifs, r):
-				b.cur.Add(word.Seg{Kind: word.Star})
+				b.add(word.Seg{Kind: word.Star})
 				b.has = true
 			case r == '?' && !strings.ContainsRune(ifs, r):
-				b.cur.Add(word.Seg{Kind: word.Quest})
+				b.add(word.Seg{Kind: word.Quest})
 				b.has = true
 			default:
 				// One delimiter: IFS white space around at most one other
@@ -724,7 +847,7 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 				size = ifsDelimiter(text[i:], ifs)
 				if ifsOther(text[i:i+size], ifs) {
 					if len(b.cur.Segs) == 0 {
-						b.cur.AddLit("")
+						b.addLit("")
 					}
 					b.has = true
 				}

@@ -601,13 +601,14 @@ func sshWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
 
 // joinWords joins words with spaces, as watch, ssh and sudo -s do.
 func joinWords(ws []word.Word) word.Word {
-	var out word.Word
+	var b fieldBuilder // appends in place, where AddLit copies the text so far
 	for i, w := range ws {
 		if i > 0 {
-			out.AddLit(" ")
+			b.addLit(" ")
 		}
-		out.AddWord(w)
+		b.addWord(w)
 	}
+	out := b.cur
 	out.Split, out.Multi = false, false
 	for _, w := range ws {
 		if w.Multi {

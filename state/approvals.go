@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,11 +31,16 @@ type CorruptError struct {
 	Path  string
 	Lines []int // 1-based line numbers
 	First error // why the first of them was rejected
+	Tail  bool  // only the file's end was read: Lines count from there
 }
 
 func (e *CorruptError) Error() string {
-	return fmt.Sprintf("state: skipped %d corrupt line(s) in %s (line %d: %v); they grant nothing, delete the file to clear the session's approvals",
-		len(e.Lines), e.Path, e.Lines[0], e.First)
+	from := ""
+	if e.Tail {
+		from = " of the part read"
+	}
+	return fmt.Sprintf("state: skipped %d corrupt line(s) in %s (line %d%s: %v); they grant nothing, delete the file to clear the session's approvals",
+		len(e.Lines), e.Path, e.Lines[0], from, e.First)
 }
 
 func (e *CorruptError) Is(target error) bool { return target == ErrCorrupt }
@@ -84,7 +90,7 @@ func AppendApproval(dir, session string, a Approval) error {
 // appendLine appends line with one write. If an earlier writer died mid-line,
 // a newline is put first so that the damage stays confined to that line.
 func appendLine(path string, line []byte) error {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := atomicfile.OpenAppend(path, 0o600)
 	if err != nil {
 		return err
 	}
@@ -101,25 +107,53 @@ func appendLine(path string, line []byte) error {
 	return err
 }
 
+// maxSessionBytes is how much of a session file is read before each
+// command: a few thousand approvals. Only the end of a larger file is
+// read: approvals only allow, so leaving the oldest out grants less, never
+// more, and the newest are the ones a session still needs.
+const maxSessionBytes = 1 << 20
+
+// TooLargeError reports a session file of which only the last part was
+// read. It is returned together with the approvals read.
+type TooLargeError struct {
+	Path string
+	Size int64 // of the file
+	Read int64 // bytes read from its end
+}
+
+func (e *TooLargeError) Error() string {
+	// Without the size, which each approval changes: said once.
+	return fmt.Sprintf("state: session file %s is larger than the %d bytes read before each command: only the approvals in its last %d bytes apply; delete the file to clear the session's approvals",
+		e.Path, maxSessionBytes, e.Read)
+}
+
 // Approvals returns the session's approvals in the order they were given.
 // A missing file gives nil, nil. Lines that are not valid approvals are
 // skipped and reported with a *CorruptError next to the valid ones; an
 // unterminated last line (a write in progress or cut short) is ignored.
+// Of a file larger than maxSessionBytes only the lines in its last
+// maxSessionBytes are read, and a *TooLargeError says so (joined with a
+// *CorruptError when both apply). A file that is not a regular file (a
+// FIFO, a device) grants nothing and is an error.
 func Approvals(dir, session string) ([]Approval, error) {
 	if err := validSession(session); err != nil {
 		return nil, fmt.Errorf("state: session id %w", err)
 	}
 	path := filepath.Join(sessionsDir(dir), session+".jsonl")
-	b, err := os.ReadFile(path)
+	b, large, err := readTail(path, maxSessionBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	} else if err != nil {
-		return nil, fmt.Errorf("state: cannot read session approvals: %w", err)
+		return nil, fmt.Errorf("state: cannot read session approvals, so none apply: %w", err)
 	}
 	var out []Approval
 	var bad *CorruptError
-	lines := bytes.Split(b, []byte{'\n'})
-	for i, l := range lines[:len(lines)-1] { // the last element is unterminated
+	for i := 0; ; i++ {
+		l, rest, ok := bytes.Cut(b, []byte{'\n'})
+		if !ok { // the unterminated end
+			break
+		}
+		b = rest
 		if len(bytes.TrimSpace(l)) == 0 {
 			continue
 		}
@@ -130,17 +164,79 @@ func Approvals(dir, session string) ([]Approval, error) {
 		}
 		if err != nil {
 			if bad == nil {
-				bad = &CorruptError{Path: path, First: err}
+				bad = &CorruptError{Path: path, First: err, Tail: large != nil}
 			}
 			bad.Lines = append(bad.Lines, i+1)
 			continue
 		}
 		out = append(out, a)
 	}
-	if bad != nil {
+	switch {
+	case bad != nil && large != nil:
+		return out, errors.Join(large, bad)
+	case bad != nil:
 		return out, bad
+	case large != nil:
+		return out, large
 	}
 	return out, nil
+}
+
+// readTail reads the regular file at path whole, or, when it is larger
+// than max, its lines that start in the last max bytes (the line cut in
+// two there is left out) and a *TooLargeError.
+func readTail(path string, max int64) ([]byte, *TooLargeError, error) {
+	f, err := atomicfile.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if fi.Size() <= max {
+		b, err := atomicfile.ReadAll(f, path, max)
+		if errors.Is(err, atomicfile.ErrTooLarge) { // grew meanwhile: read its end
+			return readTail(path, max)
+		}
+		return b, nil, err
+	}
+	b := make([]byte, max)
+	n, err := f.ReadAt(b, fi.Size()-max)
+	if err != nil && err != io.EOF {
+		return nil, nil, err
+	}
+	b = b[:n]
+	// The byte before the part read is unknown: the first line may be the
+	// end of a longer one, so it is dropped.
+	i := bytes.IndexByte(b, '\n')
+	if i < 0 {
+		return nil, &TooLargeError{Path: path, Size: fi.Size(), Read: max}, nil
+	}
+	return b[i+1:], &TooLargeError{Path: path, Size: fi.Size(), Read: max}, nil
+}
+
+// FirstReport reports whether err, a problem found in the session's
+// approvals, is news: it differs from the last one reported for this
+// session, which is then remembered. The same corrupt lines are found again
+// before every command; a person needs to hear of them once, and again only
+// when something changes. When the note cannot be written every report is
+// news: a report too many, never one too few. FirstReport(nil) is false.
+func FirstReport(dir, session string, err error) bool {
+	if err == nil {
+		return false
+	}
+	if validSession(session) != nil {
+		return true
+	}
+	path := filepath.Join(sessionsDir(dir), session+".noted")
+	msg := []byte(err.Error())
+	if old, rerr := atomicfile.ReadFile(path, int64(len(msg))); rerr == nil && bytes.Equal(old, msg) {
+		return false
+	}
+	atomicfile.Write(path, msg, 0o600)
+	return true
 }
 
 // cleanSessions removes session files not modified for sessionMaxAge. A
@@ -149,8 +245,9 @@ func Approvals(dir, session string) ([]Approval, error) {
 // cleanup is opportunistic.
 func cleanSessions(sdir string, now time.Time) {
 	stamp := filepath.Join(sdir, ".cleaned")
-	if fi, err := os.Stat(stamp); err == nil && now.Sub(fi.ModTime()) < cleanEvery {
-		return
+	fi, err := os.Lstat(stamp)
+	if err == nil && (!fi.Mode().IsRegular() || now.Sub(fi.ModTime()) < cleanEvery) {
+		return // (a FIFO there would block the write below)
 	}
 	if os.WriteFile(stamp, nil, 0o600) != nil || os.Chtimes(stamp, now, now) != nil {
 		return
@@ -160,7 +257,7 @@ func cleanSessions(sdir string, now time.Time) {
 		return
 	}
 	for _, e := range ents {
-		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".jsonl") {
+		if !e.Type().IsRegular() || !strings.HasSuffix(e.Name(), ".jsonl") && !strings.HasSuffix(e.Name(), ".noted") {
 			continue
 		}
 		if fi, err := e.Info(); err == nil && now.Sub(fi.ModTime()) > sessionMaxAge {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 )
 
 // A guarded shell leaves a mark that its descendants can find without the
@@ -47,12 +48,14 @@ func MarkGuarded(dir string, pid int) error {
 	}
 	gd := guardedDir(dir)
 	mark, target := filepath.Join(gd, strconv.Itoa(pid)+"-"+strconv.FormatInt(now, 10)), filepath.Join(gd, markTarget)
+	// Opens are O_NONBLOCK: a FIFO put in place of a file fails at once
+	// (ENXIO) instead of blocking the shell's start.
 	err = os.Link(target, mark)
 	if errors.Is(err, os.ErrNotExist) {
 		// The first mark: make the directory and the target.
 		if err = os.MkdirAll(gd, 0o700); err == nil {
 			var f *os.File
-			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY, 0o600); err == nil {
+			if f, err = os.OpenFile(target, os.O_CREATE|os.O_WRONLY|syscall.O_NONBLOCK, 0o600); err == nil {
 				f.Close()
 				err = os.Link(target, mark)
 			}
@@ -61,7 +64,7 @@ func MarkGuarded(dir string, pid int) error {
 	if err != nil && !errors.Is(err, os.ErrExist) {
 		// Too many links to the target (EMLINK), or a file system
 		// without hard links: a file of its own.
-		f, cerr := os.OpenFile(mark, os.O_CREATE|os.O_WRONLY, 0o600)
+		f, cerr := os.OpenFile(mark, os.O_CREATE|os.O_WRONLY|syscall.O_NONBLOCK, 0o600)
 		if cerr != nil {
 			return cerr
 		}

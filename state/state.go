@@ -7,7 +7,10 @@
 // logs are appended one line per write. Corrupt or unreadable state never
 // grants anything: a corrupt approval line is skipped, a corrupt trust file
 // trusts nothing, and both are reported as errors next to whatever valid
-// data was read.
+// data was read. State is read only from regular files (a FIFO or a device
+// is an error, never waited on) and in bounded memory: the trust file up to
+// 8 MiB, a session file's last 1 MiB. FirstReport lets a caller say such a
+// problem once rather than before every command.
 package state
 
 import (

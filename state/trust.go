@@ -18,6 +18,10 @@ type trustFile struct {
 	Trusted map[string]string `json:"trusted"` // absolute real path -> hex sha256 of content
 }
 
+// maxTrustBytes bounds the trust file read before each command: about
+// 50,000 trusted projects.
+const maxTrustBytes = 8 << 20
+
 func trustPath(dir string) string { return filepath.Join(dir, "trust.json") }
 
 // projectKey is the absolute path of f with symlinks resolved when possible.
@@ -41,11 +45,16 @@ func hashOf(content []byte) string {
 // readTrust returns the recorded hashes; a missing file is an empty record.
 func readTrust(dir string) (map[string]string, error) {
 	path := trustPath(dir)
-	b, err := os.ReadFile(path)
+	b, err := atomicfile.ReadFile(path, maxTrustBytes)
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]string{}, nil
+	} else if errors.Is(err, atomicfile.ErrNotRegular) || errors.Is(err, atomicfile.ErrTooLarge) {
+		// Not a trust file guard-exec wrote: as corrupt as one that does
+		// not decode, and replaced the same way.
+		return nil, fmt.Errorf("state: %w trust file %s (%v): no project is trusted; run `guard-exec trust` again in each project you trust to rewrite it",
+			ErrCorrupt, path, err)
 	} else if err != nil {
-		return nil, fmt.Errorf("state: cannot read trust file: %w", err)
+		return nil, fmt.Errorf("state: cannot read trust file, so no project is trusted: %w", err)
 	}
 	var t trustFile
 	if err := json.Unmarshal(b, &t); err != nil || t.Version != 1 || t.Trusted == nil {

@@ -45,7 +45,7 @@ func cmdTrust(e *env, args []string) int {
 		dir, _ = filepath.Abs(fs.Arg(0))
 	}
 	file := filepath.Join(policy.ProjectRoot(dir), ProjectFile)
-	text, err := os.ReadFile(file)
+	text, err := policy.ReadConfig(file)
 	if err != nil {
 		fmt.Fprintf(e.stderr, "guard-exec: error: cannot read %s: %v\n", file, err)
 		fmt.Fprintf(e.stderr, "guard-exec: hint: run guard-exec trust in the project (the directory with .git or %s)\n", ProjectFile)
@@ -452,7 +452,7 @@ func cmdTest(e *env, args []string) int {
 	}
 	bad := 0
 	for _, path := range files {
-		text, err := os.ReadFile(path)
+		text, err := policy.ReadConfig(path)
 		if err != nil {
 			if os.IsNotExist(err) && len(fs.Args()) == 0 {
 				fmt.Fprintf(e.stdout, "%s: not present (built-in defaults only)\n", path)

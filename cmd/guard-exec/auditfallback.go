@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/state"
 )
@@ -31,10 +33,13 @@ func logElsewhere(e *env, s *setup, r audit.Record, cause error) {
 		return
 	}
 	f.Close()
-	// The cause stays out of the notice: its words ("read-only file
-	// system") are ones Codex takes for a sandbox denial.
-	_ = cause
-	fmt.Fprintf(e.stderr, "guard-exec: notice: the guard's state directory cannot be written here; its decisions are recorded in %s\n", l.Path)
+	// The OS's words stay out of the notice: "read-only file system" is
+	// what Codex takes for a sandbox denial.
+	what := "the guard's state directory cannot be written here"
+	if errors.Is(cause, atomicfile.ErrNotRegular) {
+		what = "the audit log " + s.audit.Path + " is not a regular file"
+	}
+	fmt.Fprintf(e.stderr, "guard-exec: notice: %s; its decisions are recorded in %s\n", what, l.Path)
 }
 
 // noticeKey is what a once-per-session notice is remembered by. A session

@@ -15,6 +15,7 @@ import (
 	"github.com/guard-exec/guard-exec/install"
 	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/state"
 )
 
@@ -89,6 +90,10 @@ type setup struct {
 	warnings    []string
 	askID       int // the approval queue's id of this command's ask, once it has one
 	pinNotice   string
+	// approvalsErr is what is wrong with the session's approvals (corrupt
+	// lines, a file too large): found again before every command, it is
+	// said once, by whichever command prints warnings (printWarnings).
+	approvalsErr error
 }
 
 // TrustEnv pins the project policy a CI job trusts: "sha256:HEX" (or
@@ -112,6 +117,15 @@ func pinned(pin string, text []byte) bool {
 		}
 	}
 	return false
+}
+
+// printWarnings returns the warnings to print now, and records that the
+// approvals' problem has been said.
+func (s *setup) printWarnings() []string {
+	if s.approvalsErr != nil && state.FirstReport(s.stateDir, s.session, s.approvalsErr) {
+		return append(s.warnings[:len(s.warnings):len(s.warnings)], s.approvalsErr.Error())
+	}
+	return s.warnings
 }
 
 // load reads the configuration layers for a command run in cwd. A broken
@@ -162,7 +176,11 @@ func load(e *env, cwd string) (*setup, error) {
 	}
 	var proj *policy.File
 	trusted := false
-	if text, err := os.ReadFile(s.projectFile); err == nil {
+	// A project file that exists but cannot be read (a FIFO, a device, too
+	// large) refuses everything: it may hold deny rules.
+	if text, err := policy.ReadConfig(s.projectFile); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return s, err
+	} else if err == nil {
 		proj, err = policy.ParseFile(s.projectFile, text, policy.Project)
 		if err != nil {
 			return s, err
@@ -185,9 +203,7 @@ func load(e *env, cwd string) (*setup, error) {
 		s.session = id
 		if s.stateDir != "" {
 			approvals, aerr := state.Approvals(s.stateDir, id)
-			if aerr != nil && !errors.Is(aerr, state.ErrCorrupt) {
-				s.warnings = append(s.warnings, aerr.Error())
-			}
+			s.approvalsErr = aerr
 			texts, sources := make([]string, len(approvals)), make([]string, len(approvals))
 			for i, a := range approvals {
 				texts[i], sources[i] = a.Rule, "session "+id+" approval "+strconv.Itoa(i+1)
@@ -237,6 +253,24 @@ func load(e *env, cwd string) (*setup, error) {
 		s.audit = &audit.Log{Path: filepath.Join(s.stateDir, "audit.jsonl"), Redact: redact}
 	}
 	return s, nil
+}
+
+// readScript reads a script to judge: at most one byte more than the
+// guard examines (shellparse.MaxBytes), so that /dev/zero or an endless
+// pipe is judged too large instead of filling memory. Unlike a config, a
+// script may be a FIFO: bash <(…) reads one, and waits for it as bash does.
+func readScript(r io.Reader) ([]byte, error) {
+	return io.ReadAll(io.LimitReader(r, shellparse.MaxBytes+1))
+}
+
+// readScriptFile is readScript of the file at path.
+func readScriptFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readScript(f)
 }
 
 // configErr prints a configuration error the way every command does.

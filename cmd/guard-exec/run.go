@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
@@ -244,10 +243,10 @@ func cmdPresets(e *env, args []string) int {
 func commandText(e *env, fs *flags, file string) (text, name string, err error) {
 	switch {
 	case file == "-" || file == "" && len(fs.Args()) == 1 && fs.Arg(0) == "-":
-		b, err := io.ReadAll(e.stdin)
+		b, err := readScript(e.stdin)
 		return string(b), "", err
 	case file != "":
-		b, err := os.ReadFile(file)
+		b, err := readScriptFile(file)
 		return string(b), file, err
 	case len(fs.Args()) == 0:
 		return "", "", fmt.Errorf("no command given")

@@ -19,7 +19,6 @@ import (
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/prompt"
-	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/state"
 )
 
@@ -90,7 +89,7 @@ func shellMain(e *env) (int, *execSpec) {
 		configErr(e, cfgErr)
 		return ExitRefused, nil
 	}
-	for _, w := range s.warnings {
+	for _, w := range s.printWarnings() {
 		fmt.Fprintf(e.stderr, "guard-exec: warning: %s\n", w)
 	}
 	for _, n := range s.pol.Notices {
@@ -117,7 +116,7 @@ func shellMain(e *env) (int, *execSpec) {
 		req.Source, req.Name = string(text), inv.File
 		req.Params = append([]string{inv.File}, inv.Args...)
 	case bashcli.ModeStdin:
-		text, err := io.ReadAll(io.LimitReader(e.stdin, shellparse.MaxBytes+1))
+		text, err := readScript(e.stdin)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "guard-exec: error: cannot read the script on standard input: %v\n", err)
 			return ExitRefused, nil
