@@ -47,6 +47,10 @@ type Effect struct {
 	Op        string
 	Recursive bool
 	Redirect  bool
+	// Guessed: the catalogue does not know the program, and this is an
+	// operand that might be a path it reads or writes. A configured allow
+	// of the command covers it (see Policy.Judge).
+	Guessed bool
 }
 
 func (e Effect) String() string {
@@ -81,7 +85,13 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 			effs, known := argspec.Effects(p.Norm)
 			p.Known = known
 			for _, e := range effs {
+				n := len(p.Effects)
 				p.addEffect(e.Path, e.Access, e.Op, e.Recursive, false)
+				if !known && e.Access == argspec.Unknown {
+					for i := n; i < len(p.Effects); i++ {
+						p.Effects[i].Guessed = true
+					}
+				}
 			}
 		}
 	}
