@@ -74,8 +74,8 @@ func TestConfiguredAllowNeverCoversAbsolute(t *testing.T) {
 		t.Fatal(err)
 	}
 	for c, d := range map[string]string{
-		`mytool ~/.config/guard-exec/config.toml`:   "deny",
-		`mytool "$x"`:                               "allow",
+		`mytool ~/.config/guard-exec/config.toml`: "deny",
+		`mytool "$x"`: "allow",
 		`mytool x > ~/.config/guard-exec/conf.toml`: "deny",
 	} {
 		r := judge.Judge(pol, judge.Request{Source: c, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
