@@ -44,6 +44,12 @@ type Request struct {
 	// AllParts lists every part in Result.Commands, the allowed ones too
 	// (without it a sample of them), without the detail Explain adds.
 	AllParts bool
+	// ReadScript reads the shell scripts commands run, whose commands are
+	// then judged (see shellparse.Options.ReadScript); nil reads them from
+	// the file system (shellparse.ReadScriptFile).
+	ReadScript func(path string) ([]byte, error)
+	// NoScripts leaves every script opaque, as if it could not be read.
+	NoScripts bool
 }
 
 // MatchInfo is one rule that matched a part, for explanations.
@@ -140,6 +146,23 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	opts := shellparse.Options{
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
 		Glob: glob, Name: req.Name,
+	}
+	if !req.NoScripts {
+		opts.ReadScript = req.ReadScript
+		if opts.ReadScript == nil {
+			opts.ReadScript = shellparse.ReadScriptFile
+		}
+		// A script a rule names is allowed as it is: it is not read, and
+		// its content stays the rule's business (README).
+		// It runs on the walking goroutine, and only for commands that
+		// run a script.
+		var env *policy.Env
+		opts.AllowedOpaque = func(c *shellparse.Cmd) bool {
+			if env == nil {
+				env = pol.Env.ForJudgement()
+			}
+			return pol.Judge(policy.NewPart(c, env), false).Decision == policy.Allow
+		}
 	}
 	var parsed *shellparse.Result
 	var judged []judgedPart
