@@ -124,7 +124,7 @@ func (w *walker) findScript(sc *scope, name string, how lookup) (path, text, why
 	// try reads one candidate: found, or a reason to stop looking.
 	type result struct {
 		path, text, why string
-		absent         bool // nothing there: look on
+		absent          bool // nothing there: look on
 	}
 	try := func(p string, skipDirs bool) result {
 		if !filepath.IsAbs(p) {
