@@ -29,6 +29,7 @@ var (
 	ErrDirectory  = errors.New("is a directory")
 	ErrNotRegular = errors.New("is not a regular file")
 	ErrTooLarge   = fmt.Errorf("is larger than %d bytes", MaxScriptBytes)
+	ErrBinary     = errors.New("is a binary, not a script")
 )
 
 // ReadScriptFile reads a script from the file system for
@@ -59,10 +60,22 @@ func ReadScriptFile(path string) ([]byte, error) {
 	if !os.SameFile(fi, ofi) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: errors.New("changed while it was opened")}
 	}
-	b, err := io.ReadAll(io.LimitReader(f, MaxScriptBytes+1))
+	// A program is usually a binary: its first bytes say so, and the
+	// rest is not read.
+	head := make([]byte, 128)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF && err != io.EOF {
+		return nil, err
+	}
+	head = head[:n]
+	if line, _, _ := strings.Cut(string(head), "\n"); strings.HasPrefix(line, "\x7fELF") || strings.IndexByte(line, 0) >= 0 {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrBinary}
+	}
+	rest, err := io.ReadAll(io.LimitReader(f, MaxScriptBytes+1-int64(n)))
 	if err != nil {
 		return nil, err
 	}
+	b := append(head, rest...)
 	if len(b) > MaxScriptBytes {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
