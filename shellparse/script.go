@@ -22,6 +22,7 @@ import (
 const (
 	MaxScriptDepth = 8       // scripts run by scripts run by …
 	MaxScriptBytes = 1 << 20 // one script file
+	MaxScriptWalks = 256     // script texts walked for one command
 )
 
 // Errors of a ReadScript function.
@@ -98,6 +99,7 @@ func regular(path string, fi fs.FileInfo) error {
 type scripts struct {
 	stack []string // the scripts being walked, innermost last
 	files map[string]scriptFile
+	walks int
 }
 
 type scriptFile struct {
@@ -264,6 +266,9 @@ func (w *walker) scriptRefused(path, text string) string {
 		if len(w.scripts.stack) >= MaxScriptDepth {
 			return fmt.Sprintf("is run by scripts nested more than %d deep", MaxScriptDepth)
 		}
+		if w.scripts.walks >= MaxScriptWalks {
+			return fmt.Sprintf("comes after %d scripts read for this command, the most the guard reads", MaxScriptWalks)
+		}
 	}
 	if len(w.via) >= MaxDepth-1 {
 		return fmt.Sprintf("is nested in code more than %d levels deep", MaxDepth)
@@ -287,6 +292,7 @@ func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrier [
 		langs = dialects(prog)
 	}
 	w.scripts.stack = append(w.scripts.stack, path)
+	w.scripts.walks++
 	w.nested++
 	layerAt := len(w.via)
 	w.via = append(w.via, Layer{Kind: "script " + shown, Argv: word.Strings(carrier)})
@@ -437,6 +443,12 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 	}
 	interp, ok := shebang(line)
 	if !ok {
+		return false
+	}
+	if _, untrusted := w.untrustedPath(sc, word.FromLit(filepath.Dir(interp[0]))); untrusted {
+		// A "bash" in the project or a temporary directory is a program
+		// like any other there, not the shell: trusted only where a PATH
+		// entry would be.
 		return false
 	}
 	argv := make([]word.Word, 0, len(interp)+len(cmd.Argv))

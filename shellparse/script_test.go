@@ -49,6 +49,8 @@ func scriptFS() *fakeFS {
 		proj + "/tool.py":    "#!/usr/bin/env python3\nimport os\n",
 		proj + "/tool2":      "#!/usr/bin/python3\nprint(1)\n",
 		proj + "/rel.sh":     "#!bash\nls\n",
+		proj + "/local.sh":   "#!/home/u/proj/bin/bash\nls\n",
+		proj + "/tmpsh.sh":   "#!/tmp/bash\nls\n",
 		proj + "/elf":        "\x7fELF\x02\x01\x01\x00",
 		proj + "/broken.sh":  "#!/bin/bash\nif then\n",
 		proj + "/posix.sh":   "#!/bin/sh\necho $'a'\n",
@@ -137,6 +139,8 @@ func TestScriptsByContent(t *testing.T) {
 		{"./tool2 x", []string{"./tool2 x"}},
 		{"./elf", []string{"./elf"}},
 		{"./rel.sh", []string{"./rel.sh"}},
+		{"./local.sh", []string{"./local.sh"}},
+		{"./tmpsh.sh", []string{"./tmpsh.sh"}},
 		// A script that runs itself, and scripts nested past the bound.
 		{"source ./self.sh", []string{"source ./self.sh", ". ./self.sh via=script ./self.sh:1 OPAQUE"}},
 		{"./self.sh", []string{"./self.sh", ". ./self.sh via=script ./self.sh:1 OPAQUE"}},
@@ -178,6 +182,32 @@ func TestScriptDepth(t *testing.T) {
 	}
 	if c := res.Cmds[len(res.Cmds)-1]; !strings.Contains(c.Opaque, "nested more than") {
 		t.Errorf("nested scripts: the opaque part should say why: %q", c.Opaque)
+	}
+}
+
+// Scripts that run scripts many times over are read up to a bound.
+func TestScriptWalks(t *testing.T) {
+	f := &fakeFS{files: map[string]any{}}
+	for i := 0; i < 6; i++ {
+		f.files[fmt.Sprintf(proj+"/f%d.sh", i)] = strings.Repeat(fmt.Sprintf("./f%d.sh\n", i+1), 4)
+	}
+	f.files[proj+"/f6.sh"] = "ls\n"
+	res, err := parseScripts("./f0.sh", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.reads) != 7 {
+		t.Errorf("each file is read once, got %d reads", len(f.reads))
+	}
+	opaque := 0
+	for _, c := range res.Cmds {
+		if c.Opaque != "" || strings.HasPrefix(c.Name(), "./f") && !c.Wrapper {
+			opaque++
+		}
+	}
+	t.Logf("%d parts, %d not read", len(res.Cmds), opaque)
+	if opaque == 0 || len(res.Cmds) > 3*shellparse.MaxScriptWalks {
+		t.Errorf("4^6 script runs: want the walk bounded with the rest asking, got %d parts, %d not read", len(res.Cmds), opaque)
 	}
 }
 

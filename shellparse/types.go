@@ -145,6 +145,8 @@ type Cmd struct {
 	// Opaque, when set, says what code this command runs that the guard
 	// cannot see; CodeArg is the index in Argv of the word that names the
 	// code (script or inline program), or -1 (stdin, environment, …).
+	// A Wrapper with CodeArg set and no Opaque runs a script that was read
+	// (0: the program itself); its commands are reported on their own.
 	Opaque  string
 	CodeArg int
 	// Special marks constructs judged by built-in rules: "fork-bomb",
