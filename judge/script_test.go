@@ -60,6 +60,7 @@ func TestScriptVerdicts(t *testing.T) {
 		{"./arg.sh \"$x\"", "ask", ""},
 		{"./rm.sh ~", "deny", ""},
 		{"./allowed.sh", "allow", ""},
+		{"./fine.sh() { touch pwned; }; ./fine.sh", "deny", "witness"}, // bash calls the function
 		{"./self.sh", "ask", "runs itself again"},
 		{"source ./locked.sh", "ask", "permission denied"},
 		{"bash ./fifo.sh", "ask", "not a regular file"},

@@ -314,11 +314,15 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		w.emit(cmd)
 		return
 	}
-	if !noFuncs && !strings.Contains(name, "/") {
+	if !noFuncs {
 		if body, ok := sc.funcs[name]; ok {
 			w.emitRedirs(redirs)
 			w.callFunc(sc, name, body, argv, bg)
-			return
+			if !strings.Contains(name, "/") {
+				return
+			}
+			// bash calls a function named ./x.sh too (sh in POSIX mode
+			// refuses to define it, and runs the file): judge both.
 		}
 	}
 	prog := argspec.ProgName(name)

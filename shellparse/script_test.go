@@ -141,6 +141,8 @@ func TestScriptsByContent(t *testing.T) {
 		{"./rel.sh", []string{"./rel.sh"}},
 		{"./local.sh", []string{"./local.sh"}},
 		{"./tmpsh.sh", []string{"./tmpsh.sh"}},
+		// bash calls a function named like the path, not the file.
+		{"./ok.sh() { touch f; }; ./ok.sh", []string{"touch f via=function ./ok.sh", "./ok.sh", "/bin/bash ./ok.sh via=" + bash, "echo '' '' ./ok.sh via=" + bash + ">script ./ok.sh:3"}},
 		// A script that runs itself, and scripts nested past the bound.
 		{"source ./self.sh", []string{"source ./self.sh", ". ./self.sh via=script ./self.sh:1 OPAQUE"}},
 		{"./self.sh", []string{"./self.sh", ". ./self.sh via=script ./self.sh:1 OPAQUE"}},
