@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/word"
@@ -164,6 +165,10 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 			return pol.Judge(policy.NewPart(c, env), false).Decision == policy.Allow
 		}
 	}
+	var reads []scriptRead
+	if opts.ReadScript != nil {
+		opts.ScriptRead = func(path string, carrier *shellparse.Cmd) { reads = append(reads, scriptRead{path, carrier}) }
+	}
 	var parsed *shellparse.Result
 	var judged []judgedPart
 	var err error
@@ -197,6 +202,11 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	allowed := 0
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
+	}
+	if extra := changedScripts(reads, judged); len(extra) > 0 {
+		cmds := append(parsed.Cmds[:len(parsed.Cmds):len(parsed.Cmds)], extra...)
+		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
+		parsed = &shellparse.Result{Cmds: cmds, Funcs: parsed.Funcs}
 	}
 	described := map[*policy.Part]*Part{} // by judgedPart.first
 	for i, c := range parsed.Cmds {
@@ -242,6 +252,54 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		res.Instead = ""
 	}
 	return res
+}
+
+// scriptRead is a script the walk read, and the command that runs it.
+type scriptRead struct {
+	path    string
+	carrier *shellparse.Cmd
+}
+
+// changedScripts returns a part that asks for each script read whose file
+// a part of the same text may write: the guard judged the file as it is
+// now, and bash runs it as it is then (`echo … > x.sh; ./x.sh`). Writes
+// the guard does not know of (a program that rewrites it) are not seen.
+func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
+	var out []*shellparse.Cmd
+	for _, r := range reads {
+		for _, j := range judged {
+			if !writesUnder(j.p, r.path) {
+				continue
+			}
+			c := *r.carrier
+			c.Wrapper, c.CodeArg = false, -1
+			c.Opaque = "runs the script " + r.path + ", which a part of this command may change before it runs (the guard read it as it is now)"
+			out = append(out, &c)
+			break
+		}
+	}
+	return out
+}
+
+// writesUnder reports whether p may write path, or a directory it is in.
+func writesUnder(p *policy.Part, path string) bool {
+	for _, e := range p.Effects {
+		if e.Access&argspec.Write == 0 {
+			continue
+		}
+		cands := e.Path.Matches
+		if s, ok := e.Path.Static(); ok {
+			cands = append(cands, s)
+		} else if pre := e.Path.Prefix(); strings.HasPrefix(path, pre) || strings.HasPrefix(pre, path) {
+			return true // a value known only at run time, or a pattern
+		}
+		for _, s := range cands {
+			if s == path || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type judgedPart struct {

@@ -61,6 +61,14 @@ func TestScriptVerdicts(t *testing.T) {
 		{"./rm.sh ~", "deny", ""},
 		{"./allowed.sh", "allow", ""},
 		{"./fine.sh() { touch pwned; }; ./fine.sh", "deny", "witness"}, // bash calls the function
+		// Changed by the same command before it runs: judged as it is now,
+		// so it asks.
+		{"echo 'touch pwned' > fine.sh; ./fine.sh", "ask", "may change before it runs"},
+		{"cp pwn.sh fine.sh && bash fine.sh", "ask", "may change before it runs"},
+		{"mv pwn.sh x; ./fine.sh x", "allow", ""},
+		{"tar -xf a.tar && ./fine.sh", "ask", "may change before it runs"},
+		{"echo x > \"$f\"; ./fine.sh", "ask", ""},
+		{"mkdir -p out && ./fine.sh > out/log", "allow", ""},
 		{"./self.sh", "ask", "runs itself again"},
 		{"source ./locked.sh", "ask", "permission denied"},
 		{"bash ./fifo.sh", "ask", "not a regular file"},

@@ -283,13 +283,17 @@ func (w *walker) scriptRefused(path, text string) string {
 // shell prog ("" for the shell walking now: a sourced file). Every part
 // found says where it is (Via: "script NAME:LINE"); positions stay the
 // carrier's, which is where the top-level text runs the script.
-func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrier []word.Word) {
+func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrierCmd *Cmd) {
+	carrier := carrierCmd.Argv
 	langs := []syntax.LangVariant{w.lang}
 	if w.lang == 0 {
 		langs[0] = syntax.LangBash
 	}
 	if prog != "" {
 		langs = dialects(prog)
+	}
+	if w.opts.ScriptRead != nil {
+		w.opts.ScriptRead(path, carrierCmd)
 	}
 	w.scripts.stack = append(w.scripts.stack, path)
 	w.scripts.walks++
@@ -364,7 +368,7 @@ func (w *walker) sourceScript(sc *scope, cmd *Cmd) bool {
 		given = append([]string{zero}, args...)
 		sc.params, sc.paramsUnknown = given, !ok || oldUnknown && len(oldParams) == 0
 	}
-	w.walkScript(sc, "", path, name, text, argv)
+	w.walkScript(sc, "", path, name, text, &carrier)
 	if withArgs {
 		// bash restores them, unless the file set new ones (set --).
 		if sc.paramsUnknown || !sameStrings(sc.params, given) {
@@ -407,7 +411,7 @@ func (w *walker) shellScript(sc *scope, cmd *Cmd, prog, file string, params []st
 	w.emit(&carrier)
 	child := w.childScope(sc, params, paramsUnknown)
 	child.errexit = errexit
-	w.walkScript(child, prog, path, file, text, cmd.Argv)
+	w.walkScript(child, prog, path, file, text, &carrier)
 	return true
 }
 
@@ -438,7 +442,7 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 		w.emit(&carrier)
 		args, ok := staticArgs(cmd.Argv[1:])
 		child := w.childScope(sc, append([]string{name}, args...), !ok)
-		w.walkScript(child, "sh", path, name, text, cmd.Argv)
+		w.walkScript(child, "sh", path, name, text, &carrier)
 		return true
 	}
 	interp, ok := shebang(line)

@@ -48,6 +48,11 @@ type Options struct {
 	// script (opaque), is allowed as it is (a rule names the script), and
 	// the script is not read. Without it every script that can be read is.
 	AllowedOpaque func(c *Cmd) bool
+	// ScriptRead, when set, is told of every script read and walked: its
+	// absolute path and the command that runs it (reported already). A
+	// caller may check that nothing else in the text writes the file
+	// before it runs. It runs on the walking goroutine.
+	ScriptRead func(path string, carrier *Cmd)
 }
 
 // Pos is a position in the top-level text.
