@@ -100,6 +100,9 @@ type scripts struct {
 	stack []string // the scripts being walked, innermost last
 	files map[string]scriptFile
 	walks int
+	// hidden: a part reported before, up to scanned, is opaque.
+	scanned int
+	hidden  bool
 }
 
 type scriptFile struct {
@@ -216,7 +219,7 @@ func knownDir(sc *scope) (string, bool) {
 
 // pathDirs is the PATH a name is looked up on: a value the text set, or
 // the inherited one when no text read names PATH (a child shell's scope
-// does not know what its parent exported).
+// does not know what its parent exported) and nothing hidden came before.
 func (w *walker) pathDirs(sc *scope) ([]string, bool) {
 	if sc.havoc {
 		return nil, false
@@ -229,6 +232,17 @@ func (w *walker) pathDirs(sc *scope) ([]string, bool) {
 		return strings.Split(v, ":"), true
 	}
 	if w.pathTouched {
+		return nil, false
+	}
+	// Code the guard cannot see (an unread sourced file, an eval, a
+	// variable named at run time) may have set PATH.
+	if w.scripts == nil {
+		w.scripts = &scripts{files: map[string]scriptFile{}}
+	}
+	for ; w.scripts.scanned < len(w.res.Cmds) && !w.scripts.hidden; w.scripts.scanned++ {
+		w.scripts.hidden = w.res.Cmds[w.scripts.scanned].Opaque != ""
+	}
+	if w.scripts.hidden {
 		return nil, false
 	}
 	v := w.getenv("PATH")

@@ -120,6 +120,7 @@ func TestScriptsByContent(t *testing.T) {
 		{"source onpath.sh", []string{"source onpath.sh", "echo from-path via=script onpath.sh:1"}},
 		{"bash onpath.sh", []string{"bash onpath.sh", "echo from-cwd via=script onpath.sh:1"}},
 		{"PATH=/opt/bin; source lib2.sh", []string{"PATH=/opt/bin", "source lib2.sh", "echo from-opt via=script lib2.sh:1"}},
+		{`eval "$x"; source onpath.sh`, []string{"eval ⟨$x⟩ OPAQUE", "source onpath.sh OPAQUE"}},
 		{"PATH=$x; source lib2.sh", []string{"PATH=⟨$x⟩ OPAQUE", "PATH=⟨$x⟩", "source lib2.sh OPAQUE"}},
 		{"bash -c 'PATH=/x:$PATH; bash -c \"source onpath.sh\"'", []string{"bash -c 'PATH=/x:$PATH; bash -c \"source onpath.sh\"'", "PATH=⟨/x:$PATH⟩ via=shell bash",
 			"bash -c 'source onpath.sh' via=shell bash", "source onpath.sh via=shell bash>shell bash OPAQUE"}},
