@@ -239,6 +239,8 @@ func (w *walker) pathDirs(sc *scope) ([]string, bool) {
 	if w.scripts == nil {
 		w.scripts = &scripts{files: map[string]scriptFile{}}
 	}
+	// A second reading of the same code may have been dropped since.
+	w.scripts.scanned = min(w.scripts.scanned, len(w.res.Cmds))
 	for ; w.scripts.scanned < len(w.res.Cmds) && !w.scripts.hidden; w.scripts.scanned++ {
 		w.scripts.hidden = w.res.Cmds[w.scripts.scanned].Opaque != ""
 	}
