@@ -458,7 +458,7 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 		w.emit(&carrier)
 		args, ok := staticArgs(cmd.Argv[1:])
 		child := w.childScope(sc, append([]string{name}, args...), !ok)
-		w.walkScript(child, "sh", path, name, text, &carrier)
+		w.walkScript(child, w.fallbackShell(), path, name, text, &carrier)
 		return true
 	}
 	interp, ok := shebang(line)
@@ -481,6 +481,28 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 	w.run(sc, argv, cmd.Assigns, nil, cmd.Stdin, true, bg)
 	w.via = w.via[:len(w.via)-1]
 	return true
+}
+
+// fallbackShell is the shell that runs a file without a "#!" line: bash
+// runs it itself when bash runs the command (ENOEXEC), any other program
+// through execvp's /bin/sh, which may be bash or another sh.
+func (w *walker) fallbackShell() string {
+	if w.lang != 0 && w.lang != syntax.LangBash {
+		return "sh"
+	}
+	if len(w.via) == 0 {
+		return "bash"
+	}
+	k := w.via[len(w.via)-1].Kind
+	for _, own := range []string{"function ", "script ", "eval", "trap", "alias ", "$(", "<(", ">(", "`"} {
+		if strings.HasPrefix(k, own) {
+			return "bash"
+		}
+	}
+	if k == "shell bash" || k == "shell rbash" {
+		return "bash"
+	}
+	return "sh"
 }
 
 // shebang reads a "#!" line as Linux does (an absolute interpreter and at

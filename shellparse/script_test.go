@@ -93,6 +93,7 @@ func TestScriptsByContent(t *testing.T) {
 		// No #! line: the shell runs it itself.
 		{"./plain.sh", []string{"./plain.sh", "echo hi via=script ./plain.sh:1"}},
 		{"/home/u/proj/plain.sh", []string{"/home/u/proj/plain.sh", "echo hi via=script /home/u/proj/plain.sh:1"}},
+		{"env ./plain.sh", []string{"env ./plain.sh", "./plain.sh via=wrapper env", "echo hi via=wrapper env>script ./plain.sh:1"}},
 		// env finds the shell; env -S splits its options.
 		{"./envs.sh x", []string{"./envs.sh x", "/usr/bin/env '-S bash -e' ./envs.sh x via=#!/usr/bin/env -S bash -e",
 			"bash -e ./envs.sh x via=#!/usr/bin/env -S bash -e>wrapper env", "ls x via=#!/usr/bin/env -S bash -e>wrapper env>script ./envs.sh:2"}},
@@ -162,14 +163,31 @@ func TestScriptsByContent(t *testing.T) {
 }
 
 // A script read for sh is read as POSIX sh and as bash: either may run it.
+// A file without a #! line is run by bash itself when bash runs it, by
+// /bin/sh when another program does.
 func TestScriptDialects(t *testing.T) {
-	res, err := parseScripts("./posix.sh", scriptFS())
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := renderAll(res)
-	if !slices.Contains(got, "echo a via=#!/bin/sh>script ./posix.sh:2") || !slices.Contains(got, "echo $a via=#!/bin/sh>script ./posix.sh:2") {
-		t.Errorf("./posix.sh: want both readings of $'a', got %s", fmtList(got))
+	f := scriptFS()
+	f.files[proj+"/nosh.sh"] = "echo $'a'\n"
+	for _, c := range []struct {
+		src, via string
+		both     bool
+	}{
+		{"./posix.sh", "#!/bin/sh>script ./posix.sh:2", true},
+		{"./nosh.sh", "script ./nosh.sh:1", false},
+		{"f() { ./nosh.sh; }; f", "function f>script ./nosh.sh:1", false},
+		{"env ./nosh.sh", "wrapper env>script ./nosh.sh:1", true},
+		{"xargs ./nosh.sh < /dev/null", "wrapper xargs>script ./nosh.sh:1", true},
+		{"sh -c ./nosh.sh", "shell sh>script ./nosh.sh:1", true},
+	} {
+		res, err := parseScripts(c.src, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := renderAll(res)
+		bash, posix := slices.Contains(got, "echo a via="+c.via), slices.Contains(got, "echo $a via="+c.via)
+		if !bash || posix != c.both {
+			t.Errorf("%s: want the bash reading of $'a'%s, got %s", c.src, map[bool]string{true: " and the POSIX one"}[c.both], fmtList(got))
+		}
 	}
 }
 
