@@ -268,7 +268,12 @@ func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
 	var out []*shellparse.Cmd
 	for _, r := range reads {
 		for _, j := range judged {
-			if !writesUnder(j.p, r.path) {
+			// An allowed program the catalogue does not know was allowed
+			// by a rule of the person's, which covers where its operands
+			// might go (policy: coversGuesses); one that names the script
+			// still counts.
+			covered := !j.p.Known && j.v.Decision == policy.Allow
+			if !writesUnder(j.p, r.path, covered) {
 				continue
 			}
 			c := *r.carrier
@@ -282,7 +287,8 @@ func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
 }
 
 // writesUnder reports whether p may write path, or a directory it is in.
-func writesUnder(p *policy.Part, path string) bool {
+// With covered, a guessed operand counts only where it names the path.
+func writesUnder(p *policy.Part, path string, covered bool) bool {
 	for _, e := range p.Effects {
 		if e.Access&argspec.Write == 0 {
 			continue
@@ -290,6 +296,8 @@ func writesUnder(p *policy.Part, path string) bool {
 		cands := e.Path.Matches
 		if s, ok := e.Path.Static(); ok {
 			cands = append(cands, s)
+		} else if covered && e.Guessed {
+			continue
 		} else if pre := e.Path.Prefix(); strings.HasPrefix(path, pre) || strings.HasPrefix(pre, path) {
 			return true // a value known only at run time, or a pattern
 		}

@@ -36,7 +36,8 @@ func TestScriptVerdicts(t *testing.T) {
 	}
 	user := "[[rule]]\ndecision = \"deny\"\ncommand = \"touch pwned\"\nwhy = \"witness\"\n" +
 		"[[rule]]\ndecision = \"allow\"\ncommand = \"./allowed.sh\"\n" +
-		"[[rule]]\ndecision = \"deny\"\ncommand = \"./fine.sh prod\"\n"
+		"[[rule]]\ndecision = \"deny\"\ncommand = \"./fine.sh prod\"\n" +
+		"[[rule]]\ndecision = \"allow\"\ncommand = \"mytool\"\n"
 	f, err := policy.ParseFile("user.toml", []byte(user), policy.User)
 	if err != nil {
 		t.Fatal(err)
@@ -69,6 +70,10 @@ func TestScriptVerdicts(t *testing.T) {
 		{"tar -xf a.tar && ./fine.sh", "ask", "may change before it runs"},
 		{"echo x > \"$f\"; ./fine.sh", "ask", ""},
 		{"mkdir -p out && ./fine.sh > out/log", "allow", ""},
+		// An allowed program's guesses count where they name the script.
+		{"mytool \"$x\"; ./fine.sh", "allow", ""},
+		{"mytool fine.sh; ./fine.sh", "ask", "may change before it runs"},
+		{"othertool \"$x\"; ./fine.sh", "ask", ""},
 		{"./self.sh", "ask", "runs itself again"},
 		{"source ./locked.sh", "ask", "permission denied"},
 		{"bash ./fifo.sh", "ask", "not a regular file"},
