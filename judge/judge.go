@@ -162,7 +162,11 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 			if env == nil {
 				env = pol.Env.ForJudgement()
 			}
-			return pol.Judge(policy.NewPart(c, env), false).Decision == policy.Allow
+			// A rule with a command names it; a built-in guess (a
+			// --help is only a help query) does not, and the script is
+			// better read.
+			v := pol.Judge(policy.NewPart(c, env), false)
+			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != ""
 		}
 	}
 	var reads []scriptRead

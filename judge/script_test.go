@@ -53,6 +53,7 @@ func TestScriptVerdicts(t *testing.T) {
 		{"source ./fine.sh", "allow", ""},
 		{"./fine.sh prod", "deny", ""}, // a rule naming the script still applies
 		{"./pwn.sh", "deny", "witness"},
+		{"./pwn.sh --help", "deny", "witness"}, // no rule names it: read
 		{"sh pwn.sh", "deny", "witness"},
 		{"xargs ./pwn.sh < /dev/null", "deny", "witness"},
 		{"./outer.sh", "deny", "witness"},
@@ -86,10 +87,11 @@ func TestScriptVerdicts(t *testing.T) {
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
 			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
 		}
-		// Without reading, every one of them asks at least.
 		res = judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read, NoScripts: true,
 			Glob: func(string) []string { return nil }})
-		if res.Decision == "allow" && r.cmd != "./allowed.sh" {
+		// Without reading, every one of them asks at least, but for the
+		// rule naming a script and the built-in help query.
+		if res.Decision == "allow" && r.cmd != "./allowed.sh" && r.cmd != "./pwn.sh --help" {
 			t.Errorf("%q with NoScripts → allow, want a question", r.cmd)
 		}
 	}
