@@ -81,11 +81,16 @@ func TestScriptVerdicts(t *testing.T) {
 		{"./fifo.sh", "ask", ""},
 		{"./py", "ask", ""},
 		{"./missing.sh", "ask", ""},
+		// A long text is judged while it is read (on two goroutines when
+		// there are two): the same verdicts.
+		{strings.Repeat("ls -la\n", 2000) + "echo x >> fine.sh\n./fine.sh\n", "ask", "may change before it runs"},
+		{strings.Repeat("ls -la\n", 2000) + "./outer.sh\n", "deny", "witness"},
+		{strings.Repeat("ls -la\n", 2000) + "./fine.sh\n", "allow", ""},
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read,
 			Glob: func(string) []string { return nil }})
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
-			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
+			t.Errorf("%.80q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
 		}
 		res = judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read, NoScripts: true,
 			Glob: func(string) []string { return nil }})
