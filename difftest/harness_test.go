@@ -48,16 +48,23 @@ var H harness
 
 // projectFiles is the content of every fresh project directory (besides .git).
 var projectFiles = map[string]string{
-	"README.md":        "# demo\nhello x\n",
-	"main.go":          "package main\n\nfunc main() {}\n",
-	"notes.txt":        "a\nb\nc\n",
-	"list.txt":         "build\ndist\n",
-	"build/out.o":      "obj\n",
-	"src/app.py":       "print('hi')\n",
-	"env.sh":           "export FOO=bar\n",
-	"package.json":     "{\"name\": \"demo\", \"version\": \"1.0.0\"}\n",
-	".env":             "SECRET=1\n",
-	"scripts/build.sh": "#!/bin/sh\necho building\n",
+	"README.md":   "# demo\nhello x\n",
+	"main.go":     "package main\n\nfunc main() {}\n",
+	"notes.txt":   "a\nb\nc\n",
+	"list.txt":    "build\ndist\n",
+	"build/out.o": "obj\n",
+	"src/app.py":  "print('hi')\n",
+	// The scripts are read and judged by their content: build.sh and
+	// env.sh run a build tool nothing covers (ask), fine.sh, lib.sh and
+	// uses-lib.sh only what is allowed, wipe.sh what is denied.
+	"env.sh":              "export FOO=bar\nmake env\n",
+	"package.json":        "{\"name\": \"demo\", \"version\": \"1.0.0\"}\n",
+	".env":                "SECRET=1\n",
+	"scripts/build.sh":    "#!/bin/sh\necho building\nmake\n",
+	"scripts/fine.sh":     "#!/bin/sh\necho \"fine $1\"\nls\ncat notes.txt | wc -l\n",
+	"scripts/uses-lib.sh": "#!/usr/bin/env bash\nset -e\n. ./lib.sh\ngreet \"$@\"\n",
+	"lib.sh":              "greet() { echo \"hi $1\"; touch greeted; }\nGREETING=hi\n",
+	"scripts/wipe.sh":     "#!/bin/bash\nrm -rf ~\n",
 }
 
 // homeFiles is the content of every fresh HOME. The profiles put the stub PATH

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/word"
@@ -44,6 +45,12 @@ type Request struct {
 	// AllParts lists every part in Result.Commands, the allowed ones too
 	// (without it a sample of them), without the detail Explain adds.
 	AllParts bool
+	// ReadScript reads the shell scripts commands run, whose commands are
+	// then judged (see shellparse.Options.ReadScript); nil reads them from
+	// the file system (shellparse.ReadScriptFile).
+	ReadScript func(path string) ([]byte, error)
+	// NoScripts leaves every script opaque, as if it could not be read.
+	NoScripts bool
 }
 
 // MatchInfo is one rule that matched a part, for explanations.
@@ -141,6 +148,31 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
 		Glob: glob, Name: req.Name,
 	}
+	if !req.NoScripts {
+		opts.ReadScript = req.ReadScript
+		if opts.ReadScript == nil {
+			opts.ReadScript = shellparse.ReadScriptFile
+		}
+		// A script a rule names is allowed as it is: it is not read, and
+		// its content stays the rule's business (README).
+		// It runs on the walking goroutine, and only for commands that
+		// run a script.
+		var env *policy.Env
+		opts.AllowedOpaque = func(c *shellparse.Cmd) bool {
+			if env == nil {
+				env = pol.Env.ForJudgement()
+			}
+			// A rule with a command names it; a built-in guess (a
+			// --help is only a help query) does not, and the script is
+			// better read.
+			v := pol.Judge(policy.NewPart(c, env), false)
+			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != ""
+		}
+	}
+	var reads []scriptRead
+	if opts.ReadScript != nil {
+		opts.ScriptRead = func(path string, carrier *shellparse.Cmd) { reads = append(reads, scriptRead{path, carrier}) }
+	}
 	var parsed *shellparse.Result
 	var judged []judgedPart
 	var err error
@@ -174,6 +206,11 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	allowed := 0
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
+	}
+	if extra := changedScripts(reads, judged); len(extra) > 0 {
+		cmds := append(parsed.Cmds[:len(parsed.Cmds):len(parsed.Cmds)], extra...)
+		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
+		parsed = &shellparse.Result{Cmds: cmds, Funcs: parsed.Funcs}
 	}
 	described := map[*policy.Part]*Part{} // by judgedPart.first
 	for i, c := range parsed.Cmds {
@@ -219,6 +256,62 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		res.Instead = ""
 	}
 	return res
+}
+
+// scriptRead is a script the walk read, and the command that runs it.
+type scriptRead struct {
+	path    string
+	carrier *shellparse.Cmd
+}
+
+// changedScripts returns a part that asks for each script read whose file
+// a part of the same text may write: the guard judged the file as it is
+// now, and bash runs it as it is then (`echo … > x.sh; ./x.sh`). Writes
+// the guard does not know of (a program that rewrites it) are not seen.
+func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
+	var out []*shellparse.Cmd
+	for _, r := range reads {
+		for _, j := range judged {
+			// An allowed program the catalogue does not know was allowed
+			// by a rule of the person's, which covers where its operands
+			// might go (policy: coversGuesses); one that names the script
+			// still counts.
+			covered := !j.p.Known && j.v.Decision == policy.Allow
+			if !writesUnder(j.p, r.path, covered) {
+				continue
+			}
+			c := *r.carrier
+			c.Wrapper, c.CodeArg = false, -1
+			c.Opaque = "runs the script " + r.path + ", which a part of this command may change before it runs (the guard read it as it is now)"
+			out = append(out, &c)
+			break
+		}
+	}
+	return out
+}
+
+// writesUnder reports whether p may write path, or a directory it is in.
+// With covered, a guessed operand counts only where it names the path.
+func writesUnder(p *policy.Part, path string, covered bool) bool {
+	for _, e := range p.Effects {
+		if e.Access&argspec.Write == 0 {
+			continue
+		}
+		cands := e.Path.Matches
+		if s, ok := e.Path.Static(); ok {
+			cands = append(cands, s)
+		} else if covered && e.Guessed {
+			continue
+		} else if pre := e.Path.Prefix(); strings.HasPrefix(path, pre) || strings.HasPrefix(pre, path) {
+			return true // a value known only at run time, or a pattern
+		}
+		for _, s := range cands {
+			if s == path || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 type judgedPart struct {

@@ -353,6 +353,14 @@ func builtinRules(env *Env) (*builtins, error) {
 			}
 			return word.No
 		}, Why: "runs code the guard cannot see", Instead: "run the commands directly, so they can be checked, or add a rule naming this script or inline form"},
+		{Decision: Allow, Name: "a script judged by its content", spec: 5, pred: func(p *Part) word.Tri {
+			// shellparse read the script (CodeArg names it, nothing is
+			// hidden) and reports its commands as parts of their own.
+			if p.Wrapper && p.Opaque == "" && p.CodeArg >= 0 && len(p.Argv) > 0 {
+				return word.Yes
+			}
+			return word.No
+		}, Why: "runs a shell script whose commands are judged on their own"},
 		{Decision: Allow, Name: "version or help query", spec: 11, pred: func(p *Part) word.Tri {
 			if len(p.Argv) != 2 || p.Opaque != "" {
 				return word.No

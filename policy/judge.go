@@ -158,6 +158,18 @@ type Aspect struct {
 // without, being in a hurry.
 func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	v := &Verdict{Decision: Allow}
+	// The command aspect is decided first (its matches are listed after
+	// the absolute ones): whether a configured allow covers the command
+	// decides which of its guessed effects are judged at all.
+	set := pol.candidates(p, false)
+	cmdMatches := &Verdict{}
+	cv := pol.aspect(p, set.cmd, cmdMatches, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
+		if r.isPath() {
+			return word.No, false
+		}
+		return r.matchCommandAspect(p), true
+	})
+	covered := coversGuesses(p, cv)
 	// 1. The absolute denylist: nothing overrides it.
 	floor := Allow
 	floorReason, floorInstead := "", ""
@@ -178,7 +190,7 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		if !r.ready() {
 			continue
 		}
-		t, ei, acc := r.matchPart(p)
+		t, ei, acc := r.matchPart(p, covered)
 		if t == word.No {
 			continue
 		}
@@ -210,13 +222,7 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		}
 	}
 	// 2. The command aspect.
-	set := pol.candidates(p, false)
-	cv := pol.aspect(p, set.cmd, v, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
-		if r.isPath() {
-			return word.No, false
-		}
-		return r.matchCommandAspect(p), true
-	})
+	v.Matches = append(v.Matches, cmdMatches.Matches...)
 	if cv.rule == nil && cv.decision == Allow && len(p.Argv) > 0 && !cv.matched {
 		cv.decision = Ask
 		cv.reason = "no rule matched; this needs confirmation"
@@ -231,6 +237,11 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 	}
 	// 3. Each path the part touches.
 	for _, e := range p.Effects {
+		// A guess covered by the person's allow is judged only by the
+		// person's own path rules, where they certainly match (a literal
+		// operand under a configured deny): no built-in rule second-guesses
+		// the allow, and a value known only at run time counts for nothing.
+		onlyOwn := covered && e.Guessed
 		for _, acc := range []Access{Read, argspec.Write} {
 			if e.Access&acc == 0 {
 				continue
@@ -238,10 +249,14 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 			eff := e
 			eff.Access = acc
 			ev := pol.aspect(p, set.path, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
-				if !r.isPath() {
+				if !r.isPath() || onlyOwn && r.Layer == Builtin {
 					return word.No, false
 				}
-				return r.matchEffect(p, eff), true
+				t := r.matchEffect(p, eff)
+				if onlyOwn && t != word.Yes {
+					return word.No, false
+				}
+				return t, true
 			})
 			if ev.decision > best.decision || explain {
 				ev.aspect = eff.String()
@@ -434,10 +449,23 @@ func pick(a, b []*Rule, i int) *Rule {
 	return b[i-len(a)]
 }
 
+// coversGuesses reports whether a configured allow rule won the command
+// aspect of a program the catalogue does not know: the person allowed the
+// program, so what its operands might be is its business. Only the
+// guesses are covered: redirections and what the catalogue knows a
+// program writes are judged as always, and a built-in allow (a read-only
+// command) covers nothing.
+func coversGuesses(p *Part, cv aspectResult) bool {
+	return !p.Known && cv.matched && cv.decision == Allow && cv.rule != nil && cv.rule.Layer != Builtin
+}
+
 // matchPart matches an absolute rule against any aspect of a part: the
 // command (index -1), or effect index with one access. The aspect's name (aspectName) is built
-// only when needed: most matches are "maybe"s that end up unused.
-func (r *Rule) matchPart(p *Part) (word.Tri, int, Access) {
+// only when needed: most matches are "maybe"s that end up unused. With
+// covered (see coversGuesses), a guessed effect counts only for a deny
+// that certainly matches: a literal operand naming what nothing may
+// write (the guard's own configuration) is still refused.
+func (r *Rule) matchPart(p *Part, covered bool) (word.Tri, int, Access) {
 	if !r.isPath() {
 		return r.matchCommandAspect(p), -1, 0
 	}
@@ -449,7 +477,11 @@ func (r *Rule) matchPart(p *Part) (word.Tri, int, Access) {
 			}
 			eff := e
 			eff.Access = acc
-			if t := r.matchEffect(p, eff); t > best {
+			t := r.matchEffect(p, eff)
+			if covered && e.Guessed && (t != word.Yes || r.Decision != Deny) {
+				continue
+			}
+			if t > best {
 				best, bestI, bestAcc = t, i, acc
 			}
 		}

@@ -64,6 +64,10 @@ type Effect struct {
 	// contents. SkipHidden: a recursive read that passes over entries
 	// named .* below Path (rg, tree). See argspec.Effect.
 	Names, SkipHidden bool
+	// Guessed: the catalogue does not know the program, and this is an
+	// operand that might be a path it reads or writes. A configured allow
+	// of the command covers it (see Policy.Judge).
+	Guessed bool
 }
 
 func (e Effect) String() string {
@@ -95,16 +99,29 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 	if len(c.Argv) > 0 {
 		p.Norm = argspec.Normalize(c.Argv, false)
 		var effs []argspec.Effect
+		known := true
 		switch {
 		case !c.Wrapper && c.Opaque == "":
-			effs, p.Known = argspec.Effects(p.Norm)
+			effs, known = argspec.Effects(p.Norm)
+			p.Known = known
 		case c.Wrapper:
 			// The command it runs is judged on its own; the files the
-			// wrapper itself opens are its own (xargs -a FILE).
+			// wrapper itself opens are its own (xargs -a FILE), and so is
+			// a script it runs, whose text it reads (source .env reads
+			// .env, whatever its commands are).
 			effs = argspec.WrapperEffects(p.Norm)
+			if c.CodeArg > 0 && c.CodeArg < len(c.Argv) {
+				effs = append(effs, argspec.Effect{Path: c.Argv[c.CodeArg], Access: argspec.Read})
+			}
 		}
 		for _, e := range effs {
+			n := len(p.Effects)
 			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Names: e.Names, SkipHidden: e.SkipHidden})
+			if !known && e.Access == argspec.Unknown {
+				for i := n; i < len(p.Effects); i++ {
+					p.Effects[i].Guessed = true
+				}
+			}
 		}
 	}
 	for _, r := range c.Redirs {

@@ -34,9 +34,14 @@ type walker struct {
 	called     map[*syntax.Stmt]bool
 	top        *scope    // the top level's state
 	may        *mayState // what bash may do anywhere (may.go)
-	// lang is the dialect the code being walked is read in: bash at the
-	// top, the other shell's inside code another shell runs (codeFor).
+	// lang is the dialect the code being walked is read in (0: bash): the
+	// other shell's inside code another shell runs (codeFor), and the
+	// dialect a sourced file is read in.
 	lang syntax.LangVariant
+	// pathTouched: a text read so far names PATH or sourcepath, so the
+	// inherited PATH may not be the one a name is looked up in.
+	pathTouched bool
+	scripts     *scripts // script files read (script.go), when any
 }
 
 // Parse reads src and returns every command that would run.
@@ -170,6 +175,9 @@ func (w *walker) finish() (*Result, error) {
 // parse parses one unit of text: the top level, or code found in a string.
 func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *ParseError) {
 	w.bytes += len(src)
+	if w.opts.ReadScript != nil && !w.pathTouched && (strings.Contains(src, "PATH") || strings.Contains(src, "sourcepath")) {
+		w.pathTouched = true
+	}
 	if w.bytes > MaxBytes {
 		return nil, &ParseError{Reason: fmt.Sprintf("the command is larger than %d bytes, the most the guard reads part by part", MaxBytes), TooLarge: true}
 	}
@@ -480,19 +488,7 @@ func (w *walker) code(sc *scope, src string, layer Layer) {
 // dialect the program may be, and every command either reading finds is
 // judged.
 func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
-	var langs []syntax.LangVariant
-	switch prog {
-	case "bash", "rbash":
-		langs = []syntax.LangVariant{syntax.LangBash}
-	case "dash", "ash", "posh":
-		langs = []syntax.LangVariant{syntax.LangPOSIX}
-	case "ksh", "ksh93", "mksh":
-		langs = []syntax.LangVariant{syntax.LangMirBSDKorn, syntax.LangBash}
-	case "zsh":
-		langs = []syntax.LangVariant{syntax.LangZsh, syntax.LangBash}
-	default: // sh, yash: POSIX shells, or bash in disguise
-		langs = []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
-	}
+	langs := dialects(prog)
 	start := len(w.res.Cmds)
 	for i, lang := range langs {
 		s := sc
@@ -506,6 +502,22 @@ func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
 			w.res.Cmds = w.res.Cmds[:mark]
 		}
 	}
+}
+
+// dialects are the ways a shell named prog may read its code.
+func dialects(prog string) []syntax.LangVariant {
+	switch prog {
+	case "bash", "rbash":
+		return []syntax.LangVariant{syntax.LangBash}
+	case "dash", "ash", "posh":
+		return []syntax.LangVariant{syntax.LangPOSIX}
+	case "ksh", "ksh93", "mksh":
+		return []syntax.LangVariant{syntax.LangMirBSDKorn, syntax.LangBash}
+	case "zsh":
+		return []syntax.LangVariant{syntax.LangZsh, syntax.LangBash}
+	}
+	// sh, yash: POSIX shells, or bash in disguise
+	return []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
 }
 
 func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVariant) {
@@ -538,10 +550,10 @@ func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVari
 		w.emit(&Cmd{Opaque: "code that cannot be read reliably (" + perr.Reason + ")", CodeArg: -1})
 		return
 	}
-	old := w.curScope
-	w.curScope = sc
+	old, oldLang := w.curScope, w.lang
+	w.curScope, w.lang = sc, lang
 	w.stmts(sc, f.Stmts)
-	w.curScope = old
+	w.curScope, w.lang = old, oldLang
 }
 
 // promptString walks the command substitutions a prompt-style string

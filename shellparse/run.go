@@ -326,8 +326,8 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		w.emit(cmd)
 		return
 	}
-	if !noFuncs && !strings.Contains(name, "/") {
-		if bodies := w.may.bodies[name]; len(bodies) > 0 {
+	if !noFuncs {
+		if bodies := w.may.bodies[name]; len(bodies) > 0 && !strings.Contains(name, "/") {
 			w.callAny(sc, name, bodies, argv, assigns, in, bg)
 			w.emitRedirs(redirs)
 			return
@@ -335,7 +335,11 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		if body, ok := sc.funcs[name]; ok {
 			w.emitRedirs(redirs)
 			w.callFunc(sc, name, body, argv, bg)
-			return
+			if !strings.Contains(name, "/") {
+				return
+			}
+			// bash calls a function named ./x.sh too (sh in POSIX mode
+			// refuses to define it, and runs the file): judge both.
 		}
 	}
 	prog := argspec.ProgName(name)
@@ -349,6 +353,8 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			cmd.Opaque, cmd.CodeArg = "runs the commands in a file", 1
 			if len(argv) < 2 {
 				cmd.Opaque, cmd.CodeArg = "", -1
+			} else if w.sourceScript(sc, cmd) {
+				return
 			}
 			w.emit(cmd)
 			w.unknownAfterSource(sc)
@@ -525,6 +531,9 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	if w.interpreter(sc, cmd, prog) {
 		return
 	}
+	if !builtin && w.execScript(sc, cmd, name, bg) {
+		return // a shell script, judged by its content
+	}
 	w.emit(cmd)
 	w.programCode(sc, cmd, prog)
 }
@@ -545,10 +554,11 @@ func (w *walker) emitRedirs(redirs []Redir) {
 	}
 }
 
-// unknownAfterSource forgets the variables a sourced file may have
-// changed. The working directory and positional parameters are assumed
-// kept: a sourced file that changes them is rare, and the clients source
-// a snapshot of the user's shell before every command (see README).
+// unknownAfterSource forgets the variables a sourced file that was not
+// read may have changed. The working directory and positional parameters
+// are assumed kept: a sourced file that changes them is rare, and the
+// clients source a snapshot of the user's shell before every command (see
+// README). A file that is read is walked instead (sourceScript).
 func (w *walker) unknownAfterSource(sc *scope) {
 	var names []string
 	sc.vars.each(func(k string, _ varState) { names = append(names, k) })
@@ -1339,7 +1349,10 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 	}
 	inv, err := bashcli.ParseArgv(append([]string{prog}, args...), false)
-	if dynamic && (err != nil || inv.Mode != bashcli.ModeCommand || strings.Contains(inv.Command, stand) || optionsHave(inv, stand)) {
+	// A script named by a known word may get arguments not known here:
+	// they are its positional parameters, unknown.
+	knownFile := err == nil && inv.Mode == bashcli.ModeFile && !strings.Contains(inv.File, stand)
+	if dynamic && (err != nil || inv.Mode != bashcli.ModeCommand && !knownFile || strings.Contains(inv.Command, stand) || optionsHave(inv, stand)) {
 		cmd.Opaque = prog + " with arguments not known here"
 		w.emit(cmd)
 		return
@@ -1364,6 +1377,11 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 			if a == inv.File {
 				cmd.CodeArg = i + 1
 				break
+			}
+		}
+		if !dynamic || cmd.CodeArg >= 0 {
+			if w.shellScript(sc, cmd, prog, inv.File, params, paramsUnknown, contains(inv.SetOn, "errexit")) {
+				return
 			}
 		}
 		w.emit(cmd)

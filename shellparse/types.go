@@ -35,6 +35,24 @@ type Options struct {
 	// on another goroutine while the walk goes on. It runs on the walking
 	// goroutine. If Parse returns an error, the commands mean nothing.
 	Committed func(cmds []*Cmd)
+	// ReadScript, when set, reads a shell script a command runs (./x.sh,
+	// bash x.sh, source x.sh), whose commands are then judged as the
+	// command's own; nil leaves every script opaque. It must read only a
+	// regular file, and fail with an error matching fs.ErrNotExist when
+	// nothing is there and ErrDirectory for a directory ([ReadScriptFile]
+	// does all that on the real file system). Only commands that run a
+	// script call it.
+	ReadScript func(path string) ([]byte, error)
+	// AllowedOpaque, when set, is asked before a script is read: true
+	// means the command, reported as it would be without reading the
+	// script (opaque), is allowed as it is (a rule names the script), and
+	// the script is not read. Without it every script that can be read is.
+	AllowedOpaque func(c *Cmd) bool
+	// ScriptRead, when set, is told of every script read and walked: its
+	// absolute path and the command that runs it (reported already). A
+	// caller may check that nothing else in the text writes the file
+	// before it runs. It runs on the walking goroutine.
+	ScriptRead func(path string, carrier *Cmd)
 }
 
 // Pos is a position in the top-level text.
@@ -132,6 +150,8 @@ type Cmd struct {
 	// Opaque, when set, says what code this command runs that the guard
 	// cannot see; CodeArg is the index in Argv of the word that names the
 	// code (script or inline program), or -1 (stdin, environment, …).
+	// A Wrapper with CodeArg set and no Opaque runs a script that was read
+	// (0: the program itself); its commands are reported on their own.
 	Opaque  string
 	CodeArg int
 	// Special marks constructs judged by built-in rules: "fork-bomb",

@@ -43,6 +43,7 @@ func TestQueueScript(t *testing.T) {
 		Setup:               setupScript,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"status":      cmdStatus,
+			"program":     cmdProgram,
 			"waitpending": cmdWaitPending,
 			"ptystart":    cmdPtyStart,
 			"ptyexpect":   cmdPtyExpect,

@@ -51,6 +51,14 @@ func mainCode() int {
 
 func TestMain(m *testing.M) {
 	cmds := map[string]func(){"guard-exec": func() { os.Exit(mainCode()) }}
+	// Programs nothing covers, for the scripts to run (see cmdProgram):
+	// binaries, so that the guard cannot judge them by their content (a
+	// shell script would be). Registered only in the child, like the
+	// shell names below: a mytool on the scripts' PATH would be found
+	// where a script means a program that is not installed.
+	if b := filepath.Base(os.Args[0]); programNames[b] {
+		cmds[b] = func() { fmt.Println(b + " ran: " + strings.Join(os.Args[1:], " ")) }
+	}
 	// A script may start the guard through a link named bash or sh (or
 	// -bash, as login). testscript dispatches on the base name of argv[0],
 	// so register that name, but only in the child process: registered
@@ -78,6 +86,7 @@ func TestScript(t *testing.T) {
 			"printfile": cmdPrintFile,
 			"expandenv": cmdExpandEnv,
 			"pinenv":    cmdPinEnv,
+			"program":   cmdProgram,
 		},
 	})
 }
@@ -345,6 +354,27 @@ func cmdJSONKeys(ts *testscript.TestScript, neg bool, args []string) {
 	sort.Strings(want)
 	if !reflect.DeepEqual(got, want) {
 		ts.Fatalf("%s: %s has keys %q, want %q", args[0], args[1], got, want)
+	}
+}
+
+// programNames are the programs cmdProgram installs.
+var programNames = map[string]bool{"mytool": true, "othertool": true}
+
+// program PATH… puts a program named like PATH's base name (mytool,
+// othertool) at each PATH: a binary (this test binary, through a link)
+// that prints "NAME ran: ARGS".
+func cmdProgram(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: program PATH…")
+	}
+	bin, err := os.Executable()
+	ts.Check(err)
+	for _, p := range args {
+		if !programNames[filepath.Base(p)] {
+			ts.Fatalf("program: %s: the program dispatches on its name, one of %v", p, programNames)
+		}
+		ts.Check(os.MkdirAll(filepath.Dir(ts.MkAbs(p)), 0o755))
+		ts.Check(os.Symlink(bin, ts.MkAbs(p)))
 	}
 }
 

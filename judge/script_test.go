@@ -1,0 +1,103 @@
+package judge_test
+
+import (
+	"io/fs"
+	"strings"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/judge"
+	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
+)
+
+// Scripts are judged by their content: the verdict is what their commands
+// get, and what cannot be read asks.
+func TestScriptVerdicts(t *testing.T) {
+	files := map[string]any{
+		proj + "/fine.sh":   "#!/bin/bash\nset -euo pipefail\nls -la\ngrep -r TODO . | wc -l\necho \"done: $1\"\n",
+		proj + "/pwn.sh":    "#!/bin/sh\necho hi\ntouch pwned\n",
+		proj + "/outer.sh":  "#!/usr/bin/env bash\n. ./inner.sh\n",
+		proj + "/inner.sh":  "touch pwned\n",
+		proj + "/self.sh":   "source ./self.sh\n",
+		proj + "/arg.sh":    "#!/bin/bash\ntouch \"$1\"\n",
+		proj + "/rm.sh":     "rm -rf \"$1\"\n",
+		proj + "/py":        "#!/usr/bin/env python3\nprint(1)\n",
+		proj + "/locked.sh": fs.ErrPermission,
+		proj + "/fifo.sh":   shellparse.ErrNotRegular,
+	}
+	read := func(p string) ([]byte, error) {
+		switch v := files[p].(type) {
+		case string:
+			return []byte(v), nil
+		case error:
+			return nil, &fs.PathError{Op: "open", Path: p, Err: v}
+		}
+		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+	}
+	user := "[[rule]]\ndecision = \"deny\"\ncommand = \"touch pwned\"\nwhy = \"witness\"\n" +
+		"[[rule]]\ndecision = \"allow\"\ncommand = \"./allowed.sh\"\n" +
+		"[[rule]]\ndecision = \"deny\"\ncommand = \"./fine.sh prod\"\n" +
+		"[[rule]]\ndecision = \"allow\"\ncommand = \"mytool\"\n"
+	f, err := policy.ParseFile("user.toml", []byte(user), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj, Temp: []string{"/tmp"}}, User: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[proj+"/allowed.sh"] = "touch pwned\n" // a rule names it: its content is the rule's business
+	for _, r := range []struct{ cmd, want, reason string }{
+		{"./fine.sh x", "allow", ""},
+		{"bash fine.sh", "allow", ""},
+		{"source ./fine.sh", "allow", ""},
+		{"./fine.sh prod", "deny", ""}, // a rule naming the script still applies
+		{"./pwn.sh", "deny", "witness"},
+		{"./pwn.sh --help", "deny", "witness"}, // no rule names it: read
+		{"sh pwn.sh", "deny", "witness"},
+		{"xargs ./pwn.sh < /dev/null", "deny", "witness"},
+		{"./outer.sh", "deny", "witness"},
+		{"./arg.sh pwned", "deny", "witness"},
+		{"./arg.sh ok.txt", "allow", ""},
+		{"./arg.sh \"$x\"", "ask", ""},
+		{"./rm.sh ~", "deny", ""},
+		{"./allowed.sh", "allow", ""},
+		{"./fine.sh() { touch pwned; }; ./fine.sh", "deny", "witness"}, // bash calls the function
+		// Changed by the same command before it runs: judged as it is now,
+		// so it asks.
+		{"echo 'touch pwned' > fine.sh; ./fine.sh", "ask", "may change before it runs"},
+		{"cp pwn.sh fine.sh && bash fine.sh", "ask", "may change before it runs"},
+		{"mv pwn.sh x; ./fine.sh x", "allow", ""},
+		{"tar -xf a.tar && ./fine.sh", "ask", "may change before it runs"},
+		{"echo x > \"$f\"; ./fine.sh", "ask", ""},
+		{"mkdir -p out && ./fine.sh > out/log", "allow", ""},
+		// An allowed program's guesses count where they name the script.
+		{"mytool \"$x\"; ./fine.sh", "allow", ""},
+		{"mytool fine.sh; ./fine.sh", "ask", "may change before it runs"},
+		{"othertool \"$x\"; ./fine.sh", "ask", ""},
+		{"./self.sh", "ask", "runs itself again"},
+		{"source ./locked.sh", "ask", "permission denied"},
+		{"bash ./fifo.sh", "ask", "not a regular file"},
+		{"./fifo.sh", "ask", ""},
+		{"./py", "ask", ""},
+		{"./missing.sh", "ask", ""},
+		// A long text is judged while it is read (on two goroutines when
+		// there are two): the same verdicts.
+		{strings.Repeat("ls -la\n", 2000) + "echo x >> fine.sh\n./fine.sh\n", "ask", "may change before it runs"},
+		{strings.Repeat("ls -la\n", 2000) + "./outer.sh\n", "deny", "witness"},
+		{strings.Repeat("ls -la\n", 2000) + "./fine.sh\n", "allow", ""},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read,
+			Glob: func(string) []string { return nil }})
+		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
+			t.Errorf("%.80q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
+		}
+		res = judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read, NoScripts: true,
+			Glob: func(string) []string { return nil }})
+		// Without reading, every one of them asks at least, but for the
+		// rule naming a script and the built-in help query.
+		if res.Decision == "allow" && r.cmd != "./allowed.sh" && r.cmd != "./pwn.sh --help" {
+			t.Errorf("%q with NoScripts → allow, want a question", r.cmd)
+		}
+	}
+}
