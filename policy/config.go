@@ -104,7 +104,10 @@ func didYouMean(typo string, words []string) string {
 	return fmt.Sprintf("did you mean %q?", best)
 }
 
+// editDistance counts the insertions, deletions, substitutions and swaps
+// of neighbours that turn a into b.
 func editDistance(a, b string) int {
+	prevPrev := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
@@ -118,8 +121,11 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prevPrev[j-2]+1) // two letters swapped
+			}
 		}
-		prev = cur
+		prevPrev, prev = prev, cur
 	}
 	return prev[len(b)]
 }
@@ -289,8 +295,19 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 			Source: fmt.Sprintf("%s:%d", path, line), Layer: layer,
 		})
 	}
-	if err := errs.err(); err != nil {
-		return nil, err
+	if len(errs) > 0 {
+		// Say what else is wrong too, rules included, so that one run of
+		// guard-exec test lists it all (Build checks rules of a file that
+		// parses).
+		for _, r := range f.Rules {
+			if err := r.check(&Env{Home: "/", Project: "/"}); err != nil {
+				line := 0
+				fmt.Sscanf(r.Source[strings.LastIndexByte(r.Source, ':')+1:], "%d", &line)
+				bad(line, err.Error(), "see the README for the rule format")
+			}
+		}
+		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Line < errs[j].Line })
+		return nil, errs.err()
 	}
 	return f, nil
 }

@@ -468,7 +468,7 @@ func cmdTest(e *env, args []string) int {
 		}
 		f, err := policy.ParseFile(path, text, layer)
 		if err != nil {
-			fmt.Fprintf(e.stdout, "FAIL %v\n", err)
+			failed(e, err)
 			bad++
 			continue
 		}
@@ -476,7 +476,7 @@ func cmdTest(e *env, args []string) int {
 		penv := &policy.Env{Home: e.home(), Project: root}
 		pol, err := policy.Build(policy.Sources{Env: penv, User: f, ProjectTrusted: true, CheckExamples: true})
 		if err != nil {
-			fmt.Fprintf(e.stdout, "FAIL %v\n", err)
+			failed(e, err)
 			bad++
 			continue
 		}
@@ -493,6 +493,16 @@ func cmdTest(e *env, args []string) int {
 		return ExitRefused
 	}
 	return 0
+}
+
+// failed prints every problem of a config file, each with its hint.
+func failed(e *env, err error) {
+	for _, ce := range configErrors(err) {
+		fmt.Fprintf(e.stdout, "FAIL %s\n", inert.Line(ce.Error()))
+		if ce.Hint != "" {
+			fmt.Fprintf(e.stdout, "     hint: %s\n", inert.Line(ce.Hint))
+		}
+	}
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/audit"
 	"github.com/guard-exec/guard-exec/install"
+	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/internal/sha256"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/shellparse"
@@ -275,10 +276,25 @@ func readScriptFile(path string) ([]byte, error) {
 
 // configErr prints a configuration error the way every command does.
 func configErr(e *env, err error) {
-	fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
-	var ce *policy.ConfigError
-	if errors.As(err, &ce) && ce.Hint != "" {
-		fmt.Fprintf(e.stderr, "guard-exec: hint: %s\n", ce.Hint)
+	for _, ce := range configErrors(err) {
+		fmt.Fprintf(e.stderr, "guard-exec: error: %s\n", inert.Line(ce.Error()))
+		if ce.Hint != "" {
+			fmt.Fprintf(e.stderr, "guard-exec: hint: %s\n", inert.Line(ce.Hint))
+		}
 	}
 	fmt.Fprintf(e.stderr, "guard-exec: hint: until the configuration is fixed the guard refuses every command; check it with: guard-exec test\n")
+}
+
+// configErrors lists every problem an error holds: each *ConfigError of
+// a policy.ConfigErrors, or the error itself.
+func configErrors(err error) []*policy.ConfigError {
+	var all policy.ConfigErrors
+	if errors.As(err, &all) {
+		return all
+	}
+	var ce *policy.ConfigError
+	if errors.As(err, &ce) {
+		return []*policy.ConfigError{ce}
+	}
+	return []*policy.ConfigError{{Msg: err.Error()}}
 }
