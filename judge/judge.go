@@ -44,6 +44,10 @@ type Request struct {
 	// AllParts lists every part in Result.Commands, the allowed ones too
 	// (without it a sample of them), without the detail Explain adds.
 	AllParts bool
+	// Python reads the code python commands run (a *pycode.Analyser);
+	// nil leaves it opaque. It runs the interpreter to parse the code,
+	// so Judge executes nothing only without it.
+	Python shellparse.PythonAnalyser
 }
 
 // MatchInfo is one rule that matched a part, for explanations.
@@ -139,7 +143,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	opts := shellparse.Options{
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
-		Glob: glob, Name: req.Name,
+		Glob: glob, Name: req.Name, Python: req.Python,
 	}
 	var parsed *shellparse.Result
 	var judged []judgedPart
