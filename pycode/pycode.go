@@ -449,7 +449,8 @@ func (st *state) judge(f *facts, file string, depth int) {
 			d := mod + "." + name
 			bind(firstNonEmpty(as, name), binding{dotted: d})
 			if _, sub := modules[d]; !sub {
-				st.chain(strings.Split(d, "."), false, "Load", im.Line)
+				// Its uses are judged where they are (called or not).
+				st.chain(strings.Split(d, "."), true, "Load", im.Line)
 			}
 		case as != "":
 			bind(as, binding{dotted: mod})
@@ -598,8 +599,9 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 			return
 		}
 		if _, isMod := modules[attr]; isMod && len(rest) > 1 {
-			// pathlib.os.system: a module another one imported.
-			st.chain(rest, called, ctx, line)
+			// pathlib.os.system: a module another one imported, not
+			// followed as a command even when called.
+			st.chain(rest, false, ctx, line)
 		} else if _, stdlibName := commandModules[attr]; stdlibName {
 			st.ask("uses " + dotted + at)
 		}
