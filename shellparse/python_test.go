@@ -33,6 +33,7 @@ func (f *fakePython) Shebang(path string) (string, bool) {
 func TestPythonWalk(t *testing.T) {
 	fake := &fakePython{res: map[string]*pycode.Result{
 		"print(1)":   {},
+		"print(1)\n": {},
 		"sys":        {Commands: []pycode.Command{{Shell: "touch pwned", Via: "python os.system"}}},
 		"run":        {Commands: []pycode.Command{{Argv: []string{"git", "status"}, Via: "python subprocess.run"}}},
 		"w":          {Effects: []pycode.Effect{{Path: "out.txt", Write: true, Via: "python open()"}}},
@@ -74,6 +75,9 @@ func TestPythonWalk(t *testing.T) {
 				s += " [" + c.Via[len(c.Via)-1].Kind + "]"
 			}
 			parts = append(parts, s)
+		}
+		if got := strings.Join(parts, " | "); got != tc.want && len(fake.got) > 0 {
+			t.Logf("asked %q", fake.got[0].Code)
 		}
 		if got := strings.Join(parts, " | "); got != tc.want {
 			t.Errorf("%s:\n got  %s\n want %s", tc.src, got, tc.want)
