@@ -43,19 +43,20 @@ var modules = map[string]module{
 	"collections.abc": {why: "container interfaces", all: true},
 	"itertools":       {why: "iteration", all: true},
 	"functools":       {why: "higher-order functions", all: true},
-	"operator":        {why: "operators as functions", all: true},
-	"heapq":           {why: "heaps", all: true},
-	"bisect":          {why: "sorted lists", all: true},
-	"array":           {why: "typed arrays", all: true},
-	"copy":            {why: "copies values", all: true},
-	"enum":            {why: "enumerations", all: true},
-	"dataclasses":     {why: "record classes", all: true},
-	"typing":          {why: "type annotations", all: true},
-	"abc":             {why: "abstract classes", all: true},
-	"numbers":         {why: "numeric interfaces", all: true},
-	"datetime":        {why: "dates and times", all: true},
-	"calendar":        {why: "calendars", all: true},
-	"zoneinfo":        {why: "time zones (reads the zone database)", all: true},
+	"operator": {why: "operators as functions", all: true,
+		deny: map[string]string{"attrgetter": "gets attributes by a name", "methodcaller": "calls methods by a name"}},
+	"heapq":       {why: "heaps", all: true},
+	"bisect":      {why: "sorted lists", all: true},
+	"array":       {why: "typed arrays", all: true},
+	"copy":        {why: "copies values", all: true},
+	"enum":        {why: "enumerations", all: true},
+	"dataclasses": {why: "record classes", all: true},
+	"typing":      {why: "type annotations", all: true},
+	"abc":         {why: "abstract classes", all: true},
+	"numbers":     {why: "numeric interfaces", all: true},
+	"datetime":    {why: "dates and times", all: true},
+	"calendar":    {why: "calendars", all: true},
+	"zoneinfo":    {why: "time zones (reads the zone database)", all: true},
 	"time": {why: "clocks and sleeping", all: true,
 		deny: map[string]string{"tzset": "changes the process's time zone"}},
 	"uuid": {why: "identifiers", all: true,
@@ -81,7 +82,6 @@ var modules = map[string]module{
 	"stat":         {why: "file mode constants", all: true},
 	"tomllib":      {why: "reads TOML", all: true},
 	"csv":          {why: "reads and writes CSV on files the code opened (open() is judged)", all: true},
-	"configparser": {why: "reads INI files; writing goes to files the code opened", all: true},
 	"contextlib": {why: "context managers", all: true,
 		deny: map[string]string{"chdir": "changes the working directory"}},
 	"warnings":  {why: "warnings", all: true},
@@ -89,7 +89,6 @@ var modules = map[string]module{
 	"argparse":  {why: "reads the command line", all: true},
 	"getopt":    {why: "reads the command line", all: true},
 	"getpass":   {why: "reads a password from the terminal", all: true},
-	"inspect":   {why: "looks at objects and reads their source", all: true},
 	"pathlib":   {why: "paths; its methods that change files are judged as writes (see pathWrites)", all: true},
 	"os.path":   {why: "path arithmetic and file tests", all: true},
 	"posixpath": {why: "path arithmetic and file tests", all: true},
@@ -97,10 +96,6 @@ var modules = map[string]module{
 	"logging": {why: "log messages (to stderr unless a file is named)", all: true,
 		deny: map[string]string{"FileHandler": "writes a log file", "handlers": "log handlers write files and send messages",
 			"config": "logging.config can listen for and run configuration"}},
-	"asyncio": {why: "runs coroutines of the code itself", all: true,
-		deny: map[string]string{"create_subprocess_exec": "runs a program", "create_subprocess_shell": "runs a shell command",
-			"subprocess": "runs programs", "open_connection": "opens a network connection", "start_server": "listens on the network",
-			"open_unix_connection": "opens a socket", "start_unix_server": "listens on a socket"}},
 	"sys": {why: "the interpreter's arguments, streams and facts", allow: []string{
 		"argv", "stdin", "stdout", "stderr", "exit", "version", "version_info", "platform", "maxsize", "maxunicode",
 		"byteorder", "executable", "implementation", "float_info", "int_info", "hexversion", "getsizeof",
@@ -136,13 +131,21 @@ var pathWrites = map[string]int{
 // pathReads are pathlib.Path methods that read a file's content.
 var pathReads = map[string]bool{"read_text": true, "read_bytes": true}
 
-// loopMethods are methods of asyncio's event loop that run programs or
-// open connections.
-var loopMethods = map[string]string{
-	"subprocess_exec": "runs a program", "subprocess_shell": "runs a shell command",
-	"create_connection": "opens a network connection", "create_server": "listens on the network",
-	"create_datagram_endpoint": "opens a network socket", "sock_connect": "opens a network connection",
-	"create_unix_connection": "opens a socket", "create_unix_server": "listens on a socket",
+// pathReaders are functions of reviewed modules that read what a path
+// names (a file's content, a directory's entries): their first argument
+// is a read effect, so that rules about secret files see it.
+var pathReaders = map[string]bool{
+	"os.listdir": true, "os.scandir": true, "os.walk": true, "os.readlink": true,
+	"glob.glob": true, "glob.iglob": true, "tokenize.open": true,
+}
+
+// frameAttrs are attributes of frames, tracebacks, generators and
+// functions that reach the names of other modules (f_globals…) or code
+// objects: never followed.
+var frameAttrs = map[string]bool{
+	"f_globals": true, "f_locals": true, "f_builtins": true, "f_back": true, "f_code": true, "tb_frame": true,
+	"tb_next": true, "gi_frame": true, "gi_code": true, "cr_frame": true, "cr_code": true, "ag_frame": true,
+	"ag_code": true, "co_code": true, "func_globals": true, "gi_yieldfrom": true, "cr_await": true,
 }
 
 // builtins that reach past the names the analysis can follow, or run

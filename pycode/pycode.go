@@ -117,7 +117,8 @@ func (a *Analyser) Analyse(src Source) *Result {
 		res.Unread = err.Error()
 		return res
 	}
-	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{}}
+	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{},
+		exports: map[string]map[string][]binding{}}
 	code, file := src.Code, ""
 	switch {
 	case src.Module != "":
@@ -177,6 +178,123 @@ type state struct {
 	visited    map[string]bool
 	asked      map[string]bool
 	envChanged bool
+	stdlib     map[string]bool // the interpreter's standard library's top-level names
+	// exports are the names each project module binds to modules.
+	exports map[string]map[string][]binding
+}
+
+// localBinding is what a name bound to a project module stands for.
+func (st *state) localBinding(mod string) binding {
+	b := binding{local: true}
+	base := ""
+	for _, d := range st.dirs {
+		if st.isLocalTop(d, strings.Split(mod, ".")[0]) {
+			base = d
+			break
+		}
+	}
+	if base == "" {
+		return b
+	}
+	p := filepath.Join(append([]string{base}, strings.Split(mod, ".")...)...)
+	switch {
+	case fileExists(filepath.Join(p, "__init__.py")):
+		b.file, b.pkg = filepath.Join(p, "__init__.py"), p
+	case fileExists(p + ".py"):
+		b.file = p + ".py"
+	case isDir(p):
+		b.pkg = p
+	}
+	return b
+}
+
+func (st *state) isLocalTop(dir, top string) bool {
+	p := filepath.Join(dir, top)
+	return fileExists(p+".py") || isDir(p)
+}
+
+// bindFrom binds the name of "from mod import name as as" of a project
+// module: a submodule, a module the module itself imported, or a name
+// it defines (whose code is judged with it).
+func (st *state) bindFrom(binds map[string][]binding, m binding, in *state, mod, name, as string, line string) {
+	if name == "*" {
+		ex, ok := st.exports[m.file]
+		if !ok && m.file != "" {
+			st.ask("imports every name of the project module " + mod + ", which the guard did not follow" + line)
+		}
+		for k, bs := range ex {
+			binds[k] = append(binds[k], bs...)
+		}
+		return
+	}
+	target := firstNonEmpty(as, name)
+	if sub := in.localBinding(mod + "." + name); sub.file != "" || sub.pkg != "" {
+		binds[target] = append(binds[target], sub)
+		return
+	}
+	if ex, ok := st.exports[m.file]; ok {
+		if bs := ex[name]; len(bs) > 0 {
+			binds[target] = append(binds[target], bs...)
+			return
+		}
+	} else if m.file != "" {
+		st.ask("imports " + name + " from the project module " + mod + ", which the guard did not follow" + line)
+	}
+	binds[target] = append(binds[target], binding{local: true})
+}
+
+// localChain judges a dotted name that starts at a project module: a
+// module it imported is judged as that module (never followed as a
+// command: the call is not where the guard reads calls).
+func (st *state) localChain(b binding, rest []string, ctx string, line, depth int) {
+	at := fmt.Sprintf(" (line %d)", line)
+	if b.file == "" && b.pkg == "" {
+		return // a function, class or value the project defines
+	}
+	if len(rest) == 0 {
+		st.ask("passes a project module around, so the guard cannot follow what is used of it" + at)
+		return
+	}
+	if depth > 8 {
+		st.ask("reaches too deep through project modules" + at)
+		return
+	}
+	name := rest[0]
+	if b.file != "" {
+		ex, ok := st.exports[b.file]
+		if !ok {
+			st.ask("reaches into the project module " + st.rel(b.file) + ", which the guard did not follow" + at)
+			return
+		}
+		if bs := ex[name]; len(bs) > 0 {
+			for _, x := range bs {
+				if x.local {
+					st.localChain(x, rest[1:], ctx, line, depth+1)
+				} else {
+					st.chain(append(strings.Split(x.dotted, "."), rest[1:]...), false, ctx, line)
+				}
+			}
+			return
+		}
+	}
+	if b.pkg != "" {
+		p := filepath.Join(b.pkg, name)
+		sub := binding{local: true}
+		switch {
+		case fileExists(filepath.Join(p, "__init__.py")):
+			sub.file, sub.pkg = filepath.Join(p, "__init__.py"), p
+		case fileExists(p + ".py"):
+			sub.file = p + ".py"
+		case isDir(p):
+			sub.pkg = p
+		}
+		if sub.file != "" || sub.pkg != "" {
+			if sub.file != "" && !st.visited[sub.file] {
+				st.follow(sub.file, 1)
+			}
+			st.localChain(sub, rest[1:], ctx, line, depth+1)
+		}
+	}
 }
 
 func (st *state) ask(why string) {
@@ -359,6 +477,9 @@ func isDir(p string) bool {
 type binding struct {
 	dotted string
 	local  bool
+	// For a project module: its file ("" for a namespace package) and,
+	// for a package, its directory.
+	file, pkg string
 }
 
 func (st *state) judge(f *facts, file string, depth int) {
@@ -366,6 +487,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 	for _, m := range f.Stdlib {
 		stdlib[m] = true
 	}
+	st.stdlib = stdlib
 	binds := map[string][]binding{}
 	bind := func(name string, b binding) { binds[name] = append(binds[name], b) }
 	for _, im := range f.Imports {
@@ -387,7 +509,8 @@ func (st *state) judge(f *facts, file string, depth int) {
 			for i := 1; i < im.Level; i++ {
 				base = filepath.Dir(base)
 			}
-			sub := &state{a: st.a, interp: st.interp, dirs: []string{base}, res: st.res, visited: st.visited, asked: st.asked}
+			sub := &state{a: st.a, interp: st.interp, dirs: []string{base}, res: st.res, visited: st.visited, asked: st.asked,
+				exports: st.exports, stdlib: st.stdlib}
 			targets := []string{mod}
 			if mod == "" {
 				targets = []string{name}
@@ -403,7 +526,11 @@ func (st *state) judge(f *facts, file string, depth int) {
 					st.follow(fl, depth+1)
 				}
 			}
-			bind(firstNonEmpty(as, name), binding{local: true})
+			if mod == "" {
+				bind(firstNonEmpty(as, name), sub.localBinding(name))
+			} else {
+				st.bindFrom(binds, sub.localBinding(mod), sub, mod, name, as, line)
+			}
 			continue
 		}
 		top, _, _ := strings.Cut(mod, ".")
@@ -428,10 +555,12 @@ func (st *state) judge(f *facts, file string, depth int) {
 				st.follow(fl, depth+1)
 			}
 			switch {
-			case name == "" && as == "":
-				bind(top, binding{local: true})
+			case name != "":
+				st.bindFrom(binds, st.localBinding(mod), st, mod, name, as, line)
+			case as != "":
+				bind(as, st.localBinding(mod))
 			default:
-				bind(firstNonEmpty(as, name, top), binding{local: true})
+				bind(top, st.localBinding(top))
 			}
 			continue
 		}
@@ -442,7 +571,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 		}
 		switch {
 		case name == "*":
-			if !m.all || len(m.deny) > 0 {
+			if !m.all || len(m.deny) > 0 || mod == "pathlib" {
 				st.ask("imports every name of " + mod + " (from " + mod + " import *)" + line)
 			}
 		case name != "":
@@ -458,21 +587,8 @@ func (st *state) judge(f *facts, file string, depth int) {
 			bind(top, binding{dotted: top})
 		}
 	}
-	usesPathlib := false
-	for _, bs := range binds {
-		for _, b := range bs {
-			if strings.HasPrefix(b.dotted, "pathlib") {
-				usesPathlib = true
-			}
-		}
-	}
-	usesAsyncio := len(binds["asyncio"]) > 0
-	for _, b := range binds {
-		for _, x := range b {
-			if strings.HasPrefix(x.dotted, "asyncio") {
-				usesAsyncio = true
-			}
-		}
+	if file != "" {
+		st.exports[file] = binds
 	}
 	// Names and attribute chains.
 	for _, r := range f.Refs {
@@ -480,6 +596,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 		if bs, ok := binds[root]; ok {
 			for _, b := range bs {
 				if b.local {
+					st.localChain(b, r.Chain[1:], r.Ctx, r.Line, 0)
 					continue
 				}
 				full := append(strings.Split(b.dotted, "."), r.Chain[1:]...)
@@ -496,6 +613,9 @@ func (st *state) judge(f *facts, file string, depth int) {
 		}
 	}
 	for _, at := range f.Attrs {
+		if frameAttrs[at.Name] {
+			st.ask(fmt.Sprintf("uses .%s, which reaches the names of other code (line %d)", at.Name, at.Line))
+		}
 		if isDunder(at.Name) && !okDunders[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches past the names the guard follows (line %d)", at.Name, at.Line))
 		}
@@ -526,7 +646,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 		}
 	}
 	for _, c := range f.Calls {
-		st.call(c, binds, usesPathlib, usesAsyncio)
+		st.call(c, binds)
 	}
 }
 
@@ -562,9 +682,9 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 	m := modules[modName]
 	rest := full[n:]
 	if len(rest) == 0 {
-		if !m.all || len(m.deny) > 0 {
-			st.ask("passes the module " + modName + " around, so the guard cannot follow what is used of it" + at)
-		}
+		// A module as a value: what is used of it later is not a dotted
+		// name the guard can follow (x = pathlib; x.os.system(…)).
+		st.ask("passes the module " + modName + " around, so the guard cannot follow what is used of it" + at)
 		return
 	}
 	attr := rest[0]
@@ -598,12 +718,12 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 			st.ask("uses " + dotted + ", which " + why + at)
 			return
 		}
-		if _, isMod := modules[attr]; isMod && len(rest) > 1 {
-			// pathlib.os.system: a module another one imported, not
-			// followed as a command even when called.
+		if st.isModuleName(attr) && attr != full[n-1] {
+			// pathlib.os.system: a module another one imported (a
+			// module is never an attribute of its own name: time.time,
+			// datetime.datetime are not). Judged as that module, and
+			// never followed as a command even when called.
 			st.chain(rest, false, ctx, line)
-		} else if _, stdlibName := commandModules[attr]; stdlibName {
-			st.ask("uses " + dotted + at)
 		}
 		return
 	}
@@ -628,12 +748,16 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 	}
 }
 
-// commandModules are modules that other modules import and that run
-// programs or open connections: reaching one through another module's
-// attribute (tempfile.os…) is asked about.
-var commandModules = map[string]bool{"os": true, "subprocess": true, "sys": true, "shutil": true, "socket": true,
-	"importlib": true, "builtins": true, "ctypes": true, "pickle": true, "marshal": true, "io": true, "pty": true,
-	"signal": true, "threading": true, "multiprocessing": true, "urllib": true, "http": true, "tempfile": true}
+// isModuleName reports whether a name could be a module another module
+// imported: a top-level module of the interpreter's standard library, or
+// one of the table.
+func (st *state) isModuleName(name string) bool {
+	if st.stdlib[name] {
+		return true
+	}
+	_, ok := modules[name]
+	return ok
+}
 
 // resolve returns the dotted name a call's chain starts with, when its
 // first name is an imported module (or a module attribute).
@@ -651,7 +775,7 @@ func resolve(c *call, binds map[string][]binding) []string {
 	return out
 }
 
-func (st *state) call(c *call, binds map[string][]binding, usesPathlib, usesAsyncio bool) {
+func (st *state) call(c *call, binds map[string][]binding) {
 	at := fmt.Sprintf(" (line %d)", c.Line)
 	for _, d := range resolve(c, binds) {
 		switch kind := commandCalls[d]; {
@@ -665,8 +789,24 @@ func (st *state) call(c *call, binds map[string][]binding, usesPathlib, usesAsyn
 			if _, ok := c.Kw["filename"]; ok || c.Star {
 				st.ask("logging.basicConfig may write a log file" + at)
 			}
-		case d == "pathlib.Path.open" || d == "io.open":
-			st.ask("uses " + d + at)
+		case strings.HasPrefix(d, "pathlib.") && pathWrites[d[strings.LastIndexByte(d, '.')+1:]] != 0:
+			// Path.write_text(p, …): the method called through its class.
+			st.ask("calls " + d + " on a path the guard does not follow" + at)
+		case pathReaders[d]:
+			var p lit
+			switch {
+			case len(c.Args) > 0:
+				p = c.Args[0]
+			case c.Star:
+				p = lit{Dyn: true}
+			default:
+				p = lit{V: "."} // os.listdir() lists the working directory
+				if d == "glob.glob" || d == "glob.iglob" || d == "tokenize.open" {
+					continue
+				}
+			}
+			path, _ := p.str()
+			st.res.Effects = append(st.res.Effects, Effect{Path: path, Via: "python " + d, Line: c.Line})
 		}
 	}
 	if c.On == "" && len(c.Chain) == 1 && len(binds[c.Chain[0]]) == 0 {
@@ -701,15 +841,12 @@ func (st *state) call(c *call, binds map[string][]binding, usesPathlib, usesAsyn
 	if len(c.Chain) == 0 {
 		return
 	}
+	if c.On == "" && len(binds[c.Chain[0]]) > 0 {
+		return // a function of a module: judged above, or project code
+	}
+	// Path objects can come from any module the code imports (its own
+	// too): the methods that change files are checked on every object.
 	method := c.Chain[len(c.Chain)-1]
-	if usesAsyncio {
-		if why, ok := loopMethods[method]; ok {
-			st.ask("calls ." + method + "(), which " + why + at)
-		}
-	}
-	if !usesPathlib {
-		return
-	}
 	recvPath, known := c.pathReceiver(binds)
 	if pathReads[method] {
 		st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Via: "python Path." + method, Line: c.Line})

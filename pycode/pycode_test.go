@@ -106,6 +106,22 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import logging\nlogging.basicConfig(level=logging.INFO)\nlogging.info('x')"},
 		{code: "import logging\nlogging.basicConfig(filename='x.log')", ask: "log file"},
 		{code: "x = input()\nprint(x)"},
+		{code: "import pathlib\nx = pathlib\nx.os.system('id')", ask: "passes the module pathlib around"},
+		{code: "import pathlib\npathlib.posixpath.os.system('id')", ask: "uses os.system other than by calling it"},
+		{code: "import pathlib\nm = pathlib.os\nm.system('id')", ask: "passes the module os around"},
+		{code: "import operator, pathlib\noperator.attrgetter('os')(pathlib).system('id')", ask: "operator.attrgetter"},
+		{code: "import sys\nsys.exc_info()[2].tb_frame.f_globals['x']", ask: "f_globals"},
+		{code: "import glob\nprint(glob.glob('/root/.ssh/*'))", effs: "r:/root/.ssh/*"},
+		{code: "import tokenize\nprint(tokenize.open(p).read())", effs: "r:"},
+		{code: "import os\nfor d, _, fs in os.walk('src'): print(fs)", effs: "r:src"},
+		{code: "import datetime\nprint(datetime.datetime.now())"},
+		{code: "from datetime import datetime\nprint(datetime.now(), isinstance(x, datetime))"},
+		{code: "import time, glob, copy\nprint(time.time(), copy.copy([1]))"},
+		{code: "p.unlink()", ask: "calls .unlink() on a path known only at run time"},
+		{code: "from pathlib import *", ask: "imports every name of pathlib"},
+		{code: "from pathlib import Path\nPath.unlink(p)", ask: "calls pathlib.Path.unlink"},
+		{code: "from pathlib import Path\nPath.cwd().joinpath('x').write_text('y')", ask: "calls .write_text() on a path known only at run time"},
+		{code: "import sys\nprint(sys.argv[1:], sys.version)"},
 		{code: "help(print)", ask: "pager"},
 	} {
 		r := a.Analyse(Source{Interp: "python3", Code: tc.code, Dir: dir})
@@ -186,6 +202,7 @@ func TestProjectModules(t *testing.T) {
 	write("pkg/inner.py", "import shutil\nshutil.rmtree('x')\n")
 	write("pkg/__main__.py", "print('main')\n")
 	write("shadow/json.py", "import os\nos.system('touch pwned')\n")
+	write("withos.py", "import os\nimport pkg.inner as deep\n")
 	write("tool.py", "#!/usr/bin/env python3\nimport helper\nprint(helper.load('a.json'))\n")
 	for _, tc := range []struct {
 		src  Source
@@ -198,6 +215,10 @@ func TestProjectModules(t *testing.T) {
 		// A project file shadows the standard library: its content is judged.
 		{src: Source{Code: "import json", Dir: filepath.Join(dir, "shadow")}, cmds: "sh:touch pwned"},
 		{src: Source{Module: "pkg"}, ask: "uses shutil.rmtree"},
+		// A module a project module imported is judged as that module.
+		{src: Source{Code: "import withos\nwithos.os.system('id')"}, ask: "uses os.system other than by calling it"},
+		{src: Source{Code: "from withos import os\nos.system('touch pwned')"}, ask: "uses shutil.rmtree", cmds: "sh:touch pwned"},
+		{src: Source{Code: "import withos\nx = withos\n"}, ask: "passes a project module around"},
 	} {
 		tc.src.Interp = "python3"
 		if tc.src.Dir == "" {
