@@ -5,7 +5,8 @@
 // policy.NewPart and asks the policy. The verdict of the whole text is the
 // strictest verdict of its parts. Text that cannot be read reliably is
 // never allowed: it is an ask, with parse_error saying why.
-// Judge never panics on any input and never executes anything.
+// Judge never panics on any input and executes nothing but the Python
+// analyser of Request.Python (an interpreter that only parses the code).
 //
 // A long text is judged on several goroutines: its commands are judged as
 // the walk settles them, and parts that differ only in position are

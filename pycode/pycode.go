@@ -1069,6 +1069,11 @@ func (st *state) urlopen(c *call, fn string) {
 // line is a plain "#!/path/prog" or "#!/usr/bin/env prog" with at most
 // options that change nothing of what runs.
 func (a *Analyser) Shebang(path string) (string, bool) {
+	// Only a regular executable file runs by its path (opening a FIFO
+	// would wait).
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", false
+	}
 	fh, err := os.Open(path)
 	if err != nil {
 		return "", false

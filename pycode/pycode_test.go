@@ -204,6 +204,7 @@ func TestProjectModules(t *testing.T) {
 	write("shadow/json.py", "import os\nos.system('touch pwned')\n")
 	write("withos.py", "import os\nimport pkg.inner as deep\n")
 	write("tool.py", "#!/usr/bin/env python3\nimport helper\nprint(helper.load('a.json'))\n")
+	os.Chmod(filepath.Join(dir, "tool.py"), 0o755)
 	for _, tc := range []struct {
 		src  Source
 		ask  string
