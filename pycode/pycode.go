@@ -108,9 +108,22 @@ type Effect struct {
 // Analyse judges src.
 func (a *Analyser) Analyse(src Source) *Result {
 	res := &Result{}
+	if src.Module != "" && src.Dir == "" {
+		// Where python looks first is not known: judged as the program
+		// the module names, as without the analysis.
+		res.NotLocal = true
+		return res
+	}
 	if src.Dir == "" {
 		res.Unread = "the working directory is not known here, and Python imports from it"
 		return res
+	}
+	if src.Module != "" {
+		probe := &state{dirs: append([]string{src.Dir}, src.PathDirs...)}
+		if _, kind := probe.moduleFiles(src.Module, true); kind == notFound {
+			res.NotLocal = true
+			return res
+		}
 	}
 	interp, err := a.Interpreter(src.Interp, src.Dir)
 	if err != nil {

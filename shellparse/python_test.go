@@ -57,6 +57,8 @@ func TestPythonWalk(t *testing.T) {
 		{`python3 -c unknown`, "python3 -c unknown | python3 -c unknown (python3 runs inline code (-c) (not in the fake))"},
 		{`PYTHONSTARTUP=x python3 -c 'print(1)'`, "PYTHONSTARTUP=x (setting PYTHONSTARTUP runs that file in python) | PYTHONSTARTUP=x python3 -c print(1) | PYTHONSTARTUP=x python3 -c print(1) (the Python code PYTHONSTARTUP is set, which changes what python runs)"},
 		{`python3 -i -c 'print(1)'`, "python3 -i -c print(1) | python3 -i -c print(1) (the Python code python -i reads commands after the code runs)"},
+		{`cd "$D" && python3 -m pytest`, "cd $D | python3 -m pytest | pytest [python3 -m]"},
+		{`python3 -m mypkg`, "python3 -m mypkg"},
 		{`python3 -c "$X"`, "python3 -c $X | python3 -c $X (python3 runs inline code (-c))"},
 	} {
 		fake.got = nil

@@ -1382,12 +1382,12 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 				}
 				if key == "python" && mod != "" && modArg <= len(args) {
 					// A module of the project is judged by its content.
-					if handled, why := w.python(sc, cmd, name0(cmd), args[:i+1], pySource{module: mod}, -1); handled {
+					if handled, why := w.python(sc, cmd, name0(cmd), args[:i+1], pySource{module: mod}, modArg); handled {
 						return true
 					} else if why != "" {
 						w.emit(cmd)
 						cmd.Wrapper = true
-						w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: prog + " runs the module " + mod + " (" + why + ")", CodeArg: -1})
+						w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: prog + " runs the module " + mod + " (" + why + ")", CodeArg: modArg})
 						return true
 					}
 				}
