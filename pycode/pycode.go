@@ -145,6 +145,10 @@ func (a *Analyser) Analyse(src Source) *Result {
 			res.Unread = "the module " + src.Module + " is compiled code in the project"
 			return res
 		}
+		if kind == namespaceTop {
+			res.Unread = "the module " + src.Module + " is a directory without __init__.py, which an installed package would take the place of"
+			return res
+		}
 		// python -m pkg runs pkg/__init__.py, then pkg/__main__.py.
 		for _, f := range files[:len(files)-1] {
 			st.follow(f, 1)
@@ -194,6 +198,7 @@ type state struct {
 	stdlib     map[string]bool // the interpreter's standard library's top-level names
 	// exports are the names each project module binds to modules.
 	exports map[string]map[string][]binding
+	inPkg   bool // dirs is a package's directory (relative imports)
 }
 
 // localBinding is what a name bound to a project module stands for.
@@ -400,6 +405,10 @@ const (
 	notFound moduleKind = iota
 	source
 	compiled
+	// namespaceTop: the top-level name is a directory of the project
+	// without __init__.py, which an installed package of that name
+	// (invisible to the analysis) would take the place of.
+	namespaceTop
 )
 
 // moduleFiles finds a module in the search directories (the script's
@@ -439,6 +448,9 @@ func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
 			}
 			if isDir(pkg) && (i > 0 || !st.stdlibHas(top)) {
 				// A namespace package: found only when nothing else is.
+				if i == 0 && !st.inPkg {
+					return nil, namespaceTop
+				}
 				base, found = pkg, true
 				if last && main {
 					if m := filepath.Join(pkg, "__main__.py"); fileExists(m) {
@@ -523,7 +535,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 				base = filepath.Dir(base)
 			}
 			sub := &state{a: st.a, interp: st.interp, dirs: []string{base}, res: st.res, visited: st.visited, asked: st.asked,
-				exports: st.exports, stdlib: st.stdlib}
+				exports: st.exports, stdlib: st.stdlib, inPkg: true}
 			targets := []string{mod}
 			if mod == "" {
 				targets = []string{name}
@@ -552,6 +564,10 @@ func (st *state) judge(f *facts, file string, depth int) {
 			targets = append(targets, mod+"."+name)
 		}
 		files, kind := st.moduleFiles(mod, false)
+		if kind == namespaceTop {
+			st.ask("imports " + mod + ", a directory of the project without __init__.py, which an installed package of that name would take the place of" + line)
+			continue
+		}
 		if kind != notFound {
 			if kind == compiled {
 				st.ask("imports " + mod + ", which is compiled code in the project" + line)

@@ -202,6 +202,7 @@ func TestProjectModules(t *testing.T) {
 	write("pkg/inner.py", "import shutil\nshutil.rmtree('x')\n")
 	write("pkg/__main__.py", "print('main')\n")
 	write("shadow/json.py", "import os\nos.system('touch pwned')\n")
+	write("nsdir/data.txt", "not a package")
 	write("withos.py", "import os\nimport pkg.inner as deep\n")
 	write("tool.py", "#!/usr/bin/env python3\nimport helper\nprint(helper.load('a.json'))\n")
 	os.Chmod(filepath.Join(dir, "tool.py"), 0o755)
@@ -220,6 +221,8 @@ func TestProjectModules(t *testing.T) {
 		{src: Source{Code: "import withos\nwithos.os.system('id')"}, ask: "uses os.system other than by calling it"},
 		{src: Source{Code: "from withos import os\nos.system('touch pwned')"}, ask: "uses shutil.rmtree", cmds: "sh:touch pwned"},
 		{src: Source{Code: "import withos\nx = withos\n"}, ask: "passes a project module around"},
+		// A directory without __init__.py: an installed package would win.
+		{src: Source{Code: "import nsdir"}, ask: "without __init__.py"},
 	} {
 		tc.src.Interp = "python3"
 		if tc.src.Dir == "" {
