@@ -25,16 +25,17 @@ var commandCalls = map[string]string{
 // modules is the reviewed table. Each entry says why it is safe, and the
 // parts that are not (asked about by name).
 var modules = map[string]module{
-	"json":            {why: "encodes and decodes JSON", all: true},
-	"re":              {why: "regular expressions", all: true},
-	"math":            {why: "arithmetic", all: true},
-	"cmath":           {why: "arithmetic", all: true},
-	"decimal":         {why: "arithmetic", all: true},
-	"fractions":       {why: "arithmetic", all: true},
-	"statistics":      {why: "arithmetic", all: true},
-	"random":          {why: "pseudo-random numbers", all: true},
-	"secrets":         {why: "random tokens", all: true},
-	"string":          {why: "string constants and templates", all: true},
+	"json":       {why: "encodes and decodes JSON", all: true},
+	"re":         {why: "regular expressions", all: true},
+	"math":       {why: "arithmetic", all: true},
+	"cmath":      {why: "arithmetic", all: true},
+	"decimal":    {why: "arithmetic", all: true},
+	"fractions":  {why: "arithmetic", all: true},
+	"statistics": {why: "arithmetic", all: true},
+	"random":     {why: "pseudo-random numbers", all: true},
+	"secrets":    {why: "random tokens", all: true},
+	"string": {why: "string constants and templates", all: true,
+		deny: map[string]string{"Formatter": "gets attributes by names written in a string (get_field)"}},
 	"textwrap":        {why: "text formatting", all: true},
 	"difflib":         {why: "compares sequences", all: true},
 	"pprint":          {why: "prints values", all: true},
@@ -42,7 +43,8 @@ var modules = map[string]module{
 	"collections":     {why: "containers", all: true},
 	"collections.abc": {why: "container interfaces", all: true},
 	"itertools":       {why: "iteration", all: true},
-	"functools":       {why: "higher-order functions", all: true},
+	"functools": {why: "higher-order functions", all: true,
+		deny: map[string]string{"singledispatch": "evaluates annotations written as strings", "singledispatchmethod": "evaluates annotations written as strings"}},
 	"operator": {why: "operators as functions", all: true,
 		deny: map[string]string{"attrgetter": "gets attributes by a name", "methodcaller": "calls methods by a name"}},
 	"heapq":       {why: "heaps", all: true},
@@ -51,12 +53,14 @@ var modules = map[string]module{
 	"copy":        {why: "copies values", all: true},
 	"enum":        {why: "enumerations", all: true},
 	"dataclasses": {why: "record classes", all: true},
-	"typing":      {why: "type annotations", all: true},
-	"abc":         {why: "abstract classes", all: true},
-	"numbers":     {why: "numeric interfaces", all: true},
-	"datetime":    {why: "dates and times", all: true},
-	"calendar":    {why: "calendars", all: true},
-	"zoneinfo":    {why: "time zones (reads the zone database)", all: true},
+	"typing": {why: "type annotations", all: true,
+		deny: map[string]string{"get_type_hints": "evaluates annotations written as strings", "ForwardRef": "evaluates a string as code",
+			"evaluate_forward_ref": "evaluates a string as code"}},
+	"abc":      {why: "abstract classes", all: true},
+	"numbers":  {why: "numeric interfaces", all: true},
+	"datetime": {why: "dates and times", all: true},
+	"calendar": {why: "calendars", all: true},
+	"zoneinfo": {why: "time zones (reads the zone database)", all: true},
 	"time": {why: "clocks and sleeping", all: true,
 		deny: map[string]string{"tzset": "changes the process's time zone"}},
 	"uuid": {why: "identifiers", all: true,
@@ -86,7 +90,8 @@ var modules = map[string]module{
 		deny: map[string]string{"chdir": "changes the working directory"}},
 	"warnings":  {why: "warnings", all: true},
 	"traceback": {why: "prints tracebacks", all: true},
-	"argparse":  {why: "reads the command line", all: true},
+	"argparse": {why: "reads the command line", all: true,
+		deny: map[string]string{"FileType": "opens files named on the command line, for writing too"}},
 	"getopt":    {why: "reads the command line", all: true},
 	"getpass":   {why: "reads a password from the terminal", all: true},
 	"pathlib":   {why: "paths; its methods that change files are judged as writes (see pathWrites)", all: true},
@@ -113,7 +118,7 @@ var modules = map[string]module{
 		"getpgrp", "getsid"}},
 	"shutil": {why: "only its questions about the system", allow: []string{"which", "get_terminal_size", "disk_usage"}},
 	"platform": {why: "only the facts it reads without running programs", allow: []string{
-		"python_version", "python_version_tuple", "python_implementation", "system", "machine", "release", "node", "version", "uname", "platform"}},
+		"python_version", "python_version_tuple", "python_implementation", "system", "machine", "release", "node", "version"}},
 	"subprocess": {why: "only literal commands, judged as commands (commandCalls)", allow: []string{
 		"PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired", "CompletedProcess", "SubprocessError"}},
 	"urllib.request": {why: "only urlopen of a literal URL, judged like curl", allow: []string{}},
@@ -129,7 +134,7 @@ var pathWrites = map[string]int{
 }
 
 // pathReads are pathlib.Path methods that read a file's content.
-var pathReads = map[string]bool{"read_text": true, "read_bytes": true}
+var pathReads = map[string]bool{"read_text": true, "read_bytes": true, "iterdir": true, "glob": true, "rglob": true, "walk": true}
 
 // pathReaders are functions of reviewed modules that read what a path
 // names (a file's content, a directory's entries): their first argument

@@ -852,8 +852,11 @@ func (st *state) call(c *call, binds map[string][]binding) {
 				st.ask("uses getattr with a name built at run time" + at)
 				return
 			}
-			if isDunder(name) && !okDunders[name] {
+			if isDunder(name) && !okDunders[name] || frameAttrs[name] {
 				st.ask("uses getattr(…, " + name + "), which reaches past the names the guard follows" + at)
+			}
+			if pathWrites[name] != 0 {
+				st.ask("uses getattr(…, " + name + "), a method that changes files" + at)
 			}
 			// getattr(os, "system"): the same as os.system, not called
 			// where the guard can see its arguments.

@@ -42,7 +42,7 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import re, math, collections, itertools, functools, datetime, textwrap\nprint(re.sub('a', 'b', 'abc'))"},
 		{code: "import os.path\nprint(os.path.join('a', 'b'), os.getcwd())"},
 		{code: "from pathlib import Path\nprint(Path('x').read_text())", effs: "r:x"},
-		{code: "from pathlib import Path\nprint([str(p) for p in Path('.').rglob('*.json')][:5])"},
+		{code: "from pathlib import Path\nprint([str(p) for p in Path('.').rglob('*.json')][:5])", effs: "r:."},
 		{code: "s = 'a-b'.replace('-', '_')\nprint(s)"},
 		{code: "from pathlib import Path\nprint('a'.replace('a', 'b'))"},
 		{code: "print(open('data.txt').read())", effs: "r:data.txt"},
@@ -122,6 +122,13 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "from pathlib import Path\nPath.unlink(p)", ask: "calls pathlib.Path.unlink"},
 		{code: "from pathlib import Path\nPath.cwd().joinpath('x').write_text('y')", ask: "calls .write_text() on a path known only at run time"},
 		{code: "import sys\nprint(sys.argv[1:], sys.version)"},
+		{code: "import string\nstring.Formatter().get_field('0.__init__.__globals__', [f], {})", ask: "string.Formatter"},
+		{code: "import typing\ndef f(x: \"__import__('os').system('id')\"): pass\ntyping.get_type_hints(f)", ask: "typing.get_type_hints"},
+		{code: "from functools import singledispatch", ask: "functools.singledispatch"},
+		{code: "from pathlib import Path\ngetattr(Path('x'), 'unlink')()", ask: "a method that changes files"},
+		{code: "from pathlib import Path\nprint(list(Path('/root/.ssh').iterdir()))", effs: "r:/root/.ssh"},
+		{code: "import platform\nprint(platform.system(), platform.python_version())"},
+		{code: "import platform\nprint(platform.platform())", ask: "platform.platform"},
 		{code: "help(print)", ask: "pager"},
 	} {
 		r := a.Analyse(Source{Interp: "python3", Code: tc.code, Dir: dir})
