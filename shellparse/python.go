@@ -34,24 +34,39 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 	if len(sc.cwd.Dirs) == 1 && !sc.cwd.Unknown {
 		src.Dir = sc.cwd.Dirs[0]
 	}
+	// What the command line itself asks about, besides the code.
 	var asks []string
-	for _, o := range optArgs {
-		t, _ := o.Static()
-		if strings.HasPrefix(t, "--") {
+	warning := func(v string) {
+		if strings.Contains(v, ".") {
+			asks = append(asks, "python -W names a warning category in a module, which python imports")
+		}
+	}
+	for k := 0; k < len(optArgs); k++ {
+		t, _ := optArgs[k].Static()
+		if strings.HasPrefix(t, "--") || !strings.HasPrefix(t, "-") {
 			continue
 		}
-		letters := strings.TrimPrefix(t, "-")
+		letters := t[1:]
 		for j := 0; j < len(letters); j++ {
 			switch letters[j] {
 			case 'i':
 				asks = append(asks, "python -i reads commands after the code runs")
-			case 'W':
-				if strings.Contains(letters[j+1:], ".") {
-					asks = append(asks, "python -W names a warning category in a module, which python imports")
+			case 'W', 'X', 'Q':
+				// A value follows, in this word or the next.
+				v := letters[j+1:]
+				if v == "" && k+1 < len(optArgs) {
+					k++
+					v, _ = optArgs[k].Static()
+				}
+				if letters[j] == 'W' {
+					warning(v)
+				}
+				if letters[j] == 'X' && strings.HasPrefix(v, "pycache_prefix") {
+					asks = append(asks, "python -X pycache_prefix reads compiled modules from another directory")
 				}
 				j = len(letters)
-			case 'X', 'c', 'm':
-				j = len(letters) // a value follows: -Xdev, -cCODE, -mMODULE
+			case 'c', 'm':
+				j = len(letters) // -cCODE, -mMODULE
 			}
 		}
 	}
@@ -138,13 +153,15 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		w.emit(&Cmd{Redirs: []Redir{{Op: op, Target: t}}, CodeArg: -1})
 		w.via = w.via[:len(w.via)-1]
 	}
-	asks = append(asks, r.Asks...)
-	if len(asks) > 0 {
-		why := strings.Join(asks[:min(len(asks), 3)], "; ")
-		if len(asks) > 3 {
+	if len(r.Asks) > 0 {
+		why := strings.Join(r.Asks[:min(len(r.Asks), 3)], "; ")
+		if len(r.Asks) > 3 {
 			why += "; …"
 		}
-		w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: "the Python code " + why, CodeArg: codeArg})
+		asks = append(asks, "the Python code "+why)
+	}
+	if len(asks) > 0 {
+		w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: strings.Join(asks, "; "), CodeArg: codeArg})
 	}
 	return true, ""
 }
