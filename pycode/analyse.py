@@ -3,7 +3,7 @@
 # one JSON object of facts; pycode (Go) decides what they mean.
 import ast, json, sys
 
-LIMIT = 4000
+LIMIT = 20000
 
 def lit(n):
     if isinstance(n, ast.Name):
@@ -34,7 +34,8 @@ out = {"imports": [], "refs": [], "calls": [], "attrs": [], "defs": [], "stores"
 seen = set()
 
 def add(kind, d):
-    k = json.dumps([kind, d], sort_keys=True, default=str)
+    # The same fact on another line says nothing new: the first is kept.
+    k = json.dumps([kind, {x: y for x, y in d.items() if x != "line"}], sort_keys=True, default=str)
     if k in seen:
         return
     seen.add(k)
