@@ -120,7 +120,13 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		return false, r.Unread
 	}
 	w.emit(cmd)
-	cmd.Wrapper = true
+	// A script run by its path (codeArg 0) stays a program of its own:
+	// rules about it decide whether it may run (no rule: a question), and
+	// what its code is found to run is judged besides.
+	direct := codeArg == 0
+	if !direct {
+		cmd.Wrapper = true
+	}
 	carrier := word.Strings(cmd.Argv)
 	for _, c := range r.Commands {
 		layer := Layer{Kind: c.Via, Argv: carrier}
@@ -160,7 +166,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		}
 		asks = append(asks, "the Python code "+why)
 	}
-	if len(asks) > 0 {
+	if len(asks) > 0 && !direct {
 		w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: strings.Join(asks, "; "), CodeArg: codeArg})
 	}
 	return true, ""

@@ -39,6 +39,7 @@ func TestPythonWalk(t *testing.T) {
 		"w":          {Effects: []pycode.Effect{{Path: "out.txt", Write: true, Via: "python open()"}}},
 		"bad":        {Asks: []string{"imports shutil (line 1)"}},
 		"/p/x.py":    {},
+		"/p/sys.py":  {Commands: []pycode.Command{{Shell: "touch pwned", Via: "python os.system"}}},
 		"/p/tool.py": {Asks: []string{"uses os.remove (line 3)"}},
 		"mypkg":      {},
 		"pytest":     {NotLocal: true},
@@ -50,7 +51,10 @@ func TestPythonWalk(t *testing.T) {
 		{`python3 -c w`, "python3 -c w | >out.txt [python open()]"},
 		{`python3 -c bad`, "python3 -c bad | python3 -c bad (the Python code imports shutil (line 1))"},
 		{`python3 x.py a b`, "python3 x.py a b"},
-		{`./tool.py`, "./tool.py | ./tool.py (the Python code uses os.remove (line 3))"},
+		// A script run by its path stays a program its rules decide; what
+		// its code runs is judged besides.
+		{`./tool.py`, "./tool.py"},
+		{`./sys.py`, "./sys.py | touch pwned [python os.system]"},
 		{`python3 -m mypkg`, "python3 -m mypkg"},
 		{`python3 -m pytest -q`, "python3 -m pytest -q | pytest -q [python3 -m]"},
 		{"python3 <<'EOF'\nprint(1)\nEOF", "python3 <<…"},
