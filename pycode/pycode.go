@@ -29,8 +29,10 @@
 // Code that cannot be read (no interpreter, a syntax error, a timeout, a
 // file that cannot be read) is reported Unread: the part stays opaque.
 //
-// Results of one text are cached in memory for the life of an Analyser;
-// nothing is kept across processes.
+// The facts of one text are cached in memory for the life of an
+// Analyser and, with CacheDir, on disk under a hash of the interpreter
+// (path, resolved file, its time and size), the analysis program and the
+// text; the judgement is made again from them each time.
 package pycode
 
 import (
@@ -55,6 +57,9 @@ type Analyser struct {
 	Timeout   time.Duration // of one parse (0: 2 s)
 	MaxFiles  int           // project modules followed (0: 50)
 	MaxDepth  int           // import depth followed (0: 3)
+	// CacheDir, when set, keeps the facts of texts read for later
+	// processes (keyed by interpreter and text; see diskKey).
+	CacheDir string
 
 	mu    sync.Mutex
 	cache map[string]*facts

@@ -259,3 +259,34 @@ func TestProjectModules(t *testing.T) {
 		t.Errorf("shebang: %q %v", interp, ok)
 	}
 }
+
+// Facts kept on disk are used by a later analyser, for the same
+// interpreter and text only; the judgement is made again from them.
+func TestDiskCache(t *testing.T) {
+	a := realAnalyser(t)
+	cache := t.TempDir()
+	dir := t.TempDir()
+	a.CacheDir = cache
+	src := Source{Interp: "python3", Code: "print(1)", Dir: dir}
+	if r := a.Analyse(src); r.Unread != "" || len(r.Asks) > 0 {
+		t.Fatalf("first: %+v", r)
+	}
+	ents, _ := os.ReadDir(cache)
+	if len(ents) != 1 {
+		t.Fatalf("cache has %d entries, want 1", len(ents))
+	}
+	// Plant other facts under the key: a new analyser must use them.
+	planted := `{"ok": true, "imports": [{"module": "shutil", "name": "rmtree", "as": null, "line": 1, "level": 0}], "refs": [], "calls": [], "attrs": [], "defs": [], "stores": [], "stdlib": ["shutil"]}`
+	if err := os.WriteFile(filepath.Join(cache, ents[0].Name()), []byte(planted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := realAnalyser(t)
+	b.CacheDir = cache
+	if r := b.Analyse(src); !strings.Contains(strings.Join(r.Asks, ";"), "shutil.rmtree") {
+		t.Errorf("the cached facts were not used: %+v", r)
+	}
+	// Another text is another key.
+	if r := b.Analyse(Source{Interp: "python3", Code: "print(2)", Dir: dir}); len(r.Asks) > 0 || r.Unread != "" {
+		t.Errorf("another text: %+v", r)
+	}
+}

@@ -3,7 +3,9 @@ package pycode
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -123,6 +125,14 @@ func (a *Analyser) parse(interp, src string) (*facts, error) {
 		return f, nil
 	}
 	a.mu.Unlock()
+	disk := a.diskKey(interp, src)
+	if b, ok := a.diskGet(disk); ok {
+		f := &facts{}
+		if json.Unmarshal(b, f) == nil && f.OK && !f.Trunc {
+			a.remember(key, f)
+			return f, nil
+		}
+	}
 	timeout := a.Timeout
 	if timeout <= 0 {
 		timeout = 2 * time.Second
@@ -165,13 +175,75 @@ func (a *Analyser) parse(interp, src string) (*facts, error) {
 	if f.Trunc {
 		return nil, &errUnread{"the code has more names than the guard follows"}
 	}
+	a.remember(key, f)
+	a.diskPut(disk, out.Bytes())
+	return f, nil
+}
+
+func (a *Analyser) remember(key string, f *facts) {
 	a.mu.Lock()
 	if a.cache == nil {
 		a.cache = map[string]*facts{}
 	}
 	a.cache[key] = f
 	a.mu.Unlock()
-	return f, nil
+}
+
+// The facts of a text are a function of the interpreter and the text
+// alone: kept in CacheDir under a hash of the analysis program, the
+// interpreter (its path, the file it resolves to, that file's time and
+// size) and the text, they can be reused by later guards. A changed
+// interpreter or text is a new key.
+const maxCached = 2000 // files; past it the cache starts over
+
+func (a *Analyser) diskKey(interp, src string) string {
+	if a.CacheDir == "" {
+		return ""
+	}
+	real, err := filepath.EvalSymlinks(interp)
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(real)
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%d\x00", analyseProgram, interp, real, fi.ModTime().UnixNano(), fi.Size())
+	h.Write([]byte(src))
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (a *Analyser) diskGet(key string) ([]byte, bool) {
+	if key == "" {
+		return nil, false
+	}
+	b, err := os.ReadFile(filepath.Join(a.CacheDir, key+".json"))
+	return b, err == nil
+}
+
+// diskPut keeps facts; failing to is no error (the next guard parses).
+func (a *Analyser) diskPut(key string, b []byte) {
+	if key == "" {
+		return
+	}
+	if err := os.MkdirAll(a.CacheDir, 0o700); err != nil {
+		return
+	}
+	if ents, err := os.ReadDir(a.CacheDir); err == nil && len(ents) >= maxCached {
+		for _, e := range ents {
+			os.Remove(filepath.Join(a.CacheDir, e.Name()))
+		}
+	}
+	tmp, err := os.CreateTemp(a.CacheDir, ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := tmp.Write(b)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil || os.Rename(tmp.Name(), filepath.Join(a.CacheDir, key+".json")) != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 // environ is the interpreter's environment: the guard's own, which picks

@@ -25,6 +25,10 @@ func pythonAnalyser(e *env, pol *policy.Policy) shellparse.PythonAnalyser {
 		return nil // an untyped nil: no analyser at all
 	}
 	a := &pycode.Analyser{Getenv: e.get, Environ: analysisEnviron(e)}
+	if d := e.stateDir(); d != "" {
+		// Under the state directory, which no judged command may write.
+		a.CacheDir = filepath.Join(d, "pycode")
+	}
 	if pol != nil && pol.Env != nil {
 		a.Untrusted = append([]string{pol.Env.Project}, pol.Env.Temp...)
 	}
