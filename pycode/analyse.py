@@ -95,6 +95,16 @@ class V(ast.NodeVisitor):
 
 try:
     src = sys.stdin.buffer.read()
+    if sys.argv[1:] == ["str"]:
+        # -c code is a str to python: a coding line means nothing there.
+        src = src.decode("utf-8", "surrogateescape")
+    else:
+        # Bytes are decoded by their coding line, which python's own file
+        # reader handles apart from ast.parse: only plain ones are read.
+        import io, tokenize
+        enc = tokenize.detect_encoding(io.BytesIO(src).readline)[0]
+        if enc not in ("utf-8", "utf-8-sig", "iso-8859-1", "ascii"):
+            raise SyntaxError("the code declares the encoding %s, which the guard does not read" % enc)
     tree = ast.parse(src, filename="<code>")
     V().visit(tree)
     out["ok"] = True

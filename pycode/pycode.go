@@ -69,6 +69,9 @@ type Analyser struct {
 type Source struct {
 	Interp string // the interpreter as the command names it (python3, .venv/bin/python)
 	Code   string // the code, when it is given as text
+	// Inline: Code is a -c argument, which python reads as text (a
+	// coding line means nothing); otherwise it is bytes, as on stdin.
+	Inline bool
 	File   string // or: the script's absolute path
 	Module string // or: -m MODULE
 	Dir    string // the working directory (absolute); "" when not known
@@ -180,7 +183,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 	if file != "" {
 		st.visited[file] = true
 	}
-	f, err := a.parse(interp, code)
+	f, err := a.parse(interp, code, src.Inline && src.Code != "")
 	if err != nil {
 		res.Unread = err.Error()
 		return res
@@ -387,7 +390,7 @@ func (st *state) follow(file string, depth int) {
 		return
 	}
 	st.res.Files = append(st.res.Files, file)
-	f, err := st.a.parse(st.interp, src)
+	f, err := st.a.parse(st.interp, src, false)
 	if err != nil {
 		st.ask("imports the project module " + rel + ": " + err.Error())
 		return

@@ -290,3 +290,25 @@ func TestDiskCache(t *testing.T) {
 		t.Errorf("another text: %+v", r)
 	}
 }
+
+// -c code is text to python, code on standard input bytes: a coding line
+// is honoured only for the latter, and the analysis reads each the same
+// way (in UTF-7, "+ACM-" is "#": the rest of the line is a comment).
+func TestCodingLine(t *testing.T) {
+	a := realAnalyser(t)
+	code := "# coding: utf-7\nACM = 0; x = 5 +ACM-1; import os; os.system('touch pwned')\n"
+	r := a.Analyse(Source{Interp: "python3", Code: code, Inline: true, Dir: t.TempDir()})
+	if len(r.Commands) != 1 || r.Commands[0].Shell != "touch pwned" {
+		t.Errorf("-c code: %+v, want the command python runs", r)
+	}
+	// Python refuses UTF-7 on its input; the guard reads only plain
+	// encodings there.
+	r = a.Analyse(Source{Interp: "python3", Code: code, Dir: t.TempDir()})
+	if !strings.Contains(r.Unread, "encoding utf-7") {
+		t.Errorf("code on stdin: %+v, want it unread", r)
+	}
+	r = a.Analyse(Source{Interp: "python3", Code: "# -*- coding: latin-1 -*-\nprint('\xe9')\n", Dir: t.TempDir()})
+	if r.Unread != "" || len(r.Asks) != 0 {
+		t.Errorf("latin-1 on stdin: %+v", r)
+	}
+}

@@ -114,18 +114,22 @@ type errUnread struct{ why string }
 func (e *errUnread) Error() string { return e.why }
 
 // parse runs the interpreter's ast module on src and returns its facts.
-func (a *Analyser) parse(interp, src string) (*facts, error) {
+func (a *Analyser) parse(interp, src string, inline bool) (*facts, error) {
 	if len(src) > maxSource {
 		return nil, &errUnread{fmt.Sprintf("the code is larger than %d bytes, the most the guard reads", maxSource)}
 	}
-	key := interp + "\x00" + src
+	mode := "bytes"
+	if inline {
+		mode = "str"
+	}
+	key := interp + "\x00" + mode + "\x00" + src
 	a.mu.Lock()
 	if f, ok := a.cache[key]; ok {
 		a.mu.Unlock()
 		return f, nil
 	}
 	a.mu.Unlock()
-	disk := a.diskKey(interp, src)
+	disk := a.diskKey(interp, mode+"\x00"+src)
 	if b, ok := a.diskGet(disk); ok {
 		f := &facts{}
 		if json.Unmarshal(b, f) == nil && f.OK && !f.Trunc {
@@ -142,7 +146,7 @@ func (a *Analyser) parse(interp, src string) (*facts, error) {
 	// -I: no PYTHON* variables, no user site, no script directory on
 	// sys.path; -S: no site module (no .pth files). Nothing of the code
 	// is imported or run: the program only parses it.
-	cmd := exec.CommandContext(ctx, interp, "-I", "-S", "-c", analyseProgram)
+	cmd := exec.CommandContext(ctx, interp, "-I", "-S", "-c", analyseProgram, mode)
 	cmd.Stdin = strings.NewReader(src)
 	var out limitedBuffer
 	out.max = maxOutput

@@ -12,6 +12,7 @@ import (
 // command line.
 type pySource struct {
 	code   *string // -c CODE, or code on standard input
+	inline bool    // code is a -c argument
 	file   string  // a script, as written
 	module string
 }
@@ -101,7 +102,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 	}
 	switch {
 	case ps.code != nil:
-		src.Code = *ps.code
+		src.Code, src.Inline = *ps.code, ps.inline
 	case ps.file != "":
 		f := ps.file
 		if !filepath.IsAbs(f) {

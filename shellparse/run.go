@@ -1415,7 +1415,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 						pyKnown = false
 					}
 				}
-				ps.code = &code
+				ps.code, ps.inline = &code, true
 				done = true
 				break
 			}
