@@ -479,12 +479,11 @@ func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
 	return nil, notFound
 }
 
-// stdlibHas is consulted only for namespace directories; facts of the
-// interpreter are not at hand there, so a directory never shadows a
-// reviewed module.
+// stdlibHas reports whether a top-level name is a module of the
+// standard library (or the table, before the interpreter's facts are at
+// hand): a directory without __init__.py never shadows one.
 func (st *state) stdlibHas(top string) bool {
-	_, ok := modules[top]
-	return ok
+	return st.isModuleName(top)
 }
 
 func hasCompiled(dir, name string) bool {
@@ -737,11 +736,11 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		st.ask("uses the private name " + dotted + at)
 		return
 	}
-	if kind, ok := commandCalls[dotted]; ok {
+	if _, ok := commandCalls[dotted]; ok {
+		// Called, it is judged as the command it runs (call).
 		if !called || len(rest) > 1 {
 			st.ask("uses " + dotted + " other than by calling it with a command the guard can read" + at)
 		}
-		_ = kind
 		return
 	}
 	if dotted == "urllib.request.urlopen" {
