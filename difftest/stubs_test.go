@@ -523,8 +523,22 @@ func parseRecords(data []byte) ([]record, error) {
 		if _, err := fmt.Sscanf(fields[i], "%d", &n); err != nil || n < 0 || i+3+n > len(fields) {
 			return out, fmt.Errorf("corrupt stub log at field %d (%q)", i, fields[i])
 		}
-		out = append(out, record{Name: fields[i+1], Parent: fields[i+2], Args: append([]string{}, fields[i+3:i+3+n]...)})
+		r := record{Name: fields[i+1], Parent: fields[i+2], Args: append([]string{}, fields[i+3:i+3+n]...)}
 		i += 3 + n
+		if pythonAnalysis(r) {
+			continue
+		}
+		out = append(out, r)
 	}
 	return out, nil
+}
+
+// pythonAnalysis reports the guard's own Python analysis: the guard, while
+// judging, starts the interpreter a command names with -I -S -c and a
+// program that only parses (pycode). It is part of judging, not a command
+// of the text; the commands the text runs are started by bash, which the
+// guard has become by then.
+func pythonAnalysis(r record) bool {
+	return r.Parent == "guard-exec" && strings.HasPrefix(r.Name, "python") && len(r.Args) >= 3 &&
+		r.Args[0] == "-I" && r.Args[1] == "-S" && r.Args[2] == "-c" && strings.Contains(strings.Join(r.Args[3:], " "), "ast.parse")
 }

@@ -5,7 +5,8 @@
 // policy.NewPart and asks the policy. The verdict of the whole text is the
 // strictest verdict of its parts. Text that cannot be read reliably is
 // never allowed: it is an ask, with parse_error saying why.
-// Judge never panics on any input and never executes anything.
+// Judge never panics on any input and executes nothing but the Python
+// analyser of Request.Python (an interpreter that only parses the code).
 //
 // A long text is judged on several goroutines: its commands are judged as
 // the walk settles them, and parts that differ only in position are
@@ -51,6 +52,10 @@ type Request struct {
 	ReadScript func(path string) ([]byte, error)
 	// NoScripts leaves every script opaque, as if it could not be read.
 	NoScripts bool
+	// Python reads the code python commands run (a *pycode.Analyser);
+	// nil leaves it opaque. It runs the interpreter to parse the code,
+	// so Judge executes nothing only without it.
+	Python shellparse.PythonAnalyser
 }
 
 // MatchInfo is one rule that matched a part, for explanations.
@@ -146,7 +151,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	opts := shellparse.Options{
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
-		Glob: glob, Name: req.Name,
+		Glob: glob, Name: req.Name, Python: req.Python,
 	}
 	if !req.NoScripts {
 		opts.ReadScript = req.ReadScript

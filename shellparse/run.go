@@ -1466,6 +1466,12 @@ var interpreters = map[string]interp{
 	"tsx":       {code: "e", long: []string{"--eval"}},
 }
 
+// name0 is a command's static program word, as written.
+func name0(cmd *Cmd) string {
+	s, _ := cmd.Argv[0].Static()
+	return s
+}
+
 // isPythonName matches python, python3, python3.12, pypy3 …: checked for
 // every command, so no regexp (compiling one cost more than judging).
 func isPythonName(prog string) bool {
@@ -1490,6 +1496,12 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 	}
 	spec, ok := interpreters[key]
 	if !ok {
+		// A script run by its path whose #! line names a python.
+		if interp, ok := w.pythonShebang(sc, cmd); ok {
+			name, _ := cmd.Argv[0].Static()
+			handled, _ := w.python(sc, cmd, interp, nil, pySource{file: name}, 0)
+			return handled
+		}
 		return false
 	}
 	if strings.HasSuffix(key, "awk") {
@@ -1497,6 +1509,10 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 	}
 	args := cmd.Argv[1:]
 	opaque := &Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, CodeArg: -1}
+	// What a python runs, for the Python analyser: its code and the
+	// options before it.
+	var ps pySource
+	pyKnown, optEnd := false, len(args)
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
 		if !ok {
@@ -1521,12 +1537,17 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 			break
 		}
 		if t == "--" || t == "-" {
+			optEnd = i
 			if t == "-" {
 				opaque.Opaque = prog + " runs code read from its input"
+				if cmd.Stdin != nil && cmd.Stdin.Known {
+					ps.code, pyKnown = &cmd.Stdin.Text, true
+				}
 				break
 			}
 			if i+1 < len(args) {
 				opaque.Opaque, opaque.CodeArg = prog+" runs the script "+args[i+1].String(), i+2
+				ps.file, pyKnown = args[i+1].Static()
 			}
 			break
 		}
@@ -1535,6 +1556,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 				continue
 			}
 			opaque.Opaque, opaque.CodeArg = prog+" runs the script "+t, i+1
+			ps.file, pyKnown, optEnd = t, true, i
 			break
 		}
 		if strings.HasPrefix(t, "--") {
@@ -1551,6 +1573,17 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 					mod, _ = args[i+1].Static()
 					modArg = i + 2
 				}
+				if key == "python" && mod != "" && modArg <= len(args) {
+					// A module of the project is judged by its content.
+					if handled, why := w.python(sc, cmd, name0(cmd), args[:i+1], pySource{module: mod}, modArg); handled {
+						return true
+					} else if why != "" {
+						w.emit(cmd)
+						cmd.Wrapper = true
+						w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: prog + " runs the module " + mod + " (" + why + ")", CodeArg: modArg})
+						return true
+					}
+				}
 				w.emit(cmd)
 				if mod == "" {
 					return true
@@ -1564,9 +1597,18 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 			}
 			if strings.IndexByte(spec.code, l) >= 0 {
 				opaque.Opaque, opaque.CodeArg = prog+" runs inline code (-"+string(l)+")", i+1
+				optEnd = i + 1
+				code := letters[j+1:]
+				pyKnown = true
 				if j == len(letters)-1 {
 					opaque.CodeArg = i + 2
+					if i+1 < len(args) {
+						code, pyKnown = args[i+1].Static()
+					} else {
+						pyKnown = false
+					}
 				}
+				ps.code, ps.inline = &code, true
 				done = true
 				break
 			}
@@ -1588,6 +1630,17 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 		}
 		if isVersionQuery(args) {
 			opaque.Opaque = ""
+		} else if cmd.Stdin != nil && cmd.Stdin.Known {
+			ps.code, pyKnown = &cmd.Stdin.Text, true
+		}
+	}
+	if key == "python" && opaque.Opaque != "" && pyKnown {
+		handled, why := w.python(sc, cmd, name0(cmd), args[:optEnd], ps, opaque.CodeArg)
+		if handled {
+			return true
+		}
+		if why != "" {
+			opaque.Opaque += " (" + why + ")"
 		}
 	}
 	w.emit(cmd)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/pycode"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -53,6 +54,10 @@ type Options struct {
 	// caller may check that nothing else in the text writes the file
 	// before it runs. It runs on the walking goroutine.
 	ScriptRead func(path string, carrier *Cmd)
+	// Python, when set, reads the code python commands run (python -c,
+	// scripts, code on standard input, -m of a project module); it runs
+	// the interpreter, so only commands that run Python pay for it.
+	Python PythonAnalyser
 }
 
 // Pos is a position in the top-level text.
@@ -232,4 +237,12 @@ func (e *ParseError) Error() string {
 		return fmt.Sprintf("%s: %s", e.Pos, e.Reason)
 	}
 	return e.Reason
+}
+
+// PythonAnalyser reads Python code for the walker (pycode.Analyser); a
+// test fakes it. Without one, Python code stays opaque.
+type PythonAnalyser interface {
+	Analyse(pycode.Source) *pycode.Result
+	// Shebang returns the interpreter a script's #! line names.
+	Shebang(path string) (string, bool)
 }

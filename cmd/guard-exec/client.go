@@ -167,7 +167,7 @@ func cmdJudgeInteractive(e *env, args []string) int {
 		configErr(e, err)
 		return ExitRefused
 	}
-	req := judge.Request{Source: src, Cwd: e.cwd, Getenv: e.get, ParamsUnknown: true, AllParts: true}
+	req := judge.Request{Source: src, Cwd: e.cwd, Getenv: e.get, ParamsUnknown: true, AllParts: true, Python: pythonAnalyser(e, s.pol)}
 	res := judge.Judge(s.pol, req)
 	if why, ok := guardHookChange(src, res); ok {
 		res.D, res.Decision, res.Reason = policy.Deny, "deny", why

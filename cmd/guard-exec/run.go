@@ -331,7 +331,8 @@ func judgeArgs(e *env, fs *flags, cwd, file string, explain bool) (*judge.Result
 	for _, n := range s.pol.Notices {
 		fmt.Fprintf(e.stderr, "guard-exec: notice: %s\n", inert.Line(n))
 	}
-	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != "", Explain: explain, AllParts: true}
+	req := judge.Request{Source: text, Name: name, Cwd: cwd, Getenv: e.get, ParamsUnknown: name != "", Explain: explain, AllParts: true,
+		Python: pythonAnalyser(e, s.pol)}
 	if name == "" {
 		req.Params = []string{"bash"}
 	}

@@ -95,7 +95,7 @@ func shellMain(e *env) (int, *execSpec) {
 	for _, n := range s.pol.Notices {
 		noticeOnce(e, s, n)
 	}
-	req := judge.Request{Cwd: e.cwd, Getenv: e.get}
+	req := judge.Request{Cwd: e.cwd, Getenv: e.get, Python: pythonAnalyser(e, s.pol)}
 	switch inv.Mode {
 	case bashcli.ModeNoScript:
 		return 0, ex

@@ -23,8 +23,11 @@ import (
 	"sort"
 	"strings"
 
+	"os/exec"
+
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/pycode"
 )
 
 type session struct {
@@ -145,6 +148,13 @@ func median(xs []int) int {
 
 func replay(sessions []session, config string, verbose bool) (*stats, error) {
 	st := &stats{topAsks: map[string]int{}}
+	// Python code is read with this machine's python3 (nil without one:
+	// it stays opaque). The sessions' projects are not here, so their
+	// scripts and project modules cannot be read.
+	var python judge.Request
+	if _, err := exec.LookPath("python3"); err == nil {
+		python.Python = &pycode.Analyser{Getenv: os.Getenv}
+	}
 	for _, s := range sessions {
 		root := projectRoot(s.Commands)
 		env := &policy.Env{Home: "/home/user", Project: root, Temp: []string{"/tmp"}}
@@ -168,7 +178,8 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 			}
 			st.commands++
 			getenv := func(k string) string { return map[string]string{"HOME": "/home/user", "TMPDIR": "/tmp"}[k] }
-			req := judge.Request{Source: c, Cwd: root, Getenv: getenv, Params: []string{"bash"}, Glob: func(string) []string { return nil }}
+			req := judge.Request{Source: c, Cwd: root, Getenv: getenv, Params: []string{"bash"}, Glob: func(string) []string { return nil },
+				Python: python.Python}
 			res := judge.Judge(base, req)
 			switch res.D {
 			case policy.Deny:

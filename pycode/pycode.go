@@ -1,0 +1,1146 @@
+// Package pycode judges Python code by its content, read with the
+// interpreter the command would run.
+//
+// Contract: [Analyser.Analyse] takes Python source (inline -c code, code
+// fed on standard input, a script file, or a -m module of the project)
+// and the interpreter the command names. It finds that interpreter the
+// way execvp would (the guard's PATH), refuses one that lives in the
+// working directory or a temporary directory (running it would run
+// unjudged code), and starts it isolated (-I -S: no PYTHON* variables,
+// no site, no user site, in /, in its own session, killed after a
+// timeout) with a small program that only calls ast.parse on the code —
+// nothing of the code is compiled or run — and prints facts as JSON:
+// imports, names and dotted attribute chains, calls with their literal
+// arguments, class keywords, subscript stores. So the guard and Python
+// cannot read the code differently.
+//
+// All security judgement is made here, in Go, from those facts, and it
+// is conservative. Code is allowed when it only computes, prints and
+// reads: it imports only modules of the reviewed table (modules.go, each
+// with what it may not do) that are the interpreter's standard library
+// and that no file of the project shadows, or project modules that are
+// themselves allowed (followed to a bound); open() and pathlib calls with
+// literal paths become read and write effects the path rules judge; a
+// write to a path known only at run time is asked about. Literal
+// commands (subprocess.run([...]), os.system("…"), shell=True) become
+// commands the walker judges; urlopen of a literal URL becomes the curl
+// request it equals. Everything else is a question with a precise reason
+// ("imports shutil", "uses getattr with a name built at run time").
+// Code that cannot be read (no interpreter, a syntax error, a timeout, a
+// file that cannot be read) is reported Unread: the part stays opaque.
+//
+// The facts of one text are cached in memory for the life of an
+// Analyser and, with CacheDir, on disk under a hash of the interpreter
+// (path, resolved file, its time and size), the analysis program and the
+// text; the judgement is made again from them each time.
+package pycode
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Analyser reads Python code. Its zero value works; set Getenv so that
+// interpreters are found on the guard's PATH.
+type Analyser struct {
+	Getenv  func(string) string // the guard's environment (PATH)
+	Environ []string            // the interpreter's environment (nil: the guard's)
+	// Untrusted are directories an interpreter must not live in, besides
+	// the working directory (the project root, temporary directories).
+	Untrusted []string
+	Timeout   time.Duration // of one parse (0: 2 s)
+	MaxFiles  int           // project modules followed (0: 50)
+	MaxDepth  int           // import depth followed (0: 3)
+	// CacheDir, when set, keeps the facts of texts read for later
+	// processes (keyed by interpreter and text; see diskKey).
+	CacheDir string
+
+	mu    sync.Mutex
+	cache map[string]*facts
+}
+
+// Source is code to judge and where it runs.
+type Source struct {
+	Interp string // the interpreter as the command names it (python3, .venv/bin/python)
+	Code   string // the code, when it is given as text
+	// Inline: Code is a -c argument, which python reads as text (a
+	// coding line means nothing); otherwise it is bytes, as on stdin.
+	Inline bool
+	File   string // or: the script's absolute path
+	Module string // or: -m MODULE
+	Dir    string // the working directory (absolute); "" when not known
+	// PathDirs are PYTHONPATH's directories (absolute), searched after
+	// the script's own directory.
+	PathDirs []string
+}
+
+// Result is what the code does, as far as the guard judges it.
+type Result struct {
+	Commands []Command
+	Effects  []Effect
+	// Asks are the reasons the code is not allowed as it is; none means
+	// it only computes, prints and reads (and runs Commands).
+	Asks []string
+	// Unread says why the code could not be read at all.
+	Unread string
+	// NotLocal: Module is not a module of the project (pytest, pip…):
+	// judge python -m MODULE as the program it names.
+	NotLocal bool
+	// Files are the project modules read.
+	Files []string
+}
+
+// Command is a command the code runs.
+type Command struct {
+	Argv  []string // a program and its arguments (subprocess with a list)
+	Shell string   // or: code for /bin/sh -c (os.system, shell=True)
+	Args  []string // with Shell: $0, $1, …
+	Via   string   // "python subprocess", "python os.system", "python urllib"
+	Line  int
+}
+
+// Effect is a file the code reads or writes.
+type Effect struct {
+	Path  string // as written (relative to the working directory); "" when known only at run time
+	Write bool
+	Via   string
+	Line  int
+}
+
+// Analyse judges src.
+func (a *Analyser) Analyse(src Source) *Result {
+	res := &Result{}
+	if src.Module != "" && src.Dir == "" {
+		// Where python looks first is not known: judged as the program
+		// the module names, as without the analysis.
+		res.NotLocal = true
+		return res
+	}
+	if src.Dir == "" {
+		res.Unread = "the working directory is not known here, and Python imports from it"
+		return res
+	}
+	if src.Module != "" {
+		probe := &state{dirs: append([]string{src.Dir}, src.PathDirs...)}
+		if _, kind := probe.moduleFiles(src.Module, true); kind == notFound {
+			res.NotLocal = true
+			return res
+		}
+	}
+	interp, err := a.Interpreter(src.Interp, src.Dir)
+	if err != nil {
+		res.Unread = err.Error()
+		return res
+	}
+	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{},
+		exports: map[string]map[string][]binding{}}
+	code, file := src.Code, ""
+	switch {
+	case src.Module != "":
+		st.dirs = append([]string{src.Dir}, src.PathDirs...)
+		files, kind := st.moduleFiles(src.Module, true)
+		if kind == notFound {
+			res.NotLocal = true
+			return res
+		}
+		if kind == compiled {
+			res.Unread = "the module " + src.Module + " is compiled code in the project"
+			return res
+		}
+		if kind == namespaceTop {
+			res.Unread = "the module " + src.Module + " is a directory without __init__.py, which an installed package would take the place of"
+			return res
+		}
+		// python -m pkg runs pkg/__init__.py, then pkg/__main__.py.
+		for _, f := range files[:len(files)-1] {
+			st.follow(f, 1)
+		}
+		file = files[len(files)-1]
+		if !st.read(file, &code) {
+			return res
+		}
+	case src.File != "":
+		// sys.path[0] is the directory of the script, links resolved.
+		real, err := filepath.EvalSymlinks(src.File)
+		if err != nil {
+			res.Unread = "cannot read " + src.File + ": " + err.Error()
+			return res
+		}
+		st.dirs = append([]string{filepath.Dir(real)}, src.PathDirs...)
+		file = src.File
+		if !st.read(file, &code) {
+			return res
+		}
+	default:
+		st.dirs = append([]string{src.Dir}, src.PathDirs...)
+	}
+	if file != "" {
+		st.visited[file] = true
+	}
+	f, err := a.parse(interp, code, src.Inline && src.Code != "")
+	if err != nil {
+		res.Unread = err.Error()
+		return res
+	}
+	st.judge(f, file, 0)
+	if st.envChanged && len(res.Commands) > 0 {
+		st.ask("changes the environment (os.environ) of the commands it runs")
+	}
+	return res
+}
+
+type state struct {
+	a          *Analyser
+	interp     string
+	dirs       []string
+	res        *Result
+	visited    map[string]bool
+	asked      map[string]bool
+	envChanged bool
+	stdlib     map[string]bool // the interpreter's standard library's top-level names
+	// exports are the names each project module binds to modules.
+	exports map[string]map[string][]binding
+	inPkg   bool // dirs is a package's directory (relative imports)
+}
+
+// localBinding is what a name bound to a project module stands for.
+func (st *state) localBinding(mod string) binding {
+	b := binding{local: true}
+	base := ""
+	for _, d := range st.dirs {
+		if st.isLocalTop(d, strings.Split(mod, ".")[0]) {
+			base = d
+			break
+		}
+	}
+	if base == "" {
+		return b
+	}
+	p := filepath.Join(append([]string{base}, strings.Split(mod, ".")...)...)
+	switch {
+	case fileExists(filepath.Join(p, "__init__.py")):
+		b.file, b.pkg = filepath.Join(p, "__init__.py"), p
+	case fileExists(p + ".py"):
+		b.file = p + ".py"
+	case isDir(p):
+		b.pkg = p
+	}
+	return b
+}
+
+func (st *state) isLocalTop(dir, top string) bool {
+	p := filepath.Join(dir, top)
+	return fileExists(p+".py") || isDir(p)
+}
+
+// bindFrom binds the name of "from mod import name as as" of a project
+// module: a submodule, a module the module itself imported, or a name
+// it defines (whose code is judged with it).
+func (st *state) bindFrom(binds map[string][]binding, m binding, in *state, mod, name, as string, line string) {
+	if name == "*" {
+		ex, ok := st.exports[m.file]
+		if !ok && m.file != "" {
+			st.ask("imports every name of the project module " + mod + ", which the guard did not follow" + line)
+		}
+		for k, bs := range ex {
+			binds[k] = append(binds[k], bs...)
+		}
+		return
+	}
+	target := firstNonEmpty(as, name)
+	if sub := in.localBinding(mod + "." + name); sub.file != "" || sub.pkg != "" {
+		binds[target] = append(binds[target], sub)
+		return
+	}
+	if ex, ok := st.exports[m.file]; ok {
+		if bs := ex[name]; len(bs) > 0 {
+			binds[target] = append(binds[target], bs...)
+			return
+		}
+	} else if m.file != "" {
+		st.ask("imports " + name + " from the project module " + mod + ", which the guard did not follow" + line)
+	}
+	binds[target] = append(binds[target], binding{local: true})
+}
+
+// localChain judges a dotted name that starts at a project module: a
+// module it imported is judged as that module (never followed as a
+// command: the call is not where the guard reads calls).
+func (st *state) localChain(b binding, rest []string, ctx string, line, depth int) {
+	at := fmt.Sprintf(" (line %d)", line)
+	if b.file == "" && b.pkg == "" {
+		return // a function, class or value the project defines
+	}
+	if len(rest) == 0 {
+		st.ask("passes a project module around, so the guard cannot follow what is used of it" + at)
+		return
+	}
+	if depth > 8 {
+		st.ask("reaches too deep through project modules" + at)
+		return
+	}
+	name := rest[0]
+	if b.file != "" {
+		ex, ok := st.exports[b.file]
+		if !ok {
+			st.ask("reaches into the project module " + st.rel(b.file) + ", which the guard did not follow" + at)
+			return
+		}
+		if bs := ex[name]; len(bs) > 0 {
+			for _, x := range bs {
+				if x.local {
+					st.localChain(x, rest[1:], ctx, line, depth+1)
+				} else {
+					st.chain(append(strings.Split(x.dotted, "."), rest[1:]...), false, ctx, line)
+				}
+			}
+			return
+		}
+	}
+	if b.pkg != "" {
+		p := filepath.Join(b.pkg, name)
+		sub := binding{local: true}
+		switch {
+		case fileExists(filepath.Join(p, "__init__.py")):
+			sub.file, sub.pkg = filepath.Join(p, "__init__.py"), p
+		case fileExists(p + ".py"):
+			sub.file = p + ".py"
+		case isDir(p):
+			sub.pkg = p
+		}
+		if sub.file != "" || sub.pkg != "" {
+			if sub.file != "" && !st.visited[sub.file] {
+				st.follow(sub.file, 1)
+			}
+			st.localChain(sub, rest[1:], ctx, line, depth+1)
+		}
+	}
+}
+
+func (st *state) ask(why string) {
+	if !st.asked[why] {
+		st.asked[why] = true
+		st.res.Asks = append(st.res.Asks, why)
+	}
+}
+
+// read reads a script; a failure leaves the code unread.
+func (st *state) read(file string, into *string) bool {
+	b, err := readLimited(file)
+	if err != nil {
+		st.res.Unread = "cannot read " + file + ": " + err.Error()
+		return false
+	}
+	*into = b
+	st.res.Files = append(st.res.Files, file)
+	return true
+}
+
+func readLimited(file string) (string, error) {
+	fh, err := os.Open(file)
+	if err != nil {
+		return "", err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return "", err
+	}
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("not a regular file")
+	}
+	if fi.Size() > maxSource {
+		return "", fmt.Errorf("larger than %d bytes, the most the guard reads", maxSource)
+	}
+	b, err := os.ReadFile(file)
+	return string(b), err
+}
+
+// follow judges a project module the code imports.
+func (st *state) follow(file string, depth int) {
+	if st.visited[file] {
+		return
+	}
+	maxFiles, maxDepth := st.a.MaxFiles, st.a.MaxDepth
+	if maxFiles <= 0 {
+		maxFiles = 50
+	}
+	if maxDepth <= 0 {
+		maxDepth = 3
+	}
+	rel := st.rel(file)
+	if depth > maxDepth {
+		st.ask("imports the project module " + rel + ", deeper than the " + fmt.Sprint(maxDepth) + " levels of imports the guard follows")
+		return
+	}
+	if len(st.visited) >= maxFiles {
+		st.ask("imports more project modules than the " + fmt.Sprint(maxFiles) + " the guard follows")
+		return
+	}
+	st.visited[file] = true
+	src, err := readLimited(file)
+	if err != nil {
+		st.ask("imports the project module " + rel + ", which cannot be read: " + err.Error())
+		return
+	}
+	st.res.Files = append(st.res.Files, file)
+	f, err := st.a.parse(st.interp, src, false)
+	if err != nil {
+		st.ask("imports the project module " + rel + ": " + err.Error())
+		return
+	}
+	st.judge(f, file, depth)
+}
+
+func (st *state) rel(file string) string {
+	for _, d := range st.dirs {
+		if r, err := filepath.Rel(d, file); err == nil && !strings.HasPrefix(r, "..") {
+			return r
+		}
+	}
+	return file
+}
+
+type moduleKind int
+
+const (
+	notFound moduleKind = iota
+	source
+	compiled
+	// namespaceTop: the top-level name is a directory of the project
+	// without __init__.py, which an installed package of that name
+	// (invisible to the analysis) would take the place of.
+	namespaceTop
+)
+
+// moduleFiles finds a module in the search directories (the script's
+// directory and PYTHONPATH, which come before the standard library): the
+// files importing it runs, package __init__ files first. With main, a
+// package's __main__.py comes last (python -m pkg).
+func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
+	parts := strings.Split(mod, ".")
+	top := parts[0]
+	for _, d := range st.dirs {
+		if hasCompiled(d, top) {
+			return nil, compiled
+		}
+		var files []string
+		base := d
+		found := false
+		for i, p := range parts {
+			last := i == len(parts)-1
+			pkg := filepath.Join(base, p)
+			if fileExists(filepath.Join(pkg, "__init__.py")) {
+				files = append(files, filepath.Join(pkg, "__init__.py"))
+				base, found = pkg, true
+				if last && main {
+					if m := filepath.Join(pkg, "__main__.py"); fileExists(m) {
+						files = append(files, m)
+					}
+				}
+				continue
+			}
+			if fileExists(pkg + ".py") {
+				files = append(files, pkg+".py")
+				found = true
+				break // what follows is an attribute, or fails
+			}
+			if i > 0 && hasCompiled(base, p) {
+				return nil, compiled
+			}
+			if isDir(pkg) && (i > 0 || !st.stdlibHas(top)) {
+				// A namespace package: found only when nothing else is.
+				if i == 0 && !st.inPkg {
+					return nil, namespaceTop
+				}
+				base, found = pkg, true
+				if last && main {
+					if m := filepath.Join(pkg, "__main__.py"); fileExists(m) {
+						files = append(files, m)
+					}
+				}
+				continue
+			}
+			break
+		}
+		if found {
+			if main && (len(files) == 0 || !strings.HasSuffix(files[len(files)-1], ".py")) {
+				return nil, compiled
+			}
+			return files, source
+		}
+	}
+	return nil, notFound
+}
+
+// stdlibHas reports whether a top-level name is a module of the
+// standard library (or the table, before the interpreter's facts are at
+// hand): a directory without __init__.py never shadows one.
+func (st *state) stdlibHas(top string) bool {
+	return st.isModuleName(top)
+}
+
+func hasCompiled(dir, name string) bool {
+	if fileExists(filepath.Join(dir, name+".pyc")) || fileExists(filepath.Join(dir, name+".so")) {
+		return true
+	}
+	m, _ := filepath.Glob(filepath.Join(dir, name+".*.so"))
+	return len(m) > 0
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// A binding is what a name imported stands for: a dotted module path (or
+// module attribute), or a project module.
+type binding struct {
+	dotted string
+	local  bool
+	// For a project module: its file ("" for a namespace package) and,
+	// for a package, its directory.
+	file, pkg string
+}
+
+func (st *state) judge(f *facts, file string, depth int) {
+	stdlib := map[string]bool{}
+	for _, m := range f.Stdlib {
+		stdlib[m] = true
+	}
+	st.stdlib = stdlib
+	binds := map[string][]binding{}
+	bind := func(name string, b binding) { binds[name] = append(binds[name], b) }
+	for _, im := range f.Imports {
+		line := fmt.Sprintf(" (line %d)", im.Line)
+		name, as := "", ""
+		if im.Name != nil {
+			name = *im.Name
+		}
+		if im.As != nil {
+			as = *im.As
+		}
+		mod := im.Module
+		if im.Level > 0 {
+			if file == "" {
+				st.ask("uses a relative import outside a package" + line)
+				continue
+			}
+			base := filepath.Dir(file)
+			for i := 1; i < im.Level; i++ {
+				base = filepath.Dir(base)
+			}
+			sub := &state{a: st.a, interp: st.interp, dirs: []string{base}, res: st.res, visited: st.visited, asked: st.asked,
+				exports: st.exports, stdlib: st.stdlib, inPkg: true}
+			targets := []string{mod}
+			if mod == "" {
+				targets = []string{name}
+			} else if name != "*" {
+				targets = append(targets, mod+"."+name)
+			}
+			for _, t := range targets {
+				files, kind := sub.moduleFiles(t, false)
+				if kind == compiled {
+					st.ask("imports compiled code of the project (" + t + ")" + line)
+				}
+				for _, fl := range files {
+					st.follow(fl, depth+1)
+				}
+			}
+			if mod == "" {
+				bind(firstNonEmpty(as, name), sub.localBinding(name))
+			} else {
+				st.bindFrom(binds, sub.localBinding(mod), sub, mod, name, as, line)
+			}
+			continue
+		}
+		top, _, _ := strings.Cut(mod, ".")
+		targets := []string{mod}
+		if name != "" && name != "*" {
+			targets = append(targets, mod+"."+name)
+		}
+		files, kind := st.moduleFiles(mod, false)
+		if kind == namespaceTop {
+			st.ask("imports " + mod + ", a directory of the project without __init__.py, which an installed package of that name would take the place of" + line)
+			continue
+		}
+		if kind != notFound {
+			if kind == compiled {
+				st.ask("imports " + mod + ", which is compiled code in the project" + line)
+				continue
+			}
+			for _, t := range targets[1:] {
+				more, k := st.moduleFiles(t, false)
+				if k == compiled {
+					st.ask("imports " + t + ", which is compiled code in the project" + line)
+				}
+				files = append(files, more...)
+			}
+			for _, fl := range files {
+				st.follow(fl, depth+1)
+			}
+			switch {
+			case name != "":
+				st.bindFrom(binds, st.localBinding(mod), st, mod, name, as, line)
+			case as != "":
+				bind(as, st.localBinding(mod))
+			default:
+				bind(top, st.localBinding(top))
+			}
+			continue
+		}
+		m, ok := modules[mod]
+		if !ok || !stdlib[top] {
+			st.ask("imports " + mod + line)
+			continue
+		}
+		switch {
+		case name == "*":
+			if !m.all || len(m.deny) > 0 || mod == "pathlib" {
+				st.ask("imports every name of " + mod + " (from " + mod + " import *)" + line)
+			}
+		case name != "":
+			d := mod + "." + name
+			bind(firstNonEmpty(as, name), binding{dotted: d})
+			if _, sub := modules[d]; !sub {
+				// Its uses are judged where they are (called or not).
+				st.chain(strings.Split(d, "."), true, "Load", im.Line)
+			}
+		case as != "":
+			bind(as, binding{dotted: mod})
+		default:
+			bind(top, binding{dotted: top})
+		}
+	}
+	if file != "" {
+		st.exports[file] = binds
+	}
+	// Names and attribute chains.
+	for _, r := range f.Refs {
+		root := r.Chain[0]
+		if bs, ok := binds[root]; ok {
+			for _, b := range bs {
+				if b.local {
+					st.localChain(b, r.Chain[1:], r.Ctx, r.Line, 0)
+					continue
+				}
+				full := append(strings.Split(b.dotted, "."), r.Chain[1:]...)
+				st.chain(full, r.Called, r.Ctx, r.Line)
+			}
+		} else if why, ok := riskyBuiltins[root]; ok {
+			st.ask(why + fmt.Sprintf(" (line %d)", r.Line))
+			continue
+		} else if (root == "getattr" || root == "open") && !r.Called {
+			st.ask(fmt.Sprintf("passes %s around, so the guard cannot see what it is called with (line %d)", root, r.Line))
+		}
+		if isDunder(root) && !okDunders[root] {
+			st.ask(fmt.Sprintf("uses %s, which reaches past the names the guard follows (line %d)", root, r.Line))
+		}
+	}
+	for _, at := range f.Attrs {
+		if frameAttrs[at.Name] {
+			st.ask(fmt.Sprintf("uses .%s, which reaches the names of other code (line %d)", at.Name, at.Line))
+		}
+		if isDunder(at.Name) && !okDunders[at.Name] {
+			st.ask(fmt.Sprintf("uses .%s, which reaches past the names the guard follows (line %d)", at.Name, at.Line))
+		}
+	}
+	for _, d := range f.Defs {
+		if d.Kind == "class" {
+			for _, k := range d.Keywords {
+				if k == "metaclass" || k == "**" {
+					st.ask(fmt.Sprintf("defines the class %s with a metaclass (line %d)", d.Name, d.Line))
+				}
+			}
+		}
+	}
+	for _, s := range f.Stores {
+		for _, b := range binds[s.Chain[0]] {
+			if b.local {
+				continue
+			}
+			full := strings.Join(append(strings.Split(b.dotted, "."), s.Chain[1:]...), ".")
+			switch full {
+			case "os.environ":
+				st.envChanged = true
+			case "sys.path":
+				st.ask(fmt.Sprintf("changes sys.path, where modules are imported from (line %d)", s.Line))
+			default:
+				st.ask(fmt.Sprintf("changes %s[…] (line %d)", full, s.Line))
+			}
+		}
+	}
+	for _, c := range f.Calls {
+		st.call(c, binds)
+	}
+}
+
+func firstNonEmpty(ss ...string) string {
+	for _, s := range ss {
+		if s != "" {
+			return s
+		}
+	}
+	return ""
+}
+
+func isDunder(s string) bool {
+	return len(s) > 4 && strings.HasPrefix(s, "__") && strings.HasSuffix(s, "__")
+}
+
+// chain judges a use of a dotted name that starts at an imported module.
+func (st *state) chain(full []string, called bool, ctx string, line int) {
+	at := fmt.Sprintf(" (line %d)", line)
+	// The longest prefix that is a reviewed module.
+	n := 0
+	for i := len(full); i > 0; i-- {
+		if _, ok := modules[strings.Join(full[:i], ".")]; ok {
+			n = i
+			break
+		}
+	}
+	if n == 0 {
+		st.ask("uses " + strings.Join(full, ".") + at)
+		return
+	}
+	modName := strings.Join(full[:n], ".")
+	m := modules[modName]
+	rest := full[n:]
+	if len(rest) == 0 {
+		// A module as a value: what is used of it later is not a dotted
+		// name the guard can follow (x = pathlib; x.os.system(…)).
+		st.ask("passes the module " + modName + " around, so the guard cannot follow what is used of it" + at)
+		return
+	}
+	attr := rest[0]
+	dotted := modName + "." + attr
+	if ctx != "Load" && len(rest) == 1 {
+		if dotted == "sys.stdout" || dotted == "sys.stderr" || dotted == "sys.stdin" {
+			return
+		}
+		st.ask("changes " + dotted + at)
+		return
+	}
+	if strings.HasPrefix(attr, "_") && !okDunders[attr] {
+		st.ask("uses the private name " + dotted + at)
+		return
+	}
+	if _, ok := commandCalls[dotted]; ok {
+		// Called, it is judged as the command it runs (call).
+		if !called || len(rest) > 1 {
+			st.ask("uses " + dotted + " other than by calling it with a command the guard can read" + at)
+		}
+		return
+	}
+	if dotted == "urllib.request.urlopen" {
+		if !called || len(rest) > 1 {
+			st.ask("uses " + dotted + " other than by calling it with a URL the guard can read" + at)
+		}
+		return
+	}
+	if m.all {
+		if why, ok := m.deny[attr]; ok {
+			st.ask("uses " + dotted + ", which " + why + at)
+			return
+		}
+		if st.isModuleName(attr) && attr != full[n-1] {
+			// pathlib.os.system: a module another one imported (a
+			// module is never an attribute of its own name: time.time,
+			// datetime.datetime are not). Judged as that module, and
+			// never followed as a command even when called.
+			st.chain(rest, false, ctx, line)
+		}
+		return
+	}
+	if !slices.Contains(m.allow, attr) {
+		st.ask("uses " + dotted + at)
+		return
+	}
+	if len(rest) > 1 {
+		switch dotted {
+		case "sys.path":
+			if rest[1] != "copy" && rest[1] != "index" && rest[1] != "count" {
+				st.ask("changes sys.path, where modules are imported from" + at)
+			}
+		case "os.environ":
+			switch rest[1] {
+			case "get", "copy", "items", "keys", "values":
+			default:
+				st.envChanged = true
+			}
+		case "os.path":
+		}
+	}
+}
+
+// isModuleName reports whether a name could be a module another module
+// imported: a top-level module of the interpreter's standard library, or
+// one of the table.
+func (st *state) isModuleName(name string) bool {
+	if st.stdlib[name] {
+		return true
+	}
+	_, ok := modules[name]
+	return ok
+}
+
+// resolve returns the dotted name a call's chain starts with, when its
+// first name is an imported module (or a module attribute).
+func resolve(c *call, binds map[string][]binding) []string {
+	if c.On != "" || len(c.Chain) == 0 {
+		return nil
+	}
+	var out []string
+	for _, b := range binds[c.Chain[0]] {
+		if b.local {
+			continue
+		}
+		out = append(out, strings.Join(append(strings.Split(b.dotted, "."), c.Chain[1:]...), "."))
+	}
+	return out
+}
+
+func (st *state) call(c *call, binds map[string][]binding) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	for _, d := range resolve(c, binds) {
+		switch kind := commandCalls[d]; {
+		case kind == "argv":
+			st.subprocess(c, d)
+		case kind == "shell":
+			st.shellCall(c, d)
+		case d == "urllib.request.urlopen":
+			st.urlopen(c, d)
+		case d == "logging.basicConfig":
+			if _, ok := c.Kw["filename"]; ok || c.Star {
+				st.ask("logging.basicConfig may write a log file" + at)
+			}
+		case strings.HasPrefix(d, "pathlib.") && pathWrites[d[strings.LastIndexByte(d, '.')+1:]] != 0:
+			// Path.write_text(p, …): the method called through its class.
+			st.ask("calls " + d + " on a path the guard does not follow" + at)
+		case pathReaders[d]:
+			var p lit
+			switch {
+			case len(c.Args) > 0:
+				p = c.Args[0]
+			case c.Star:
+				p = lit{Dyn: true}
+			default:
+				p = lit{V: "."} // os.listdir() lists the working directory
+				if d == "glob.glob" || d == "glob.iglob" || d == "tokenize.open" {
+					continue
+				}
+			}
+			path, _ := p.str()
+			st.res.Effects = append(st.res.Effects, Effect{Path: path, Via: "python " + d, Line: c.Line})
+		}
+	}
+	if c.On == "" && len(c.Chain) == 1 && len(binds[c.Chain[0]]) == 0 {
+		switch c.Chain[0] {
+		case "open":
+			st.open(c, 0, "")
+		case "getattr":
+			if c.Star || len(c.Args) < 2 {
+				st.ask("uses getattr with a name not known here" + at)
+				return
+			}
+			name, ok := c.Args[1].str()
+			if !ok {
+				st.ask("uses getattr with a name built at run time" + at)
+				return
+			}
+			if isDunder(name) && !okDunders[name] || frameAttrs[name] {
+				st.ask("uses getattr(…, " + name + "), which reaches past the names the guard follows" + at)
+			}
+			if pathWrites[name] != 0 {
+				st.ask("uses getattr(…, " + name + "), a method that changes files" + at)
+			}
+			// getattr(os, "system"): the same as os.system, not called
+			// where the guard can see its arguments.
+			if obj := c.Args[0].Name; obj != "" {
+				for _, b := range binds[obj] {
+					if !b.local {
+						st.chain(append(strings.Split(b.dotted, "."), name), false, "Load", c.Line)
+					}
+				}
+			}
+		}
+		return
+	}
+	if len(c.Chain) == 0 {
+		return
+	}
+	if c.On == "" && len(binds[c.Chain[0]]) > 0 {
+		return // a function of a module: judged above, or project code
+	}
+	// Path objects can come from any module the code imports (its own
+	// too): the methods that change files are checked on every object.
+	method := c.Chain[len(c.Chain)-1]
+	recvPath, known := c.pathReceiver(binds)
+	if pathReads[method] {
+		st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Via: "python Path." + method, Line: c.Line})
+		return
+	}
+	nargs, ok := pathWrites[method]
+	if !ok {
+		return
+	}
+	if nargs > 0 && (len(c.Args) != nargs || len(c.Kw) > 0 || c.Star) {
+		return // cannot be Path's (str.replace(a, b), datetime.replace(year=…))
+	}
+	if method == "open" {
+		st.open(c, -1, recvPath)
+		return
+	}
+	if !known {
+		st.ask("calls ." + method + "() on a path known only at run time" + at)
+		return
+	}
+	st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Write: true, Via: "python Path." + method, Line: c.Line})
+	if nargs == 1 {
+		if t, ok := c.Args[0].str(); ok {
+			st.res.Effects = append(st.res.Effects, Effect{Path: t, Write: true, Via: "python Path." + method, Line: c.Line})
+		} else {
+			st.ask("calls ." + method + "() with a target known only at run time" + at)
+		}
+	}
+}
+
+// pathReceiver returns the literal path of Path("lit").method(…).
+func (c *call) pathReceiver(binds map[string][]binding) (string, bool) {
+	r := c.Recv
+	if r == nil || len(r.Chain) == 0 || len(r.Args) != 1 || r.Star || len(r.Kw) > 0 {
+		return "", false
+	}
+	last := r.Chain[len(r.Chain)-1]
+	if last != "Path" && last != "PosixPath" && last != "PurePath" {
+		return "", false
+	}
+	p, ok := r.Args[0].str()
+	return p, ok
+}
+
+// open judges open(file, mode): a read or write effect. modeArg is the
+// position of the mode argument (-1: Path.open(mode)).
+func (st *state) open(c *call, pathArg int, recvPath string) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	if c.Star {
+		st.ask("calls open() with arguments not known here" + at)
+		return
+	}
+	if _, ok := c.Kw["opener"]; ok {
+		st.ask("calls open() with an opener" + at)
+		return
+	}
+	path, known := recvPath, recvPath != ""
+	modeAt := 0
+	if pathArg >= 0 {
+		modeAt = 1
+		var pl *lit
+		if len(c.Args) > 0 {
+			pl = &c.Args[0]
+		} else if l, ok := c.Kw["file"]; ok {
+			pl = &l
+		}
+		if pl == nil {
+			return // TypeError
+		}
+		if fd, ok := pl.V.(float64); ok && !pl.Dyn {
+			if fd > 2 {
+				st.ask("opens a file descriptor" + at)
+			}
+			return
+		}
+		path, known = pl.str()
+		if !known {
+			path = ""
+		}
+	}
+	mode := "r"
+	if len(c.Args) > modeAt {
+		m, ok := c.Args[modeAt].str()
+		if !ok {
+			st.ask("opens a file with a mode known only at run time" + at)
+			return
+		}
+		mode = m
+	} else if l, ok := c.Kw["mode"]; ok {
+		m, ok := l.str()
+		if !ok {
+			st.ask("opens a file with a mode known only at run time" + at)
+			return
+		}
+		mode = m
+	}
+	write := strings.ContainsAny(mode, "wax+")
+	if write && !known {
+		st.ask("opens a file for writing at a path known only at run time" + at)
+		return
+	}
+	st.res.Effects = append(st.res.Effects, Effect{Path: path, Write: write, Via: "python open()", Line: c.Line})
+}
+
+// subprocessKw are the keyword arguments of subprocess calls that change
+// nothing about what runs or where.
+var subprocessKw = map[string]bool{"check": true, "capture_output": true, "text": true, "universal_newlines": true,
+	"encoding": true, "errors": true, "stdout": true, "stderr": true, "stdin": true, "input": true, "timeout": true,
+	"bufsize": true, "close_fds": true, "shell": true, "args": true}
+
+func (st *state) subprocess(c *call, fn string) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	if c.Star {
+		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	var keys []string
+	for k := range c.Kw {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !subprocessKw[k] {
+			st.ask("calls " + fn + " with " + k + "=, which changes what runs or where" + at)
+			return
+		}
+	}
+	shell := false
+	if l, ok := c.Kw["shell"]; ok {
+		b, isBool := l.V.(bool)
+		if l.Dyn || !isBool && l.V != nil {
+			if f, isNum := l.V.(float64); !(isNum && !l.Dyn) {
+				st.ask("calls " + fn + " with shell= known only at run time" + at)
+				return
+			} else {
+				b = f != 0
+			}
+		}
+		shell = b
+	}
+	var arg *lit
+	if len(c.Args) > 0 {
+		arg = &c.Args[0]
+	} else if l, ok := c.Kw["args"]; ok {
+		arg = &l
+	}
+	if arg == nil {
+		return
+	}
+	if argv, ok := arg.strs(); ok {
+		if len(argv) == 0 {
+			return
+		}
+		if shell {
+			st.res.Commands = append(st.res.Commands, Command{Shell: argv[0], Args: append([]string{"/bin/sh"}, argv[1:]...)[1:], Via: "python " + fn, Line: c.Line})
+			if len(argv) == 1 {
+				st.res.Commands[len(st.res.Commands)-1].Args = nil
+			}
+			return
+		}
+		st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python " + fn, Line: c.Line})
+		return
+	}
+	if s, ok := arg.str(); ok {
+		if shell {
+			st.res.Commands = append(st.res.Commands, Command{Shell: s, Via: "python " + fn, Line: c.Line})
+		} else {
+			st.res.Commands = append(st.res.Commands, Command{Argv: []string{s}, Via: "python " + fn, Line: c.Line})
+		}
+		return
+	}
+	st.ask("runs a command built at run time (" + fn + ")" + at)
+}
+
+func (st *state) shellCall(c *call, fn string) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	if c.Star || len(c.Args) == 0 {
+		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	s, ok := c.Args[0].str()
+	if !ok {
+		st.ask("runs a shell command built at run time (" + fn + ")" + at)
+		return
+	}
+	st.res.Commands = append(st.res.Commands, Command{Shell: s, Via: "python " + fn, Line: c.Line})
+}
+
+// urlopen judges a request as the curl command that makes it: a GET of
+// a literal URL, or a request that sends data.
+func (st *state) urlopen(c *call, fn string) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	if c.Star || len(c.Args) == 0 {
+		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	url, ok := c.Args[0].str()
+	if !ok {
+		st.ask("opens a URL known only at run time (" + fn + ")" + at)
+		return
+	}
+	data := len(c.Args) > 1 && c.Args[1].V != nil
+	if l, ok := c.Kw["data"]; ok && (l.Dyn || l.V != nil) {
+		data = true
+	}
+	for k := range c.Kw {
+		if k != "data" && k != "timeout" {
+			st.ask("calls " + fn + " with " + k + "=" + at)
+			return
+		}
+	}
+	argv := []string{"curl", "-s", url}
+	if data {
+		argv = []string{"curl", "-s", "--data-binary", "@-", url}
+	}
+	st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python " + fn, Line: c.Line})
+}
+
+// Shebang returns the interpreter a script's #! line names, when the
+// line is a plain "#!/path/prog" or "#!/usr/bin/env prog" with at most
+// options that change nothing of what runs.
+func (a *Analyser) Shebang(path string) (string, bool) {
+	// Only a regular executable file runs by its path (opening a FIFO
+	// would wait).
+	if fi, err := os.Stat(path); err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		return "", false
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", false
+	}
+	defer fh.Close()
+	buf := make([]byte, 256)
+	n, _ := fh.Read(buf)
+	line, _, ok := strings.Cut(string(buf[:n]), "\n")
+	if !ok || !strings.HasPrefix(line, "#!") {
+		return "", false
+	}
+	f := strings.Fields(strings.TrimSpace(line[2:]))
+	if len(f) == 0 {
+		return "", false
+	}
+	prog, args := f[0], f[1:]
+	if filepath.Base(prog) == "env" {
+		if len(args) == 0 || strings.HasPrefix(args[0], "-") || strings.Contains(args[0], "=") {
+			return "", false
+		}
+		prog, args = args[0], args[1:]
+	}
+	for _, x := range args {
+		switch x {
+		case "-u", "-B", "-E", "-s", "-I", "-O", "-OO", "-P":
+		default:
+			return "", false
+		}
+	}
+	return prog, true
+}

@@ -1,0 +1,314 @@
+package pycode
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// realAnalyser uses the python3 on this machine (the system's, which
+// starts faster than a version manager's shim); tests skip without one.
+func realAnalyser(t *testing.T) *Analyser {
+	t.Helper()
+	py, err := exec.LookPath("python3")
+	if _, e := os.Stat("/usr/bin/python3"); e == nil {
+		py, err = "/usr/bin/python3", nil
+	}
+	if err != nil {
+		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
+	}
+	path := filepath.Dir(py)
+	return &Analyser{Getenv: func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return os.Getenv(k)
+	}}
+}
+
+func TestAnalyseTable(t *testing.T) {
+	a := realAnalyser(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		code string
+		ask  string // a reason that must be given; "" means none at all
+		cmds string // the commands found, "|"-separated
+		effs string // the effects, "|"-separated: r:path or w:path
+	}{
+		{code: `print(1+1)`},
+		{code: "import json, sys\nd = json.load(sys.stdin)\nprint(d['a'])"},
+		{code: "import re, math, collections, itertools, functools, datetime, textwrap\nprint(re.sub('a', 'b', 'abc'))"},
+		{code: "import os.path\nprint(os.path.join('a', 'b'), os.getcwd())"},
+		{code: "from pathlib import Path\nprint(Path('x').read_text())", effs: "r:x"},
+		{code: "from pathlib import Path\nprint([str(p) for p in Path('.').rglob('*.json')][:5])", effs: "r:."},
+		{code: "s = 'a-b'.replace('-', '_')\nprint(s)"},
+		{code: "from pathlib import Path\nprint('a'.replace('a', 'b'))"},
+		{code: "print(open('data.txt').read())", effs: "r:data.txt"},
+		{code: "f = open(name)\nprint(f.read())", effs: "r:"},
+		{code: "open('out.txt', 'w').write('x')", effs: "w:out.txt"},
+		{code: "with open('out.txt', mode='a') as f: f.write('x')", effs: "w:out.txt"},
+		{code: "open(name, 'w').write('x')", ask: "opens a file for writing at a path known only at run time"},
+		{code: "open('x', m)", ask: "mode known only at run time"},
+		{code: "from pathlib import Path\nPath('a.txt').write_text('x')", effs: "w:a.txt"},
+		{code: "from pathlib import Path\np = Path(x)\np.unlink()", ask: "calls .unlink() on a path known only at run time"},
+		{code: "import shutil\nshutil.rmtree('build')", ask: "uses shutil.rmtree"},
+		{code: "import shutil", ask: ""},
+		{code: "import requests", ask: "imports requests"},
+		{code: "import os\nos.remove(p)", ask: "uses os.remove"},
+		{code: "import os\nos.system('touch pwned')", cmds: "sh:touch pwned"},
+		{code: "import subprocess\nsubprocess.run(['git', 'status'], check=True, capture_output=True)", cmds: "git status"},
+		{code: "import subprocess\nsubprocess.run('ls | wc -l', shell=True)", cmds: "sh:ls | wc -l"},
+		{code: "import subprocess as sp\nsp.check_output(['ls'])", cmds: "ls"},
+		{code: "from subprocess import run\nrun(['ls', '-l'])", cmds: "ls -l"},
+		{code: "import subprocess\nsubprocess.run(cmd)", ask: "runs a command built at run time (subprocess.run)"},
+		{code: "import subprocess\nsubprocess.run(['ls'], cwd='/')", ask: "cwd="},
+		{code: "import subprocess\nsubprocess.run(['ls'], shell=flag)", ask: "shell= known only at run time"},
+		{code: "import subprocess\nsubprocess.run(*args)", ask: "arguments not known here"},
+		{code: "import os\nos.environ['PATH'] = '/x'\nos.system('ls')", cmds: "sh:ls", ask: "changes the environment"},
+		{code: "import os\nprint(os.environ.get('HOME'))"},
+		// Hiding a call.
+		{code: "import os\ngetattr(os, 'sys'+'tem')('id')", ask: "getattr with a name built at run time"},
+		{code: "import os\ngetattr(os, 'system')('id')", ask: "uses os.system other than by calling it"},
+		{code: "__import__('os').system('id')", ask: "__import__"},
+		{code: "import importlib\nimportlib.import_module('os')", ask: "imports importlib"},
+		{code: "exec('import os')", ask: "exec"},
+		{code: "eval('1+1')", ask: "eval"},
+		{code: "compile('x', 'f', 'exec')", ask: "compile"},
+		{code: "globals()['os']", ask: "globals()"},
+		{code: "vars()", ask: "vars()"},
+		{code: "print(__builtins__)", ask: "__builtins__"},
+		{code: "().__class__.__mro__[1].__subclasses__()", ask: "__class__"},
+		{code: "(lambda: 0).__globals__", ask: "__globals__"},
+		{code: "import os\ns = 'sys' + 'tem'\nos.__dict__[s]('id')", ask: "__dict__"},
+		{code: "import os as o\no.system(x)", ask: "runs a shell command built at run time (os.system)"},
+		{code: "import os as o\nf = o.system\nf('id')", ask: "uses os.system other than by calling it"},
+		{code: "from os import system as s\ns(cmd)", ask: "runs a shell command built at run time"},
+		{code: "from os import system as s\ns('touch pwned')", cmds: "sh:touch pwned"},
+		{code: "from os import *\nsystem('id')", ask: "imports every name of os"},
+		{code: "from math import *\nprint(sqrt(2))"},
+		{code: "import os\n@os.system\ndef f(): pass", ask: "uses os.system other than by calling it"},
+		{code: "class A(metaclass=M): pass", ask: "metaclass"},
+		{code: "breakpoint()", ask: "breakpoint"},
+		{code: "import pickle\npickle.loads(b)", ask: "imports pickle"},
+		{code: "import marshal", ask: "imports marshal"},
+		{code: "import ctypes", ask: "imports ctypes"},
+		{code: "import sys\nsys.modules['os'].system('id')", ask: "uses sys.modules"},
+		{code: "import sys\nsys.path.insert(0, 'x')", ask: "changes sys.path"},
+		{code: "import pathlib\npathlib.os.system('id')", ask: "os.system"},
+		{code: "import json\njson.loads = print", ask: "changes json.loads"},
+		{code: "import os\nx = os\nx.system('id')", ask: "passes the module os around"},
+		{code: "import tempfile", ask: "imports tempfile"},
+		{code: "import urllib.request\nurllib.request.urlopen('http://localhost:8000/api')", cmds: "curl -s http://localhost:8000/api"},
+		{code: "import urllib.request\nurllib.request.urlopen('http://x/api', data=b'x')", cmds: "curl -s --data-binary @- http://x/api"},
+		{code: "import urllib.request\nurllib.request.urlopen(u)", ask: "opens a URL known only at run time"},
+		{code: "import logging\nlogging.basicConfig(level=logging.INFO)\nlogging.info('x')"},
+		{code: "import logging\nlogging.basicConfig(filename='x.log')", ask: "log file"},
+		{code: "x = input()\nprint(x)"},
+		{code: "import pathlib\nx = pathlib\nx.os.system('id')", ask: "passes the module pathlib around"},
+		{code: "import pathlib\npathlib.posixpath.os.system('id')", ask: "uses os.system other than by calling it"},
+		{code: "import pathlib\nm = pathlib.os\nm.system('id')", ask: "passes the module os around"},
+		{code: "import operator, pathlib\noperator.attrgetter('os')(pathlib).system('id')", ask: "operator.attrgetter"},
+		{code: "import sys\nsys.exc_info()[2].tb_frame.f_globals['x']", ask: "f_globals"},
+		{code: "import glob\nprint(glob.glob('/root/.ssh/*'))", effs: "r:/root/.ssh/*"},
+		{code: "import tokenize\nprint(tokenize.open(p).read())", effs: "r:"},
+		{code: "import os\nfor d, _, fs in os.walk('src'): print(fs)", effs: "r:src"},
+		{code: "import datetime\nprint(datetime.datetime.now())"},
+		{code: "from datetime import datetime\nprint(datetime.now(), isinstance(x, datetime))"},
+		{code: "import time, glob, copy\nprint(time.time(), copy.copy([1]))"},
+		{code: "p.unlink()", ask: "calls .unlink() on a path known only at run time"},
+		{code: "from pathlib import *", ask: "imports every name of pathlib"},
+		{code: "from pathlib import Path\nPath.unlink(p)", ask: "calls pathlib.Path.unlink"},
+		{code: "from pathlib import Path\nPath.cwd().joinpath('x').write_text('y')", ask: "calls .write_text() on a path known only at run time"},
+		{code: "import sys\nprint(sys.argv[1:], sys.version)"},
+		{code: "import string\nstring.Formatter().get_field('0.__init__.__globals__', [f], {})", ask: "string.Formatter"},
+		{code: "import typing\ndef f(x: \"__import__('os').system('id')\"): pass\ntyping.get_type_hints(f)", ask: "typing.get_type_hints"},
+		{code: "from functools import singledispatch", ask: "functools.singledispatch"},
+		{code: "from pathlib import Path\ngetattr(Path('x'), 'unlink')()", ask: "a method that changes files"},
+		{code: "from pathlib import Path\nprint(list(Path('/root/.ssh').iterdir()))", effs: "r:/root/.ssh"},
+		{code: "import platform\nprint(platform.system(), platform.python_version())"},
+		{code: "import platform\nprint(platform.platform())", ask: "platform.platform"},
+		{code: "help(print)", ask: "pager"},
+	} {
+		r := a.Analyse(Source{Interp: "python3", Code: tc.code, Dir: dir})
+		if r.Unread != "" {
+			t.Errorf("%q: unread: %s", tc.code, r.Unread)
+			continue
+		}
+		asks := strings.Join(r.Asks, "; ")
+		if tc.ask == "" && tc.code != "import shutil" && asks != "" || tc.ask != "" && !strings.Contains(asks, tc.ask) {
+			t.Errorf("%q: asks %q, want %q", tc.code, asks, tc.ask)
+		}
+		var cmds, effs []string
+		for _, c := range r.Commands {
+			if c.Shell != "" {
+				cmds = append(cmds, "sh:"+c.Shell)
+			} else {
+				cmds = append(cmds, strings.Join(c.Argv, " "))
+			}
+		}
+		for _, e := range r.Effects {
+			k := "r:"
+			if e.Write {
+				k = "w:"
+			}
+			effs = append(effs, k+e.Path)
+		}
+		if got := strings.Join(cmds, "|"); got != tc.cmds {
+			t.Errorf("%q: commands %q, want %q", tc.code, got, tc.cmds)
+		}
+		if got := strings.Join(effs, "|"); got != tc.effs {
+			t.Errorf("%q: effects %q, want %q", tc.code, got, tc.effs)
+		}
+	}
+}
+
+func TestUnread(t *testing.T) {
+	a := realAnalyser(t)
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		src  Source
+		want string
+	}{
+		{Source{Interp: "python3", Code: "def f(:\n", Dir: dir}, "syntax error"},
+		{Source{Interp: "python-nonexistent9", Code: "print(1)", Dir: dir}, "not on PATH"},
+		{Source{Interp: "python3", Code: "print(1)"}, "working directory is not known"},
+		{Source{Interp: "python3", File: filepath.Join(dir, "missing.py"), Dir: dir}, "cannot read"},
+	} {
+		if r := a.Analyse(tc.src); !strings.Contains(r.Unread, tc.want) {
+			t.Errorf("%+v: unread %q, want %q", tc.src, r.Unread, tc.want)
+		}
+	}
+	// An interpreter in the working directory is never run to parse.
+	py := filepath.Join(dir, "python3")
+	if err := os.WriteFile(py, []byte("#!/bin/sh\ntouch "+filepath.Join(dir, "pwned")+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r := a.Analyse(Source{Interp: "./python3", Code: "print(1)", Dir: dir})
+	if !strings.Contains(r.Unread, "where the code judged could have put it") {
+		t.Errorf("interpreter in the working directory: unread %q", r.Unread)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Error("the interpreter in the working directory was run")
+	}
+}
+
+func TestProjectModules(t *testing.T) {
+	a := realAnalyser(t)
+	dir := t.TempDir()
+	write := func(name, text string) {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("helper.py", "import json\ndef load(p):\n    return json.load(open(p))\n")
+	write("pkg/__init__.py", "from . import inner\n")
+	write("pkg/inner.py", "import shutil\nshutil.rmtree('x')\n")
+	write("pkg/__main__.py", "print('main')\n")
+	write("shadow/json.py", "import os\nos.system('touch pwned')\n")
+	write("nsdir/data.txt", "not a package")
+	write("withos.py", "import os\nimport pkg.inner as deep\n")
+	write("tool.py", "#!/usr/bin/env python3\nimport helper\nprint(helper.load('a.json'))\n")
+	os.Chmod(filepath.Join(dir, "tool.py"), 0o755)
+	for _, tc := range []struct {
+		src  Source
+		ask  string
+		cmds string
+	}{
+		{src: Source{Code: "import helper\nprint(helper.load('x'))"}},
+		{src: Source{File: filepath.Join(dir, "tool.py")}},
+		{src: Source{Code: "import pkg"}, ask: "uses shutil.rmtree"},
+		// A project file shadows the standard library: its content is judged.
+		{src: Source{Code: "import json", Dir: filepath.Join(dir, "shadow")}, cmds: "sh:touch pwned"},
+		{src: Source{Module: "pkg"}, ask: "uses shutil.rmtree"},
+		// A module a project module imported is judged as that module.
+		{src: Source{Code: "import withos\nwithos.os.system('id')"}, ask: "uses os.system other than by calling it"},
+		{src: Source{Code: "from withos import os\nos.system('touch pwned')"}, ask: "uses shutil.rmtree", cmds: "sh:touch pwned"},
+		{src: Source{Code: "import withos\nx = withos\n"}, ask: "passes a project module around"},
+		// A directory without __init__.py: an installed package would win.
+		{src: Source{Code: "import nsdir"}, ask: "without __init__.py"},
+	} {
+		tc.src.Interp = "python3"
+		if tc.src.Dir == "" {
+			tc.src.Dir = dir
+		}
+		r := a.Analyse(tc.src)
+		if r.Unread != "" {
+			t.Errorf("%+v: unread %s", tc.src, r.Unread)
+			continue
+		}
+		asks := strings.Join(r.Asks, "; ")
+		if tc.ask == "" && asks != "" || tc.ask != "" && !strings.Contains(asks, tc.ask) {
+			t.Errorf("%+v: asks %q, want %q", tc.src, asks, tc.ask)
+		}
+		var cmds []string
+		for _, c := range r.Commands {
+			cmds = append(cmds, "sh:"+c.Shell)
+		}
+		if got := strings.Join(cmds, "|"); got != tc.cmds {
+			t.Errorf("%+v: commands %q, want %q", tc.src, got, tc.cmds)
+		}
+	}
+	if r := a.Analyse(Source{Interp: "python3", Module: "pytest", Dir: dir}); !r.NotLocal {
+		t.Errorf("-m pytest: want not local, got %+v", r)
+	}
+	if interp, ok := a.Shebang(filepath.Join(dir, "tool.py")); !ok || interp != "python3" {
+		t.Errorf("shebang: %q %v", interp, ok)
+	}
+}
+
+// Facts kept on disk are used by a later analyser, for the same
+// interpreter and text only; the judgement is made again from them.
+func TestDiskCache(t *testing.T) {
+	a := realAnalyser(t)
+	cache := t.TempDir()
+	dir := t.TempDir()
+	a.CacheDir = cache
+	src := Source{Interp: "python3", Code: "print(1)", Dir: dir}
+	if r := a.Analyse(src); r.Unread != "" || len(r.Asks) > 0 {
+		t.Fatalf("first: %+v", r)
+	}
+	ents, _ := os.ReadDir(cache)
+	if len(ents) != 1 {
+		t.Fatalf("cache has %d entries, want 1", len(ents))
+	}
+	// Plant other facts under the key: a new analyser must use them.
+	planted := `{"ok": true, "imports": [{"module": "shutil", "name": "rmtree", "as": null, "line": 1, "level": 0}], "refs": [], "calls": [], "attrs": [], "defs": [], "stores": [], "stdlib": ["shutil"]}`
+	if err := os.WriteFile(filepath.Join(cache, ents[0].Name()), []byte(planted), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b := realAnalyser(t)
+	b.CacheDir = cache
+	if r := b.Analyse(src); !strings.Contains(strings.Join(r.Asks, ";"), "shutil.rmtree") {
+		t.Errorf("the cached facts were not used: %+v", r)
+	}
+	// Another text is another key.
+	if r := b.Analyse(Source{Interp: "python3", Code: "print(2)", Dir: dir}); len(r.Asks) > 0 || r.Unread != "" {
+		t.Errorf("another text: %+v", r)
+	}
+}
+
+// -c code is text to python, code on standard input bytes: a coding line
+// is honoured only for the latter, and the analysis reads each the same
+// way (in UTF-7, "+ACM-" is "#": the rest of the line is a comment).
+func TestCodingLine(t *testing.T) {
+	a := realAnalyser(t)
+	code := "# coding: utf-7\nACM = 0; x = 5 +ACM-1; import os; os.system('touch pwned')\n"
+	r := a.Analyse(Source{Interp: "python3", Code: code, Inline: true, Dir: t.TempDir()})
+	if len(r.Commands) != 1 || r.Commands[0].Shell != "touch pwned" {
+		t.Errorf("-c code: %+v, want the command python runs", r)
+	}
+	// Python refuses UTF-7 on its input; the guard reads only plain
+	// encodings there.
+	r = a.Analyse(Source{Interp: "python3", Code: code, Dir: t.TempDir()})
+	if !strings.Contains(r.Unread, "encoding utf-7") {
+		t.Errorf("code on stdin: %+v, want it unread", r)
+	}
+	r = a.Analyse(Source{Interp: "python3", Code: "# -*- coding: latin-1 -*-\nprint('\xe9')\n", Dir: t.TempDir()})
+	if r.Unread != "" || len(r.Asks) != 0 {
+		t.Errorf("latin-1 on stdin: %+v", r)
+	}
+}

@@ -1,0 +1,224 @@
+package shellparse
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/pycode"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// pySource is the Python code a python command runs, as found on its
+// command line.
+type pySource struct {
+	code   *string // -c CODE, or code on standard input
+	inline bool    // code is a -c argument
+	file   string  // a script, as written
+	module string
+}
+
+// pythonVars are the variables python reads at startup that could change
+// what it runs; those pycode calls harmless are left alone.
+var pythonVars = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT",
+	"PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONWARNINGS", "PYTHONPYCACHEPREFIX", "PYTHONPLATLIBDIR", "PYTHONCASEOK"}
+
+// python judges the code a python command runs by its content. It
+// reports false when the code could not be read (the caller keeps it
+// opaque, as without an analyser); otherwise it has emitted cmd, the
+// commands and file effects the code has, and an opaque part saying
+// what is not allowed, if anything.
+func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word, ps pySource, codeArg int) (bool, string) {
+	if w.opts.Python == nil || w.checking {
+		return false, ""
+	}
+	src := pycode.Source{Interp: interp, Module: ps.module}
+	if len(sc.cwd.Dirs) == 1 && !sc.cwd.Unknown {
+		src.Dir = sc.cwd.Dirs[0]
+	}
+	// What the command line itself asks about, besides the code.
+	var asks []string
+	warning := func(v string) {
+		if strings.Contains(v, ".") {
+			asks = append(asks, "python -W names a warning category in a module, which python imports")
+		}
+	}
+	for k := 0; k < len(optArgs); k++ {
+		t, _ := optArgs[k].Static()
+		if strings.HasPrefix(t, "--") || !strings.HasPrefix(t, "-") {
+			continue
+		}
+		letters := t[1:]
+		for j := 0; j < len(letters); j++ {
+			switch letters[j] {
+			case 'i':
+				asks = append(asks, "python -i reads commands after the code runs")
+			case 'W', 'X', 'Q':
+				// A value follows, in this word or the next.
+				v := letters[j+1:]
+				if v == "" && k+1 < len(optArgs) {
+					k++
+					v, _ = optArgs[k].Static()
+				}
+				if letters[j] == 'W' {
+					warning(v)
+				}
+				if letters[j] == 'X' && strings.HasPrefix(v, "pycache_prefix") {
+					asks = append(asks, "python -X pycache_prefix reads compiled modules from another directory")
+				}
+				j = len(letters)
+			case 'c', 'm':
+				j = len(letters) // -cCODE, -mMODULE
+			}
+		}
+	}
+	for _, name := range pythonVars {
+		v, set := w.pyVar(sc, cmd, name)
+		if !set || pycode.HarmlessEnv(name) {
+			continue
+		}
+		t, ok := v.Static()
+		if !ok {
+			return false, name + " is set to a value not known here"
+		}
+		if t == "" {
+			continue
+		}
+		if name != "PYTHONPATH" {
+			asks = append(asks, name+" is set, which changes what python runs")
+			continue
+		}
+		for _, d := range filepath.SplitList(t) {
+			if d == "" {
+				d = "."
+			}
+			if !filepath.IsAbs(d) {
+				if src.Dir == "" {
+					return false, "PYTHONPATH names a directory relative to one not known here"
+				}
+				d = filepath.Join(src.Dir, d)
+			}
+			src.PathDirs = append(src.PathDirs, d)
+		}
+	}
+	switch {
+	case ps.code != nil:
+		src.Code, src.Inline = *ps.code, ps.inline
+	case ps.file != "":
+		f := ps.file
+		if !filepath.IsAbs(f) {
+			if src.Dir == "" {
+				return false, "the script's directory is not known here"
+			}
+			f = filepath.Join(src.Dir, f)
+		}
+		src.File = f
+	}
+	r := w.opts.Python.Analyse(src)
+	if r.NotLocal {
+		return false, ""
+	}
+	if r.Unread != "" {
+		return false, r.Unread
+	}
+	w.emit(cmd)
+	// A script run by its path (codeArg 0) stays a program of its own:
+	// rules about it decide whether it may run (no rule: a question), and
+	// what its code is found to run is judged besides.
+	direct := codeArg == 0
+	if !direct {
+		cmd.Wrapper = true
+	}
+	carrier := word.Strings(cmd.Argv)
+	for _, c := range r.Commands {
+		layer := Layer{Kind: c.Via, Argv: carrier}
+		if c.Shell != "" {
+			params := c.Args
+			if len(params) == 0 {
+				params = []string{"/bin/sh"}
+			}
+			w.codeFor(w.childScope(sc, params, false), "sh", c.Shell, layer)
+			continue
+		}
+		argv := make([]word.Word, len(c.Argv))
+		for i, a := range c.Argv {
+			argv[i] = word.FromLit(a)
+		}
+		w.via = append(w.via, layer)
+		w.run(w.childScope(sc, nil, false), argv, nil, nil, nil, true, false)
+		w.via = w.via[:len(w.via)-1]
+	}
+	for _, e := range r.Effects {
+		t := word.FromLit(e.Path)
+		if e.Path == "" {
+			t = word.Unknown("(a path known only when the Python code runs)")
+		}
+		op := "<"
+		if e.Write {
+			op = ">"
+		}
+		w.via = append(w.via, Layer{Kind: e.Via, Argv: carrier})
+		w.emit(&Cmd{Redirs: []Redir{{Op: op, Target: t}}, CodeArg: -1})
+		w.via = w.via[:len(w.via)-1]
+	}
+	if len(r.Asks) > 0 {
+		why := strings.Join(r.Asks[:min(len(r.Asks), 3)], "; ")
+		if len(r.Asks) > 3 {
+			why += "; …"
+		}
+		asks = append(asks, "the Python code "+why)
+	}
+	if len(asks) > 0 && !direct {
+		w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: strings.Join(asks, "; "), CodeArg: codeArg})
+	}
+	return true, ""
+}
+
+// pyVar is a variable's value for a python command: its own assignment,
+// one made earlier in the text, or the real environment's.
+func (w *walker) pyVar(sc *scope, cmd *Cmd, name string) (word.Word, bool) {
+	for i := len(cmd.Assigns) - 1; i >= 0; i-- {
+		if cmd.Assigns[i].Name == name {
+			return cmd.Assigns[i].Value, true
+		}
+	}
+	if v, ok := sc.vars.lookup(name); ok {
+		if v.unset {
+			return word.Word{}, false
+		}
+		if v.unknown {
+			return word.Unknown("$" + name), true
+		}
+		return v.val, true
+	}
+	if sc.havoc {
+		return word.Unknown("$" + name), true
+	}
+	if v := w.getenv(name); v != "" {
+		return word.FromLit(v), true
+	}
+	return word.Word{}, false
+}
+
+// pythonShebang reports the interpreter of a script run by its path
+// (./x.py) when its #! line names a python.
+func (w *walker) pythonShebang(sc *scope, cmd *Cmd) (string, bool) {
+	if w.opts.Python == nil || w.checking {
+		return "", false
+	}
+	name, _ := cmd.Argv[0].Static()
+	if !strings.Contains(name, "/") {
+		return "", false
+	}
+	p := name
+	if !filepath.IsAbs(p) {
+		if len(sc.cwd.Dirs) != 1 || sc.cwd.Unknown {
+			return "", false
+		}
+		p = filepath.Join(sc.cwd.Dirs[0], p)
+	}
+	interp, ok := w.opts.Python.Shebang(p)
+	if !ok || !isPythonName(filepath.Base(interp)) {
+		return "", false
+	}
+	return interp, true
+}
