@@ -141,15 +141,23 @@ type grammar struct {
 	ndelim  *int
 	inFunc  bool
 	wasDef  bool // the last command was a function definition
+	state   bool // with the state-changing constructs (grammar_state_test.go)
 }
 
 // generateProgram turns a fuzz input into a bash program.
-func generateProgram(data []byte) string {
+func generateProgram(data []byte) string { return generate(data, false) }
+
+// generate is generateProgram, with the state-changing constructs when state is set.
+func generate(data []byte, state bool) string {
 	nf, nd := 0, 0
-	g := &grammar{data: data, cmds: grammarMaxCmds, nfunc: &nf, ndelim: &nd}
+	g := &grammar{data: data, cmds: grammarMaxCmds, nfunc: &nf, ndelim: &nd, state: state}
 	mode := g.next()
 	if mode >= snippetMode && len(data) > 1 {
-		s := grammarSnippets[g.next()%len(grammarSnippets)]
+		snippets := grammarSnippets
+		if state {
+			snippets = append(append([]string{}, grammarSnippets...), stateSnippets...)
+		}
+		s := snippets[g.next()%len(snippets)]
 		if g.pick(4) == 0 {
 			return s
 		}
@@ -253,9 +261,16 @@ func (g *grammar) command(d int) string {
 	if g.cmds <= 0 {
 		return ":"
 	}
-	k := g.pick(36)
+	n := 36
+	if g.state {
+		n += 8
+	}
+	k := g.pick(n)
 	if d >= grammarMaxDepth && k >= 8 {
 		k = 0
+	}
+	if k >= 36 {
+		return g.stateCommand(d)
 	}
 	switch k {
 	case 8:
@@ -686,8 +701,17 @@ func (g *grammar) simple(d int) string {
 // name is the command word(s); wraps counts the wrappers around it so far.
 func (g *grammar) name(d, wraps int) string {
 	m := g.marker()
-	k := g.pick(32)
+	n := 32
+	if g.state {
+		n += 3
+	}
+	k := g.pick(n)
 	switch k {
+	case 32:
+		// what the assigning builtins of the state grammar set
+		return []string{`"$REPLY"`, `"$OPTARG"`, `"${MAPFILE[0]}"`, `"${BASH_REMATCH[1]}"`, "$_", `"$C"`}[g.pick(6)]
+	case 33:
+		return "*.nomatch " + m // a word nullglob may remove
 	case 1:
 		return sq(m)
 	case 2:
