@@ -49,6 +49,17 @@ type mayState struct {
 	exportF  bool                // export -f, declare -fx or set -a anywhere
 	src      string              // the text being walked, for function bodies' text
 
+	// stored is told of every write (scope.store): the walker judges
+	// there what a variable's value does whatever wrote it (read,
+	// printf -v, for, a name reference): a code variable's value is code,
+	// an integer variable's is arithmetic.
+	stored func(sc *scope, name string, st varState, via bool)
+	// lastpipe: shopt -s lastpipe anywhere, so a pipeline's last command
+	// may run in the shell itself. paramsDeferred: a trap handler sets
+	// the positional parameters.
+	lastpipe, paramsDeferred bool
+	inTrap                   int // > 0 while walking a trap handler
+
 	// For the second walk.
 	second    bool
 	ambiguous map[string]bool           // variables unknown wherever read
@@ -164,8 +175,8 @@ func (m *mayState) decide() *mayState {
 	}
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
-		keyword: m.keyword, nullglob: m.nullglob, exportF: m.exportF}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.exportF
+		keyword: m.keyword, nullglob: m.nullglob, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.exportF || m.lastpipe || m.paramsDeferred
 	for name, v := range m.vars {
 		distinct := len(v.values)
 		if v.unknown || v.many {

@@ -38,6 +38,15 @@ type walker struct {
 	// other shell's inside code another shell runs (codeFor), and the
 	// dialect a sourced file is read in.
 	lang syntax.LangVariant
+	// storing: storedHook is judging a write (its checks write nothing
+	// that needs judging again).
+	storing bool
+	// assigning > 0: an assignment word is being recorded, which
+	// checkAssigns judges itself.
+	assigning int
+	// locals are the function calls being walked, innermost last: the
+	// state each local variable had before it, restored at return.
+	locals []map[string]*varState
 	// pathTouched: a text read so far names PATH or sourcepath, so the
 	// inherited PATH may not be the one a name is looked up in.
 	pathTouched bool
@@ -83,6 +92,7 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 	if streamable(src) && !may.second {
 		w := newWalker(opts)
 		w.may, may.src = may, src
+		may.stored = w.storedHook
 		if ok := w.walkStream(src); ok {
 			return w.finish()
 		}
@@ -92,12 +102,14 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, exportF: may.exportF && may.second,
+		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
 	}
 	w := newWalker(opts)
 	w.may, may.src = may, src
+	may.stored = w.storedHook
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
 		return nil, perr
@@ -120,6 +132,35 @@ func newWalker(opts Options) *walker {
 	return &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
 }
 
+// storedHook is the walker's part of scope.store: whatever wrote a
+// variable, its value may be code (PS4, BASH_ENV, LESSOPEN, an integer
+// variable's arithmetic): checkAssigns judges it as an assignment word's.
+func (w *walker) storedHook(sc *scope, name string, st varState, via bool) {
+	if w.storing || w.assigning > 0 && !via || w.checking || st.ref {
+		return
+	}
+	w.storing = true
+	defer func() { w.storing = false }()
+	val := st.val
+	if st.unknown || len(st.elems) > 1 {
+		val = word.Unknown("$" + name)
+	}
+	if st.integer && !st.unset {
+		for _, e := range append([]word.Word{val}, st.elems...) {
+			if st.unknown && st.numeric {
+				break // an arithmetic result: a number
+			}
+			w.arithText(sc, e, "assigning to integer variable "+name)
+		}
+	}
+	if st.unset || isWordEmpty(val) {
+		return
+	}
+	w.checkAssigns(sc, []Assign{{Name: name, Value: val}}, true)
+}
+
+func isWordEmpty(v word.Word) bool { s, ok := v.Static(); return ok && s == "" }
+
 // topScope is the state the top level starts in.
 func (w *walker) topScope() *scope {
 	w.top = &scope{
@@ -137,6 +178,9 @@ func (w *walker) topScope() *scope {
 		}
 		if w.may.refDef {
 			w.top.havoc = true
+		}
+		if w.may.paramsDeferred {
+			w.top.paramsUnknown = true // a trap handler may set them at any time
 		}
 	}
 	w.curScope = w.top

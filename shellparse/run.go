@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"path"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -25,9 +26,11 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 	}
 	if len(c.Args) == 0 {
 		// Assignments to the shell itself.
+		w.assigning++
 		for i, a := range c.Assigns {
 			w.setAssign(sc, a, assigns[i])
 		}
+		w.assigning--
 		w.checkAssigns(sc, assigns, true)
 		if len(redirs) > 0 || len(assigns) > 0 {
 			w.emit(&Cmd{Assigns: assigns, Redirs: redirs})
@@ -115,6 +118,21 @@ func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
 		return
 	}
 	name := a.Name.Value
+	if sc.varState(name).integer && (a.Array != nil || a.Append || a.Index != nil) {
+		// Every value given to an integer variable is evaluated as
+		// arithmetic: elements, appended text, one element.
+		if a.Array != nil {
+			for _, e := range a.Array.Elems {
+				if e.Value != nil {
+					w.arithText(sc, w.value(sc, e.Value, wctx{}), "assigning to integer array "+name)
+				}
+			}
+		} else {
+			w.arithText(sc, v.Value, "assigning to integer variable "+name)
+		}
+		sc.setNumeric(name)
+		return
+	}
 	switch {
 	case a.Array != nil && a.Index == nil && v.elems != nil:
 		if !a.Append {
@@ -243,6 +261,14 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 				reason = "sets git configuration (which can name programs to run)"
 			}
 			w.emit(&Cmd{Assigns: []Assign{a}, Opaque: "setting " + a.Name + " " + reason, CodeArg: -1})
+		case a.Name == "SHELL":
+			// script, flock -c, su and editors run $SHELL: a value other
+			// than a known shell is a program to run.
+			if s, ok := a.Value.Static(); ok && (s == "" || isShell(path.Base(s)) && path.IsAbs(s)) {
+				continue
+			}
+			w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
+				Opaque: "SHELL is set to " + a.Value.String() + ", not a known shell; programs such as script and flock -c run it"})
 		case a.Name == "PATH":
 			if dir, ok := w.untrustedPath(sc, a.Value); ok {
 				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
@@ -326,6 +352,17 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		w.emit(cmd)
 		return
 	}
+	if _, isFunc := sc.funcs[name]; !noFuncs && (isFunc || len(w.may.bodies[name]) > 0) {
+		// Assignments before a function call hold inside it (and, for a
+		// POSIX special builtin, after): the body sees them.
+		for _, a := range assigns {
+			if isName(a.Name) {
+				w.assigning++
+				sc.set(a.Name, a.Value)
+				w.assigning--
+			}
+		}
+	}
 	if !noFuncs {
 		if bodies := w.may.bodies[name]; len(bodies) > 0 && !strings.Contains(name, "/") {
 			w.callAny(sc, name, bodies, argv, assigns, in, bg)
@@ -387,10 +424,16 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 				if t, ok := a.Static(); (!ok || t == "nullglob" || t == "failglob") && !w.may.second {
 					w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
 				}
+				if t, ok := a.Static(); (!ok || t == "lastpipe") && !w.may.second {
+					w.may.lastpipe = true // a pipeline's last command may run in this shell
+				}
 			}
 			return
 		case "shift":
 			w.emit(cmd)
+			if w.may.inTrap > 0 && !w.may.second {
+				w.may.paramsDeferred = true
+			}
 			if !sc.paramsUnknown && len(sc.params) > 1 {
 				n := 1
 				if len(argv) > 1 {
@@ -438,6 +481,11 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 					// Through a name reference: unset r unsets what r names.
 					w.varNameArg(sc, a, "unset")
 					sc.put(t, varState{unset: true})
+					// Without -v, a name no variable has is a function's:
+					// whether one is set is not known here (the environment).
+					if !w.may.second {
+						w.may.unsetF[t] = true
+					}
 				}
 			}
 			return
@@ -621,8 +669,20 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 	// A function body's writes may be undone (local) or made again at
 	// another call: deferred (may.go).
 	w.may.deferred++
+	w.locals = append(w.locals, map[string]*varState{})
 	w.stmt(sc, body, nil)
+	frame := w.locals[len(w.locals)-1]
+	w.locals = w.locals[:len(w.locals)-1]
 	w.may.deferred--
+	// local variables are restored at return (to what they were before
+	// the call, which a variable that was not set is only unknown).
+	for name, old := range frame {
+		if old == nil {
+			sc.setUnknown(name)
+		} else {
+			sc.store(name, *old)
+		}
+	}
 	w.inPipe = wasPipe
 	sc.params, sc.paramsUnknown = oldParams, oldUnknown
 	sc.dead = false
@@ -677,7 +737,9 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	// The handler runs later, with whatever state holds then: its reads
 	// and writes are deferred (may.go).
 	w.may.deferred++
+	w.may.inTrap++
 	w.code(sc.clone(), text, Layer{Kind: "trap", Argv: word.Strings(argv)})
+	w.may.inTrap--
 	w.may.deferred--
 }
 
@@ -833,6 +895,12 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 				zero = sc.params[0]
 			}
 			sc.params, sc.paramsUnknown = append([]string{zero}, args...), !ok
+			if w.may.inTrap > 0 && !w.may.second {
+				w.may.paramsDeferred = true // a handler may set them at any time
+			}
+			if w.may.paramsDeferred {
+				sc.paramsUnknown = true
+			}
 			return
 		}
 		if strings.HasPrefix(t, "-") && strings.Contains(t, "e") && !strings.HasPrefix(t, "-o") {
@@ -976,10 +1044,30 @@ func (w *walker) compoundText(sc *scope, builtin, name, value string) {
 
 // decl walks declare, local, export, readonly and typeset.
 func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
+	// Its assignments are judged by checkAssigns below, not again as
+	// they are stored.
+	w.assigning++
+	defer func() { w.assigning-- }()
 	variant := c.Variant.Value
 	argv := []word.Word{word.FromLit(variant)}
 	var assigns []Assign
-	integer, funcs, assoc, nameref := false, false, false, false
+	integer, funcs, assoc, nameref, array, global := false, false, false, false, false, false
+	// local, and declare or typeset in a function without -g, make the
+	// names local: restored when the function returns.
+	local := func(name string) {
+		if len(w.locals) == 0 || global || variant != "local" && variant != "declare" && variant != "typeset" {
+			return
+		}
+		frame := w.locals[len(w.locals)-1]
+		if _, seen := frame[name]; seen {
+			return
+		}
+		if old, ok := sc.vars.lookup(name); ok {
+			frame[name] = &old
+		} else {
+			frame[name] = nil
+		}
+	}
 	for _, a := range c.Args {
 		switch {
 		case a.Naked && a.Name == nil && a.Value != nil:
@@ -996,6 +1084,12 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
 					nameref = true
 				}
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "a") {
+					array = true
+				}
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "g") {
+					global = true
+				}
 				if strings.ContainsAny(t, "fF") {
 					funcs = true
 				}
@@ -1011,6 +1105,8 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			w.varNameArg(sc, v, variant)
 			if ok {
 				n, val, hasVal := strings.Cut(t, "=")
+				n = strings.TrimSuffix(n, "+") // NAME+=VALUE
+				local(n)
 				if nameref && isName(n) {
 					if hasVal {
 						w.varNameArg(sc, word.FromLit(val), variant+" -n")
@@ -1041,6 +1137,11 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				argv = append(argv, word.FromLit(name))
 				continue
 			}
+			local(name)
+			if a.Naked && len(w.locals) > 0 && !global && (variant == "local" || variant == "declare" || variant == "typeset") && !integer && !assoc && !nameref && !array {
+				// local NAME in a function: a new variable, unset.
+				sc.store(name, varState{unset: true})
+			}
 			if a.Naked {
 				argv = append(argv, word.FromLit(name))
 				if strings.HasPrefix(name, "GUARD_EXEC_") && variant != "local" {
@@ -1067,6 +1168,13 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				sc.store(name, st)
 			}
 			v := w.assign(sc, a, assoc)
+			if s, ok := v.Value.Static(); ok && (array || assoc) && a.Array == nil && strings.HasPrefix(s, "(") {
+				// declare -a arr='(…)' or arr=$v with such a value: bash
+				// reads it as the compound assignment it spells.
+				w.compoundText(sc, variant, name, s)
+				argv = append(argv, word.FromLit(name+"="+s))
+				continue
+			}
 			if nameref {
 				// A name reference's value is a variable name, whose
 				// subscript bash evaluates; expanding it yields that

@@ -495,7 +495,7 @@ func (sc *scope) put(name string, st varState) {
 		cur, _ := sc.vars.lookup(name)
 		if !cur.ref {
 			st.integer, st.assoc = cur.integer || st.integer, cur.assoc || st.assoc
-			sc.store(name, st)
+			sc.storeVia(name, st, depth > 0)
 			return
 		}
 		if !cur.refBound {
@@ -522,9 +522,16 @@ func (sc *scope) put(name string, st varState) {
 // store writes a variable's state, noting the write for the may-analysis
 // (may.go), and in a second walk storing it as unknown when the variable
 // may have other values.
-func (sc *scope) store(name string, st varState) {
+func (sc *scope) store(name string, st varState) { sc.storeVia(name, st, false) }
+
+// storeVia is store for a write that a name reference redirected here
+// (via): the variable written is not the one its assignment named.
+func (sc *scope) storeVia(name string, st varState, via bool) {
 	sc.may.assigned(name, st)
 	sc.vars.put(name, sc.may.masked(name, st))
+	if sc.may != nil && sc.may.stored != nil {
+		sc.may.stored(sc, name, st, via)
+	}
 }
 
 // havocVars forgets every variable's value: a write went through a name

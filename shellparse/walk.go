@@ -145,13 +145,21 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.CaseClause:
 		w.value(sc, c.Word, wctx{})
 		out := sc.clone() // no pattern matched
+		var prev *scope   // the state a ;& or ;;& hands on to the next body
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
 				w.value(sc, p, wctx{pattern: true})
 			}
 			bs := sc.clone()
+			if prev != nil {
+				bs = merge(bs, prev) // entered by its pattern, or fallen into
+			}
 			w.stmts(bs, it.Stmts)
 			out = merge(out, bs)
+			prev = nil
+			if it.Op == syntax.Fallthrough || it.Op == syntax.Resume {
+				prev = bs.clone()
+			}
 		}
 		*sc = *out
 	case *syntax.FuncDecl:
@@ -277,6 +285,12 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 		right := sc.clone()
 		w.stmt(right, c.Y, out)
 		w.inPipe = was
+		if w.may.lastpipe {
+			// With lastpipe the last command may run in this shell: what
+			// it defines, unsets or assigns may stay.
+			*sc = *merge(sc, right)
+			return
+		}
 		// With lastpipe the last element's assignments would survive: make
 		// them unknown rather than guess.
 		for _, k := range changed(sc.vars, right.vars) {

@@ -92,7 +92,7 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
 
 // appendFields appends the fields of wd to out.
 func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
-	if !hasBrace(wd) { // most words: no slice of one word to make
+	if !hasBrace(wd) || w.lang == syntax.LangPOSIX { // most words: no slice of one word to make; dash has no brace expansion
 		return w.appendExpanded(out, sc, wd)
 	}
 	for _, bw := range w.braces(wd) {
