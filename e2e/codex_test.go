@@ -101,7 +101,7 @@ const cmdAllowed2 = "echo again; ls bin"
 // fallback log under TMPDIR, which *notices counts; the README promises
 // one per session.
 func codexUnwrapNotice(w *world, notices *int) func(string) (string, bool) {
-	notice := regexp.MustCompile(`\Aguard-exec: notice: cannot write the audit log \([^\n]*\); this session's decisions are recorded in ` +
+	notice := regexp.MustCompile(`\Aguard-exec: notice: the guard's state directory cannot be written here; its decisions are recorded in ` +
 		regexp.QuoteMeta(filepath.Join(w.tmp, fmt.Sprintf("guard-exec-%d", os.Getuid()), "audit.jsonl")) + "\n")
 	return func(s string) (string, bool) {
 		out, ok := codexUnwrap(s)
@@ -180,13 +180,11 @@ func TestCodexExec(t *testing.T) {
 			w.checkWitnesses()
 			w.checkAudit(outcomes)
 			w.checkNoPending()
-			if notices > 1 {
-				// A known bug, not a pass: in Codex's sandbox each command's
-				// guarded shell is a child of a new pid namespace's init, so
-				// the guard's session (parent pid and start time) is new for
-				// every command and so is the notice. Make this an Errorf once
-				// the guard keeps its session there.
-				t.Skipf("known bug: the guard's once-per-session notice reached the model in %d of %d results (each sandboxed command is a new guard session)", notices, len(outcomes))
+			if mode.base != "" && notices != 1 {
+				// In Codex's sandbox each command's guarded shell is a child
+				// of a new pid namespace's init, so the guard's session is
+				// new for every command; the notice is still said once.
+				t.Errorf("the notice that the state directory is read-only reached the model in %d of %d results, want exactly 1", notices, len(outcomes))
 			}
 		})
 	}

@@ -300,6 +300,17 @@ func client(e *env) string {
 	return ""
 }
 
+// terminalOwner names the agent client whose interface owns the terminal
+// the guard runs under ("" when none does): the guard never asks on a
+// terminal such a client reads.
+func terminalOwner(e *env) string {
+	switch c := client(e); c {
+	case "claude-code", "gemini-cli", "codex", "cursor":
+		return c
+	}
+	return ""
+}
+
 // askPerson asks on the controlling terminal. It returns the answer for
 // the audit log ("once", "session", "always", "no", "no-terminal",
 // "timeout") and, for a refusal, why.
@@ -348,7 +359,16 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 	var err error
 	note := ""
 	via := askVia(s)
-	if via != "queue" {
+	owned := terminalOwner(e)
+	switch {
+	case via == "queue":
+	case owned != "":
+		// The client's own interface reads the terminal in raw mode; a
+		// question of ours there would race it for every keystroke (a
+		// "y" meant for the client answering the guard, or the reverse).
+		// Its commands reach the person through its own prompt (the hook).
+		err = fmt.Errorf("%w: %s owns it", prompt.ErrNoTerminal, owned)
+	default:
 		ans, err = (&prompt.TTY{}).Ask(q)
 	}
 	if via == "queue" || via == "tty,queue" && errors.Is(err, prompt.ErrNoTerminal) {
@@ -361,6 +381,8 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		return answer, why
 	}
 	switch {
+	case errors.Is(err, prompt.ErrNoTerminal) && owned != "" && via == "tty":
+		return refuse("no-terminal", "needs a person's approval, and the terminal belongs to "+owned+", so the guard does not ask there")
 	case errors.Is(err, prompt.ErrNoTerminal):
 		if via != "tty" {
 			return refuse("no-terminal", "needs a person's approval, and there is no terminal to ask on nor an approval queue")
