@@ -382,7 +382,7 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 	}
 	switch {
 	case errors.Is(err, prompt.ErrNoTerminal) && owned != "" && via == "tty":
-		return refuse("no-terminal", "needs a person's approval, and the terminal belongs to "+owned+", so the guard does not ask there")
+		return refuse("no-terminal", "needs a person's approval, and under "+owned+" the guard does not ask on the terminal, which the client's own interface reads")
 	case errors.Is(err, prompt.ErrNoTerminal):
 		if via != "tty" {
 			return refuse("no-terminal", "needs a person's approval, and there is no terminal to ask on nor an approval queue")
