@@ -37,7 +37,7 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 		}
 		return
 	}
-	if w.may.keyword {
+	if w.may.keyword && len(argv) > 0 {
 		// With set -k anywhere, a NAME=VALUE word after the command's
 		// name may be an assignment to its environment (BASH_ENV=…).
 		for _, a := range argv[1:] {
