@@ -3,35 +3,34 @@ package install
 import "path/filepath"
 
 // AgentFiles lists the files and directories (absolute; a name may hold a
-// glob) through which the agent clients are configured: their settings,
-// hook entries and the guard's own links. Commands run under the guard may
-// not write them (the guard denies those writes absolutely, like writes to
-// its own configuration): an agent that rewrote its client's hooks or
-// permission settings, or the link the client starts as its shell, would
-// take the guard out of its own way. project is the project root, whose
-// client settings count too.
+// glob) through which the agent clients are configured. Commands run under
+// the guard may not write them (the guard denies those writes absolutely,
+// like writes to its own configuration): an agent that rewrote its
+// client's hooks or permission settings, or the link the client starts as
+// its shell, would take the guard out of its own way. project is the
+// project root, whose client settings count too.
 //
-// The clients' own working files under the same directories (transcripts,
-// shell snapshots, caches) are not listed: the clients write them
-// themselves, some through the shell.
+// In the home, each client's whole directory is listed, not the files
+// known today to hold permissions: those directories keep growing files
+// that do (Codex's rules/, Gemini's trustedFolders.json and policies/,
+// Claude Code's agents/, skills/ and plugins/), and the shell snapshot
+// that Claude Code sources before every command lives there too. The
+// clients write their own working files themselves, not through the
+// guarded shell (Claude Code's snapshot, the one it writes through the
+// shell, is then not taken; it runs without one).
 func AgentFiles(e Env, project string) []string {
 	var p planner
 	p.e = e
 	if p.e.Getenv == nil {
 		p.e.Getenv = func(string) string { return "" }
 	}
-	claude := p.configDir("CLAUDE_CONFIG_DIR", ".claude")
-	codex := p.configDir("CODEX_HOME", ".codex")
 	out := []string{
-		filepath.Join(claude, "settings*.json"),
-		filepath.Join(claude, "hooks"),
-		filepath.Join(claude, "plugins"),
+		p.configDir("CLAUDE_CONFIG_DIR", ".claude"),
+		filepath.Join(e.Home, ".claude"),
 		filepath.Join(e.Home, ".claude.json"),
-		filepath.Join(codex, "config.toml"),
-		filepath.Join(codex, "hooks.json"),
-		filepath.Join(codex, "hooks"),
-		filepath.Join(e.Home, ".gemini", "settings.json"),
-		filepath.Join(e.Home, ".gemini", "hooks"),
+		p.configDir("CODEX_HOME", ".codex"),
+		filepath.Join(e.Home, ".codex"),
+		filepath.Join(e.Home, ".gemini"),
 		filepath.Dir(filepath.Dir(BashLink(p.e))), // the guard's own links
 	}
 	if project != "" {

@@ -472,6 +472,9 @@ func builtinRules(env *Env) (*builtins, error) {
 		pat := filepath.Join(f, "**")
 		add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true)
 	}
+	for _, f := range env.ProtectAgent {
+		add(&Rule{Decision: Deny, Path: filepath.Join(f, "**"), Access: "write", Name: "the agent client's own files", Why: "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", Instead: "a person changes them outside the guard"}, true)
+	}
 	b.any, b.absAny = rules, absolute
 	return b, nil
 }

@@ -23,6 +23,9 @@ type Env struct {
 	// Protect lists files and directories (absolute) that no command run
 	// under the guard may write: its config files, state and audit log.
 	Protect []string
+	// ProtectAgent lists the agent clients' own files and directories
+	// (install.AgentFiles), denied like Protect with their own reason.
+	ProtectAgent []string
 	// RunnerData and RunnerEnv are a CI runner's files of workflow
 	// commands (GitHub Actions' $GITHUB_OUTPUT…, and $GITHUB_ENV,
 	// $GITHUB_PATH): writing the first is harmless data, the second

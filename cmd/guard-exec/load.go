@@ -170,7 +170,7 @@ func load(e *env, cwd string) (*setup, error) {
 		penv.Protect = append(penv.Protect, s.stateDir)
 	}
 	// The agents' own settings and hook files, and the guard's links.
-	penv.Protect = append(penv.Protect, install.AgentFiles(install.Env{Home: home, Getenv: e.get}, project)...)
+	penv.ProtectAgent = install.AgentFiles(install.Env{Home: home, Getenv: e.get}, project)
 	user, err := policy.LoadFile(s.configPath, policy.User)
 	if err != nil {
 		return s, err

@@ -24,7 +24,9 @@ import (
 	"strings"
 
 	"os/exec"
+	"path/filepath"
 
+	"github.com/guard-exec/guard-exec/install"
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/pycode"
@@ -157,7 +159,12 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 	}
 	for _, s := range sessions {
 		root := projectRoot(s.Commands)
-		env := &policy.Env{Home: "/home/user", Project: root, Temp: []string{"/tmp"}}
+		// What the guard protects, as cmd/guard-exec's load does: its
+		// own configuration and the agent clients' files.
+		home := "/home/user"
+		env := &policy.Env{Home: home, Project: root, Temp: []string{"/tmp"},
+			Protect:      []string{filepath.Join(home, ".config", "guard-exec"), filepath.Join(home, ".local", "state", "guard-exec")},
+			ProtectAgent: install.AgentFiles(install.Env{Home: home}, root)}
 		src := policy.Sources{Env: env}
 		if config != "" {
 			f, err := policy.ParseFile("init.toml", []byte(config), policy.User)

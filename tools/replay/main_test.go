@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/guard-exec/guard-exec/policy"
@@ -25,8 +26,22 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 		if st.sessions != 112 || st.commands < 2200 {
 			t.Fatalf("replayed %d sessions, %d commands; the corpus has 112 sessions", st.sessions, st.commands)
 		}
+		// Some sessions write into the agent client's own files (a slash
+		// command into ~/.claude/commands, hooks into
+		// .claude/settings.local.json, a transcript under
+		// ~/.claude/projects): no command under the guard may, benign or
+		// not (issue 12.3: those directories grow files that grant
+		// permissions).
+		own := 0
 		for _, d := range st.deniedCmds {
+			if strings.HasSuffix(d, "(the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them)") {
+				own++
+				continue
+			}
 			t.Errorf("a benign command was denied: %s", d)
+		}
+		if own != 5 {
+			t.Errorf("%d commands writing the agent client's files were denied, want the corpus's 5", own)
 		}
 		t.Logf("with init config: %v\n%s", cfg != "", st)
 	}
