@@ -16,22 +16,20 @@ import "path/filepath"
 // Claude Code's agents/, skills/ and plugins/), and the shell snapshot
 // that Claude Code sources before every command lives there too. The
 // clients write their own working files themselves, not through the
-// guarded shell (Claude Code's snapshot, the one it writes through the
-// shell, is then not taken; it runs without one).
+// guarded shell; the one exception, the shell snapshot Claude Code writes
+// through the shell, is refused, and Claude Code runs without it.
+//
+// Without an absolute home nothing of the home is listed: a relative name
+// would protect the wrong directory.
 func AgentFiles(e Env, project string) []string {
 	var p planner
 	p.e = e
 	if p.e.Getenv == nil {
 		p.e.Getenv = func(string) string { return "" }
 	}
-	out := []string{
-		p.configDir("CLAUDE_CONFIG_DIR", ".claude"),
-		filepath.Join(e.Home, ".claude"),
-		filepath.Join(e.Home, ".claude.json"),
-		p.configDir("CODEX_HOME", ".codex"),
-		filepath.Join(e.Home, ".codex"),
-		filepath.Join(e.Home, ".gemini"),
-		filepath.Dir(filepath.Dir(BashLink(p.e))), // the guard's own links
+	var out []string
+	if filepath.IsAbs(e.Home) {
+		out = homeAgentFiles(&p)
 	}
 	if project != "" {
 		out = append(out,
@@ -42,4 +40,18 @@ func AgentFiles(e Env, project string) []string {
 		)
 	}
 	return out
+}
+
+// homeAgentFiles is AgentFiles' part in the home.
+func homeAgentFiles(p *planner) []string {
+	e := p.e
+	return []string{
+		p.configDir("CLAUDE_CONFIG_DIR", ".claude"),
+		filepath.Join(e.Home, ".claude"),
+		filepath.Join(e.Home, ".claude.json"),
+		p.configDir("CODEX_HOME", ".codex"),
+		filepath.Join(e.Home, ".codex"),
+		filepath.Join(e.Home, ".gemini"),
+		filepath.Dir(filepath.Dir(BashLink(p.e))), // the guard's own links
+	}
 }
