@@ -172,7 +172,8 @@ func TestDefaultsWrites(t *testing.T) {
 	runRows(t, "writes inside", allow(
 		"echo x > out.txt", "echo x >> log/app.log", "touch src/new.go", "mkdir -p build/out", "cp a b",
 		"mv a b", "rm x", "rm -f x.o", "echo x > /tmp/y", "tee /tmp/log < /dev/null", "sed -i s/a/b/ file.go",
-		"cd src && touch x", "ln -s a b", "echo x > /dev/null", "ls 2>/dev/null", "tar -xzf a.tgz",
+		"cd src && touch x", "ln -s a b", "echo x > /dev/null", "ls 2>/dev/null", "tar -xzf a.tgz -C build",
+		"unzip a.zip -d build", "cp -r x build/", "wget https://example.com/a.tgz",
 		"cp x /tmp/", "mktemp_dir=/tmp/x; echo > $mktemp_dir/f", "echo 'rm -rf /' > notes.txt",
 	))
 	runRows(t, "writes outside", ask(
@@ -182,6 +183,15 @@ func TestDefaultsWrites(t *testing.T) {
 		"curl -o ~/.local/bin/x https://x", "ln -sf x ~/.bashrc", "env -C /etc touch x",
 		"git checkout -- /home/u/other/x",
 	))
+	// A write of a whole tree whose names are not known (an archive, a
+	// copy of a directory's contents) into a directory that holds a file
+	// nothing may write (the project's .guard-exec.toml) may write it.
+	runRows(t, "trees that may reach a protected file", ask(
+		"tar -xzf a.tgz", "unzip a.zip", "cp -r x/. .", "cp -r x/.guard-exec.toml .", "wget -r https://example.com/",
+	))
+	runRows(t, "protected files written by name", rowsOf("deny", []string{
+		"wget https://example.com/.guard-exec.toml", "wget -q https://example.com/x/.guard-exec.toml#a",
+	}))
 }
 
 // Row 5: destructive but legitimate commands ask.

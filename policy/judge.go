@@ -558,10 +558,35 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		prefix := literalDir(r.path.String())
 		t = orTri(t, covers(r.path, e, func(root string) bool { return existsBelow(root, prefix) }))
 	}
+	if t == word.No && e.Recursive && e.Access == argspec.Write && r.Decision != Allow && writesBelow(r.path, e) {
+		// A recursive write into a directory (cp -r, tar x, unzip, mv
+		// of a tree) may write anything under it: a deny or ask rule on
+		// a path below is about it too. Only "may": what it writes there
+		// is not known, so an absolute deny makes it ask, not refuse.
+		t = word.Maybe
+	}
 	if t == word.No || r.cmd == nil {
 		return t
 	}
 	return andTri(t, r.cmd.match(p))
+}
+
+// writesBelow reports whether the fixed directory part of a rule's path
+// lies strictly below a directory e writes recursively. A rule whose
+// pattern starts above (/**: outside the project) is not about it.
+func writesBelow(pat *word.Pattern, e Effect) bool {
+	prefix := literalDir(pat.String())
+	roots := e.Path.Matches
+	if s, ok := e.Path.Static(); ok {
+		roots = []string{s}
+	}
+	for _, root := range roots {
+		root = strings.TrimSuffix(root, "/")
+		if strings.HasPrefix(prefix, root+"/") && len(prefix) > len(root)+1 {
+			return true
+		}
+	}
+	return false
 }
 
 // inProject reports whether a rule limited to a project (Rule.Project)
