@@ -370,16 +370,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			if len(dirs) == 0 {
 				dirs = []word.Word{word.FromLit(".")}
 			}
-			names, ok := wgetNames(c)
-			if !ok {
-				addAll(dirs, Write, "", true)
-				break
-			}
-			for _, d := range dirs {
-				for _, n := range names {
-					add(join(d, n), Write, "", false)
-				}
-			}
+			addAll(dirs, Write, "", true)
 		}
 	case "unzip":
 		dirs := c.Values("-d")
@@ -755,59 +746,4 @@ func WrapperEffects(c *Cmd) []Effect {
 		}
 	}
 	return effs
-}
-
-// wgetNames returns the names wget saves its URL operands under, in the
-// directory it saves to, when each is known: without the options that
-// make it save a tree or take names from the server (-r, -m, -p, -x, -i,
-// --content-disposition, --trust-server-names), a URL is saved under the
-// last component of its path ("index.html" for none), and a name already
-// taken gets a ".N" suffix (both names are returned). ok is false
-// otherwise: wget may then write anything under the directory.
-func wgetNames(c *Cmd) (names []word.Word, ok bool) {
-	if c.HasAny("--recursive", "--mirror", "--page-requisites", "--force-directories", "--input-file", "--content-disposition") || len(c.Args) == 0 {
-		return nil, false
-	}
-	if c.Raw || c.Open {
-		return nil, false
-	}
-	for _, o := range c.Opts {
-		if !o.Known { // --trust-server-names, and what else wget reads
-			return nil, false
-		}
-	}
-	for _, a := range c.Args {
-		u, ok := a.Static()
-		if !ok {
-			return nil, false
-		}
-		rest := u
-		if i := strings.Index(rest, "://"); i >= 0 {
-			rest = rest[i+3:]
-		}
-		rest, _, _ = strings.Cut(rest, "#")
-		slash := strings.IndexByte(rest, '/')
-		name := ""
-		if slash >= 0 {
-			p := rest[slash:]
-			q := ""
-			if i := strings.IndexByte(p, '?'); i >= 0 {
-				p, q = p[:i], p[i:]
-			}
-			name = p[strings.LastIndexByte(p, '/')+1:]
-			if name != "" {
-				name += q
-			}
-		}
-		if name == "" {
-			name = "index.html"
-		}
-		if name == "." || name == ".." {
-			return nil, false
-		}
-		w := word.FromLit(name + ".")
-		w.Add(word.Seg{Kind: word.Digits, Text: "N"})
-		names = append(names, word.FromLit(name), w)
-	}
-	return names, true
 }

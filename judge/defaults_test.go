@@ -173,7 +173,7 @@ func TestDefaultsWrites(t *testing.T) {
 		"echo x > out.txt", "echo x >> log/app.log", "touch src/new.go", "mkdir -p build/out", "cp a b",
 		"mv a b", "rm x", "rm -f x.o", "echo x > /tmp/y", "tee /tmp/log < /dev/null", "sed -i s/a/b/ file.go",
 		"cd src && touch x", "ln -s a b", "echo x > /dev/null", "ls 2>/dev/null", "tar -xzf a.tgz -C build",
-		"unzip a.zip -d build", "cp -r x build/", "wget https://example.com/a.tgz",
+		"unzip a.zip -d build", "cp -r x build/", "wget -P build https://example.com/a.tgz",
 		"cp x /tmp/", "mktemp_dir=/tmp/x; echo > $mktemp_dir/f", "echo 'rm -rf /' > notes.txt",
 	))
 	runRows(t, "writes outside", ask(
@@ -188,10 +188,10 @@ func TestDefaultsWrites(t *testing.T) {
 	// nothing may write (the project's .guard-exec.toml) may write it.
 	runRows(t, "trees that may reach a protected file", ask(
 		"tar -xzf a.tgz", "unzip a.zip", "cp -r x/. .", "cp -r x/.guard-exec.toml .", "wget -r https://example.com/",
+		// wget names its file after the URL, or after what a wgetrc
+		// (WGETRC, exported anywhere) says: as much a tree as tar's.
+		"wget https://example.com/a.tgz", "export WGETRC=rc; wget https://example.com/a.tgz",
 	))
-	runRows(t, "protected files written by name", rowsOf("deny", []string{
-		"wget https://example.com/.guard-exec.toml", "wget -q https://example.com/x/.guard-exec.toml#a",
-	}))
 }
 
 // Row 5: destructive but legitimate commands ask.
