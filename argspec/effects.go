@@ -31,7 +31,8 @@ type Effect struct {
 	Path   word.Word // as written: relative paths are relative to the command's working directory
 	Access Access
 	// Op refines Write: "delete", "chmod", "chown", "create", "extract",
-	// "truncate", "move", or "" for a plain write.
+	// "truncate", "move", "format" (rewritten in place, meaning kept: gofmt
+	// -w), or "" for a plain write.
 	Op        string
 	Recursive bool // the whole tree under Path
 	// Names is set when only names and metadata are read, not contents:
@@ -270,7 +271,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			writes = c.HasAny("-w", "--write", "-i")
 		}
 		if writes {
-			addAll(args, Write, "", true)
+			addAll(args, Write, "format", true)
 		} else {
 			addAll(args, Read, "", true)
 		}

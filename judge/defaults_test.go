@@ -174,6 +174,7 @@ func TestDefaultsWrites(t *testing.T) {
 		"mv a b", "rm x", "rm -f x.o", "echo x > /tmp/y", "tee /tmp/log < /dev/null", "sed -i s/a/b/ file.go",
 		"cd src && touch x", "ln -s a b", "echo x > /dev/null", "ls 2>/dev/null", "tar -xzf a.tgz -C build",
 		"unzip a.zip -d build", "cp -r x build/", "wget -P build https://example.com/a.tgz",
+		"gofmt -w .", "black .",
 		"cp x /tmp/", "mktemp_dir=/tmp/x; echo > $mktemp_dir/f", "echo 'rm -rf /' > notes.txt",
 	))
 	runRows(t, "writes outside", ask(

@@ -558,11 +558,13 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		prefix := literalDir(r.path.String())
 		t = orTri(t, covers(r.path, e, func(root string) bool { return existsBelow(root, prefix) }))
 	}
-	if t == word.No && e.Recursive && e.Access == argspec.Write && r.Decision != Allow && writesBelow(r.path, e) {
+	if t == word.No && e.Recursive && e.Access == argspec.Write && e.Op != "format" && r.Decision != Allow && writesBelow(r.path, e) {
 		// A recursive write into a directory (cp -r, tar x, unzip, mv
 		// of a tree) may write anything under it: a deny or ask rule on
 		// a path below is about it too. Only "may": what it writes there
-		// is not known, so an absolute deny makes it ask, not refuse.
+		// is not known, so an absolute deny makes it ask, not refuse. A
+		// formatter (gofmt -w .) rewrites the files it finds in place
+		// without changing what they mean: not such a write.
 		t = word.Maybe
 	}
 	if t == word.No || r.cmd == nil {
