@@ -291,3 +291,19 @@ func TestNoInternalErrors(t *testing.T) {
 		}
 	}
 }
+
+// A tree that may reach a protected file says so, and names the route
+// that stays open.
+func TestTreeWriteReason(t *testing.T) {
+	res := judgeText(defaultPolicy(t), "tar -xzf a.tgz")
+	if !strings.Contains(res.Reason, "a tree written into "+proj+" may overwrite "+proj+"/.guard-exec.toml") {
+		t.Errorf("reason %q does not say which tree reaches which file", res.Reason)
+	}
+	found := false
+	for _, c := range res.Commands {
+		found = found || strings.Contains(c.Instead, "tar -C DIR")
+	}
+	if !found {
+		t.Errorf("no part of %+v names the route into another directory", res.Commands)
+	}
+}

@@ -219,6 +219,12 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		if floor < Ask || floor == Ask && floorMaybe && floorRule != nil && floorRule.Decision < r.Decision {
 			floor, floorRule, floorInstead, floorMaybe = Ask, r, r.Instead, true
 			floorReason = r.Why + " (this might be the case: part of the command is known only at run time)"
+			if ei >= 0 && treeReaches(r, p.Effects[ei], acc) {
+				// Said as what it is: the names the tree holds are unknown,
+				// not part of the command.
+				floorReason = "a tree written into " + p.Effects[ei].Path.String() + " may overwrite " + literalDir(r.path.String()) + ": " + r.Why
+				floorInstead = "write it into a directory that holds nothing protected (tar -C DIR, unzip -d DIR, wget -P DIR), or ask the person"
+			}
 		}
 	}
 	// 2. The command aspect.
@@ -571,6 +577,13 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		return t
 	}
 	return andTri(t, r.cmd.match(p))
+}
+
+// treeReaches reports whether r matches e only as a recursive write into a
+// directory above r's path (matchEffect's tree rule).
+func treeReaches(r *Rule, e Effect, acc Access) bool {
+	return e.Recursive && acc == argspec.Write && r.path != nil && r.predEffect == nil &&
+		matchPathWord(r.path, e.Path) == word.No && writesBelow(r.path, e)
 }
 
 // writesBelow reports whether the fixed directory part of a rule's path
