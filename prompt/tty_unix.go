@@ -45,6 +45,8 @@ func (t *TTY) Ask(q Question) (ans Answer, err error) {
 		}
 	}()
 
+	defer blockJobControl()()
+
 	path := t.path()
 	f, fd, rc, err := openTTY(path)
 	if err != nil {
@@ -131,6 +133,13 @@ func catchSignals() chan os.Signal {
 	return sigc
 }
 
+// taken reports whether another process group is in the terminal's
+// foreground. A terminal that hung up answers no ioctl: it is not taken.
+func taken(fd int) bool {
+	pgrp, err := unix.IoctlGetInt(fd, unix.TIOCGPGRP)
+	return err == nil && pgrp != unix.Getpgrp()
+}
+
 // ownsTerminal reports ErrNoTerminal unless the process is in the
 // terminal's foreground process group. It fails too (ENOTTY) for a tty that
 // is not this process's controlling terminal.
@@ -156,6 +165,7 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
+		defer blockJobControl()()
 		readKeys(rc, in, done)
 	}()
 	defer func() {
@@ -267,6 +277,11 @@ func readKeys(rc syscall.RawConn, in chan<- input, done <-chan struct{}) {
 				if rerr != unix.EINTR {
 					break
 				}
+			}
+			// Taken between the look and the read: with SIGTTIN
+			// blocked (blockJobControl), the read fails with EIO.
+			if rerr == unix.EIO && taken(int(fd)) {
+				rerr = errBackground
 			}
 			return rerr != unix.EAGAIN
 		})

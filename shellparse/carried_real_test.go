@@ -100,7 +100,10 @@ func TestCarriedCodeRealPrograms(t *testing.T) {
 	probes := map[string]string{"make": "make -s t", "git": "git log -1", "npm": "npm test", "npx": "npx -c true",
 		"go": "go vet ./...", "cargo": "cargo build -q"}
 	env := func(dir string) []string {
-		return append(append(os.Environ(), "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "HOME="+dir, "GIT_CONFIG_NOSYSTEM=1",
+		return append(append(os.Environ(), "GIT_EDITOR=true", "GIT_SEQUENCE_EDITOR=true", "HOME="+dir,
+			// make 4.3 runs a command-line X!= with the SHELL it inherited,
+			// before its own default: CI may hand it an empty one.
+			"SHELL=/bin/sh", "GIT_CONFIG_NOSYSTEM=1",
 			"npm_config_update_notifier=false", "GOCACHE="+goCache, "GOFLAGS=", "GOTOOLCHAIN=local"), rustEnv...)
 	}
 	// A program that is missing, or cannot do its ordinary job here (no
