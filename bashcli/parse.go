@@ -219,6 +219,11 @@ func Parse(args []string, stdinIsTerminal bool) (*Invocation, error) {
 	return ParseArgv(append([]string{"bash"}, args...), stdinIsTerminal)
 }
 
+// IsShellName reports whether base, argv[0]'s base name without a login
+// dash, is a name bash answers to: bash, sh (posix mode) or rbash
+// (restricted). The guard installed under one of them is only a shell.
+func IsShellName(base string) bool { return base == "bash" || base == "sh" || base == "rbash" }
+
 // ParseArgv is Parse with argv[0] included: a leading '-' makes a login
 // shell, a base name "sh" turns on posix mode, "rbash" a restricted
 // shell, and argv[0] is $0 when no operand names it. Error messages use

@@ -55,3 +55,31 @@ func homeAgentFiles(p *planner) []string {
 		filepath.Dir(filepath.Dir(BashLink(p.e))), // the guard's own links
 	}
 }
+
+// GuardFiles are the guard's own files, which commands run under it may
+// not write: the user configuration in use and its lock, the default
+// configuration directories, the project file and the state directory.
+// Empty names are left out.
+func GuardFiles(e Env, configPath, projectFile, stateDir string) []string {
+	var out []string
+	add := func(p string) {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	add(configPath)
+	if configPath != "" {
+		add(configPath + ".lock")
+	}
+	add(projectFile)
+	if filepath.IsAbs(e.Home) {
+		add(filepath.Join(e.Home, ".config", "guard-exec"))
+	}
+	if e.Getenv != nil {
+		if x := e.Getenv("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+			add(filepath.Join(x, "guard-exec"))
+		}
+	}
+	add(stateDir)
+	return out
+}

@@ -3,60 +3,12 @@ package policy
 import (
 	"path/filepath"
 	"regexp"
-	"slices"
 	"strings"
 	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
-
-// readOnly is the catalogue of programs that only read (or only print).
-// Flags and subcommands that make one of them write or run code are
-// covered by more specific rules below, or by the path rules (sort -o,
-// sed -i and redirections are writes judged by where they write).
-var readOnly = []string{
-	"ls", "dir", "vdir", "cat", "tac", "head", "tail", "less", "more", "wc", "nl", "od", "xxd", "hexdump",
-	"strings", "file", "stat", "du", "df", "tree", "realpath", "readlink", "basename", "dirname", "pwd",
-	"grep", "egrep", "fgrep", "rg", "ag", "ack", "zgrep", "cut", "tr", "paste", "join", "comm", "diff",
-	"cmp", "sort", "uniq", "rev", "fold", "fmt", "column", "expand", "unexpand", "look", "tsort",
-	"md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
-	"shasum", "base64", "base32", "jq", "yq", "bat", "batcat", "zcat", "bzcat", "xzcat", "zless",
-	"echo", "printf", "true", "false", ":", "test", "[", "sleep", "date", "cal", "whoami", "id",
-	"groups", "who", "w", "last", "uname", "arch", "nproc", "uptime", "free", "ps", "pgrep", "lscpu",
-	"lsblk", "findmnt", "lsof", "ss", "netstat", "tty", "locale", "printenv", "env", "getconf", "logname",
-	"which", "whereis", "type", "command", "builtin", "hash", "help", "man", "info", "apropos", "seq",
-	"expr", "factor", "numfmt", "yes", "find", "fd", "fdfind", "namei", "lsattr", "getfacl",
-	"awk", "gawk", "mawk", "nawk", "sed", "xargs", "tput", "clear", "json.tool", "py_compile", "json_pp",
-	"tokei", "cloc", "nl", "watch",
-	// Shell builtins that change only the shell itself; what they run is
-	// judged separately (eval, trap, alias values).
-	"cd", "pushd", "popd", "dirs", "export", "declare", "local", "readonly", "typeset", "set", "shopt",
-	"unset", "unalias", "alias", "read", "mapfile", "readarray", "getopts", "shift", "exit", "return",
-	"break", "continue", "let", "eval", "trap", "wait", "jobs", "fg", "bg", "disown", "umask", "times",
-	"history", "caller", "compgen", "complete", "enable", "logout",
-}
-
-// carriers run another command, which is judged as its own part; the
-// carrier itself does nothing else worth asking about.
-var carriers = []string{
-	"env", "nice", "nohup", "timeout", "time", "stdbuf", "setsid", "ionice", "chrt", "taskset", "flock",
-	"watch", "command", "builtin", "exec", "xargs", "unbuffer", "strace", "ltrace", "busybox", "parallel",
-	"script", "bash", "sh", "dash", "ash", "zsh", "ksh", "ksh93", "mksh", "yash", "posh", "rbash",
-	// Interpreters: the program is allowed, the code it runs is judged on
-	// its own (opaque unless a rule names the script or the inline form).
-	"python", "python3", "python2", "pypy", "pypy3", "node", "nodejs", "perl", "ruby", "php", "lua", "luajit",
-	"Rscript", "julia", "deno", "bun", "tclsh", "osascript", "ts-node", "tsx",
-}
-
-// writers change files; where they write is judged by the path rules.
-var writers = []string{
-	"touch", "mkdir", "cp", "mv", "ln", "tee", "truncate", "install", "rmdir", "rm", "chmod", "chown",
-	"chgrp", "dd", "tar", "unzip", "gzip", "gunzip", "bzip2", "bunzip2", "xz", "unxz", "zstd", "unzstd",
-	"zip",
-	// Formatters that run no project code (prettier loads JavaScript
-	// configuration, so it is not here): they rewrite source files.
-	"gofmt", "goimports", "shfmt", "clang-format", "black", "rustfmt",
-}
 
 type ruleSpec struct {
 	d       Decision
@@ -228,17 +180,19 @@ type builtins struct {
 	extra map[string][]*Rule
 }
 
-// catalogRule is the catalogue's rule for prog (writer, carrier or
-// read-only), if any. The lists are searched, not indexed: a guard process
-// asks about a handful of programs, and building maps of every program
-// (as this once did) cost more than all its lookups.
+// catalogRule is the rule for prog's class in the program catalogue
+// (argspec.ClassOf: writer, carrier or read-only), if any.
 func catalogRule(prog string) (ruleSpec, bool) {
-	switch { // a program on two lists (env, xargs) is read-only
-	case slices.Contains(readOnly, prog):
+	c := argspec.ClassOf(prog)
+	switch { // a program of two classes (env, xargs) is read-only
+	case c&argspec.ReadOnly != 0:
 		return ruleSpec{Allow, quoteWord(prog), nil, "read-only", "read-only " + prog}, true
-	case slices.Contains(carriers, prog):
+	case c&(argspec.Carrier|argspec.Shell|argspec.Interpreter) != 0:
+		// Interpreters: the program is allowed, the code it runs is
+		// judged on its own (opaque unless a rule names the script or
+		// the inline form).
 		return ruleSpec{Allow, prog, nil, "runs another command, which is judged on its own", "carrier " + prog}, true
-	case slices.Contains(writers, prog):
+	case c&argspec.Writer != 0:
 		return ruleSpec{Allow, prog, nil, "writes files; where it writes is judged by the path rules", "writer " + prog}, true
 	}
 	return ruleSpec{}, false
@@ -305,10 +259,8 @@ func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
 // all returns every built-in rule.
 func (b *builtins) all() (rules, abs []*Rule) {
 	progs := map[string]bool{}
-	for _, l := range [][]string{writers, carriers, readOnly} {
-		for _, p := range l {
-			progs[p] = true
-		}
+	for _, p := range argspec.Names(argspec.ReadOnly | argspec.Writer | argspec.Carrier | argspec.Shell | argspec.Interpreter) {
+		progs[p] = true
 	}
 	for _, l := range [][]ruleSpec{defaults, absoluteCommands} {
 		for _, d := range l {

@@ -15,20 +15,6 @@ import (
 	"github.com/guard-exec/guard-exec/word"
 )
 
-// exactOnly are programs for which only the exact argv is ever remembered:
-// shells, interpreters and wrappers run whatever their arguments say.
-func exactOnly(prog string) bool {
-	switch prog {
-	case "bash", "sh", "dash", "zsh", "ksh", "fish", "python", "python3", "python2", "node", "nodejs",
-		"deno", "bun", "perl", "ruby", "php", "lua", "env", "sudo", "doas", "su", "xargs", "eval",
-		"exec", "nohup", "timeout", "nice", "watch", "find", "ssh", "npx", "source", ".", "parallel",
-		"busybox", "command", "builtin", "time", "strace", "awk", "gawk", "osascript", "Rscript",
-		"julia", "setsid", "stdbuf", "flock", "script", "unbuffer", "chroot", "runuser":
-		return true
-	}
-	return false
-}
-
 var subWord = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_:-]*$`) })
 
 // Remembered is a rule a person's approval would add.
@@ -121,7 +107,7 @@ func rememberCommand(p *Part, specific bool) (command string, exact, ok bool) {
 		return "", false, false
 	}
 	prog := argspec.ProgName(words[0])
-	if p.Opaque != "" || exactOnly(prog) || pythonLike(prog) || specific {
+	if p.Opaque != "" || argspec.RememberExactly(prog) || specific {
 		if p.Opaque != "" && p.CodeArg < 1 {
 			return "", false, false
 		}
@@ -158,10 +144,6 @@ func rememberCommand(p *Part, specific bool) (command string, exact, ok bool) {
 		out = append(out, "*")
 	}
 	return strings.Join(out, " "), false, true
-}
-
-func pythonLike(prog string) bool {
-	return strings.HasPrefix(prog, "python") || strings.HasPrefix(prog, "pypy")
 }
 
 func staticStrings(ws []word.Word) ([]string, bool) {

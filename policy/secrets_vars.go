@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -138,7 +139,7 @@ func printsSecretVar(p *Part) word.Tri {
 			}
 		}
 	}
-	if p.Stdin != nil && !p.Stdin.Known && slices.Contains(readOnly, prog) && heredocSecret(p.Stdin.Text) {
+	if p.Stdin != nil && !p.Stdin.Known && argspec.Is(prog, argspec.ReadOnly) && heredocSecret(p.Stdin.Text) {
 		return word.Yes
 	}
 	return word.No
@@ -270,7 +271,7 @@ func metadataRequest(p *Part) word.Tri {
 		return word.No
 	}
 	prog, ok := p.Argv[0].Static()
-	if !ok || slices.Contains(readOnly, filepath.Base(prog)) {
+	if !ok || argspec.Is(filepath.Base(prog), argspec.ReadOnly) {
 		return word.No
 	}
 	for _, a := range p.Argv[1:] {

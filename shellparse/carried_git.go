@@ -113,7 +113,7 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 				if len(rest) > 0 {
 					sub := sc.clone()
 					sub.cwd = Cwd{Unknown: true}
-					w.carriedShell(sub, cmd, joinWords(rest), "git submodule foreach")
+					w.carriedShell(sub, cmd, argspec.JoinWords(rest), "git submodule foreach")
 				}
 				break
 			}

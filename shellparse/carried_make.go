@@ -184,7 +184,7 @@ func shellFlagsOnly(t string) bool {
 	}
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
-		if f == "-o" && i+1 < len(fields)-1 && isName(fields[i+1]) {
+		if f == "-o" && i+1 < len(fields)-1 && word.IsName(fields[i+1]) {
 			i++
 			continue
 		}

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"strings"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -157,7 +158,7 @@ func npmCarried(w *walker, sc *scope, cmd *Cmd) {
 		if len(rest) > 0 {
 			sub := sc.clone()
 			sub.cwd = Cwd{Unknown: true}
-			w.carriedShell(sub, cmd, joinWords(rest), "npm explore")
+			w.carriedShell(sub, cmd, argspec.JoinWords(rest), "npm explore")
 		}
 	case "init":
 		// npm init INITIALIZER runs the package create-INITIALIZER.
@@ -366,7 +367,7 @@ func pnpmCarried(w *walker, sc *scope, cmd *Cmd) {
 			switch t {
 			case "--":
 			case "-c", "--shell-mode":
-				w.carriedShell(sc, cmd, joinWords(rest), "pnpm exec --shell-mode")
+				w.carriedShell(sc, cmd, argspec.JoinWords(rest), "pnpm exec --shell-mode")
 				cmd.Wrapper = true
 				return
 			case "-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--resume-from", "-s", "--silent":

@@ -74,7 +74,7 @@ func uvxCarried(w *walker, _ *scope, cmd *Cmd) {
 }
 
 func (w *walker) uvRun(sc *scope, cmd *Cmd, args []word.Word) {
-	c, rest, reason := readWrapper(args, uvRunSpec)
+	c, rest, reason := argspec.ReadWrapper(args, uvRunSpec)
 	if reason != "" {
 		w.opaquePart(cmd, reason)
 		return
@@ -178,7 +178,7 @@ func coverageCarried(w *walker, sc *scope, cmd *Cmd) {
 	if t, _ := cmd.Argv[1].Static(); t != "run" {
 		return
 	}
-	c, rest, reason := readWrapper(cmd.Argv[1:], coverageRunSpec)
+	c, rest, reason := argspec.ReadWrapper(cmd.Argv[1:], coverageRunSpec)
 	if reason != "" {
 		w.opaquePart(cmd, reason)
 		return

@@ -64,7 +64,7 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 				w.opaquePart(cmd, "rake "+name+" loads ruby code from "+v.String())
 			}
 		case !strings.HasPrefix(t, "-"):
-			if n, _, val, ok := assignName(t); ok && isName(n) {
+			if n, _, val, ok := assignName(t); ok && word.IsName(n) {
 				// rake sets ENV[NAME] for its tasks and the programs they run.
 				w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(val)}}, false)
 			}

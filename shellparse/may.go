@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"github.com/guard-exec/guard-exec/word"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -119,7 +120,7 @@ func (m *mayState) assigned(name string, st varState) {
 }
 
 func (m *mayState) value(v *mayVar, s string) {
-	if !isInteger(s) {
+	if !word.IsInteger(s) {
 		v.numeric = false
 	}
 	if len(v.values) >= maxMayValues {

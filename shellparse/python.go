@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/pycode"
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -217,7 +218,7 @@ func (w *walker) pythonShebang(sc *scope, cmd *Cmd) (string, bool) {
 		p = filepath.Join(sc.cwd.Dirs[0], p)
 	}
 	interp, ok := w.opts.Python.Shebang(p)
-	if !ok || !isPythonName(filepath.Base(interp)) {
+	if !ok || !argspec.IsPython(filepath.Base(interp)) {
 		return "", false
 	}
 	return interp, true

@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -42,7 +43,7 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 		// name may be an assignment to its environment (BASH_ENV=…).
 		for _, a := range argv[1:] {
 			p := a.Prefix()
-			if eq := strings.IndexByte(p, '='); eq > 0 && isName(p[:eq]) {
+			if eq := strings.IndexByte(p, '='); eq > 0 && word.IsName(p[:eq]) {
 				v, _ := a.TrimPrefix(p[:eq+1])
 				assigns = append(assigns, Assign{Name: p[:eq], Value: v})
 			}
@@ -356,7 +357,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		// Assignments before a function call hold inside it (and, for a
 		// POSIX special builtin, after): the body sees them.
 		for _, a := range assigns {
-			if isName(a.Name) {
+			if word.IsName(a.Name) {
 				w.assigning++
 				sc.set(a.Name, a.Value)
 				w.assigning--
@@ -437,7 +438,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			if !sc.paramsUnknown && len(sc.params) > 1 {
 				n := 1
 				if len(argv) > 1 {
-					if t, ok := argv[1].Static(); ok && isInteger(t) {
+					if t, ok := argv[1].Static(); ok && word.IsInteger(t) {
 						n = atoi(t)
 					} else {
 						sc.paramsUnknown = true
@@ -471,7 +472,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 				case strings.Contains(t, "["):
 					// One element: the array is no longer known.
 					w.varNameArg(sc, a, "unset")
-					if base, _, _ := strings.Cut(t, "["); isName(base) {
+					if base, _, _ := strings.Cut(t, "["); word.IsName(base) {
 						sc.setUnknown(base)
 					}
 				case refsOnly:
@@ -510,11 +511,11 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 				if strings.HasPrefix(n, "GUARD_EXEC_") {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
-				if hasVal && isName(n) && strings.HasPrefix(v, "(") {
+				if hasVal && word.IsName(n) && strings.HasPrefix(v, "(") {
 					w.compoundText(sc, name, n, v)
 					continue
 				}
-				if hasVal && isName(n) {
+				if hasVal && word.IsName(n) {
 					sc.set(n, word.FromLit(v))
 					w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(v)}}, true)
 				}
@@ -564,12 +565,12 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			return
 		}
 	}
-	if wr, ok := wrappers[prog]; ok && !(prog == "time" && builtin && false) {
+	if argspec.Is(prog, argspec.Wrapper) {
 		if prog == "exec" && builtin && len(argv) == 1 {
 			w.emit(cmd) // exec with only redirections
 			return
 		}
-		w.wrapped(sc, cmd, prog, wr, bg)
+		w.wrapped(sc, cmd, prog, bg)
 		return
 	}
 	if isShell(prog) {
@@ -692,7 +693,7 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 
 func (w *walker) evalCmd(sc *scope, cmd *Cmd) {
 	argv := cmd.Argv
-	code := joinWords(argv[1:])
+	code := argspec.JoinWords(argv[1:])
 	text, ok := code.Static()
 	if len(argv) > 1 && (!ok || anyMulti(argv[1:])) {
 		cmd.Opaque, cmd.CodeArg = "eval of text not known here", 1
@@ -1107,7 +1108,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				n, val, hasVal := strings.Cut(t, "=")
 				n = strings.TrimSuffix(n, "+") // NAME+=VALUE
 				local(n)
-				if nameref && isName(n) {
+				if nameref && word.IsName(n) {
 					if hasVal {
 						w.varNameArg(sc, word.FromLit(val), variant+" -n")
 					}
@@ -1118,14 +1119,14 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(base, "GUARD_EXEC_") {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
-				if hasVal && isName(n) && strings.HasPrefix(val, "(") && variant != "export" {
+				if hasVal && word.IsName(n) && strings.HasPrefix(val, "(") && variant != "export" {
 					w.compoundText(sc, variant, n, val)
 					continue
 				}
-				if hasVal && isName(n) {
+				if hasVal && word.IsName(n) {
 					sc.set(n, word.FromLit(val))
 					assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
-				} else if isName(base) {
+				} else if word.IsName(base) {
 					sc.setUnknown(base)
 				}
 			} else {
@@ -1211,32 +1212,32 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 }
 
 // wrapped reports a wrapper and the command it runs.
-func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) {
+func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 	cmd.Wrapper = true
-	in, reason := wr(cmd.Argv, argspec.Lookup(prog))
+	in, reason, _ := argspec.Wrapped(prog, cmd.Argv)
 	if reason != "" {
 		cmd.Opaque = reason + "; the guard cannot tell which command it runs"
 		w.emit(cmd)
 		return
 	}
 	w.emit(cmd)
-	if in == nil || (len(in.argv) == 0 && in.code == nil) {
+	if in == nil || (len(in.Argv) == 0 && in.Code == nil) {
 		cmd.Wrapper = false
 		return
 	}
 	layer := Layer{Kind: "wrapper " + prog, Argv: word.Strings(cmd.Argv)}
 	isc := sc
-	if in.cwd != nil || in.cwdUnk {
+	if in.Cwd != nil || in.CwdUnknown {
 		isc = sc.clone()
-		if t, ok := staticPtr(in.cwd); ok {
+		if t, ok := staticPtr(in.Cwd); ok {
 			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, false) // chdir(2): no CDPATH
 			isc.cdFallback = nil
 		} else {
 			isc.cwd = Cwd{Unknown: true}
 		}
 	}
-	if in.code != nil {
-		text, ok := in.code.Static()
+	if in.Code != nil {
+		text, ok := in.Code.Static()
 		if !ok {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: prog + " runs a command string not known here", CodeArg: -1})
 			return
@@ -1250,24 +1251,28 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, wr wrapper, bg bool) 
 	}
 	w.via = append(w.via, layer)
 	defer func() { w.via = w.via[:len(w.via)-1] }()
-	w.checkAssigns(isc, in.assigns, false)
+	set := make([]Assign, len(in.Assigns))
+	for i, a := range in.Assigns {
+		set[i] = Assign{Name: a.Name, Value: a.Value}
+	}
+	w.checkAssigns(isc, set, false)
 	// Commands run by a wrapper are programs: shell functions and
 	// builtins are not visible to them (except command/builtin/exec).
 	noFuncs := prog != "time"
-	assigns := append(append([]Assign(nil), cmd.Assigns...), in.assigns...)
+	assigns := append(append([]Assign(nil), cmd.Assigns...), set...)
 	if prog == "xargs" {
 		// xargs's commands read /dev/null; what it reads is their
 		// arguments. Literal input gives the exact commands.
-		if runs, ok := xargsRuns(cmd, in.argv); ok {
+		if runs, ok := xargsRuns(cmd, in.Argv); ok {
 			for _, argv := range runs {
 				w.run(isc, argv, assigns, nil, nil, noFuncs, bg)
 			}
 			return
 		}
-		w.run(isc, in.argv, assigns, nil, nil, noFuncs, bg)
+		w.run(isc, in.Argv, assigns, nil, nil, noFuncs, bg)
 		return
 	}
-	w.run(isc, in.argv, assigns, nil, cmd.Stdin, noFuncs, bg)
+	w.run(isc, in.Argv, assigns, nil, cmd.Stdin, noFuncs, bg)
 }
 
 // xargsRuns spells out the commands xargs builds from literal input: the
@@ -1403,23 +1408,10 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 	}
 }
 
-func shells(prog string) bool {
-	switch prog {
-	case "bash", "sh", "dash", "ash", "ksh", "ksh93", "mksh", "zsh", "yash", "posh", "rbash":
-		return true
-	}
-	return false
-}
+// shells read bash's grammar; the walker reads their code.
+func shells(prog string) bool { return argspec.Is(prog, argspec.Shell) }
 
-func foreignShells(prog string) bool {
-	switch prog {
-	case "fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish", "rc":
-		return true
-	}
-	return false
-}
-
-func isShell(prog string) bool { return shells(prog) || foreignShells(prog) }
+func isShell(prog string) bool { return argspec.Is(prog, argspec.Shell|argspec.ForeignShell) }
 
 // shell handles a nested shell: its -c string, its script, or its input.
 func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
@@ -1443,7 +1435,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 		args = append(args, s)
 	}
-	if foreignShells(prog) {
+	if argspec.Is(prog, argspec.ForeignShell) {
 		cmd.Opaque = "code for " + prog + ", which the guard does not read"
 		if len(args) == 0 {
 			cmd.Opaque = prog + " reading commands from its input"
@@ -1477,7 +1469,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 	case bashcli.ModeCommand:
 		w.emit(cmd)
 		child := w.childScope(sc, params, paramsUnknown)
-		child.errexit = contains(inv.SetOn, "errexit")
+		child.errexit = slices.Contains(inv.SetOn, "errexit")
 		w.codeFor(child, prog, inv.Command, layer)
 	case bashcli.ModeFile:
 		cmd.Opaque = "runs the script " + inv.File
@@ -1488,7 +1480,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 			}
 		}
 		if !dynamic || cmd.CodeArg >= 0 {
-			if w.shellScript(sc, cmd, prog, inv.File, params, paramsUnknown, contains(inv.SetOn, "errexit")) {
+			if w.shellScript(sc, cmd, prog, inv.File, params, paramsUnknown, slices.Contains(inv.SetOn, "errexit")) {
 				return
 			}
 		}
@@ -1527,53 +1519,6 @@ func optionsHave(inv *bashcli.Invocation, stand string) bool {
 	return false
 }
 
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// interp describes an interpreter's command line: which options carry
-// inline code, which take a value, and whether -m runs a module.
-type interp struct {
-	code   string // short options whose value is a program ("c", "eE")
-	long   []string
-	valued string // other short options that take a value
-	module bool   // -m MODULE runs MODULE like a program
-}
-
-var interpreters = map[string]interp{
-	"python":    {code: "c", valued: "WXQ", module: true},
-	"perl":      {code: "eE", valued: ""},
-	"ruby":      {code: "e", valued: "IrCEFx"},
-	"node":      {code: "ep", long: []string{"--eval", "--print"}, valued: "r", module: false},
-	"nodejs":    {code: "ep", long: []string{"--eval", "--print"}, valued: "r"},
-	"bun":       {code: "ep", long: []string{"--eval", "--print"}},
-	"deno":      {code: "", long: []string{"eval"}},
-	"php":       {code: "rBRE", valued: "cdfzt"},
-	"lua":       {code: "e", valued: "l"},
-	"luajit":    {code: "e", valued: "lj"},
-	"Rscript":   {code: "e", long: []string{"--expr"}},
-	"R":         {code: "e"},
-	"julia":     {code: "eE", long: []string{"--eval", "--print"}},
-	"tclsh":     {},
-	"wish":      {},
-	"osascript": {code: "e", valued: "ls"},
-	"pwsh":      {code: "c", long: []string{"-Command"}},
-	"awk":       {},
-	"gawk":      {},
-	"mawk":      {},
-	"nawk":      {},
-	"groovy":    {code: "e"},
-	"scala":     {code: "e"},
-	"kotlin":    {},
-	"ts-node":   {code: "ep", long: []string{"--eval", "--print"}},
-	"tsx":       {code: "e", long: []string{"--eval"}},
-}
-
 // name0 is a command's static program word, as written.
 func name0(cmd *Cmd) string {
 	s, _ := cmd.Argv[0].Static()
@@ -1582,27 +1527,10 @@ func name0(cmd *Cmd) string {
 
 // isPythonName matches python, python3, python3.12, pypy3 …: checked for
 // every command, so no regexp (compiling one cost more than judging).
-func isPythonName(prog string) bool {
-	rest, ok := strings.CutPrefix(prog, "python")
-	if !ok {
-		if rest, ok = strings.CutPrefix(prog, "pypy"); !ok {
-			return false
-		}
-	}
-	return strings.Trim(rest, "0123456789.") == ""
-}
-
 // interpreter reports an interpreter and the code it runs, which is
 // opaque: judged only by a rule that names the script or the inline form.
 func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
-	key := prog
-	if isPythonName(prog) {
-		key = "python"
-	}
-	if strings.HasPrefix(prog, "perl5") {
-		key = "perl"
-	}
-	spec, ok := interpreters[key]
+	spec, key, ok := argspec.InterpreterOf(prog)
 	if !ok {
 		// A script run by its path whose #! line names a python.
 		if interp, ok := w.pythonShebang(sc, cmd); ok {
@@ -1632,7 +1560,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 			break
 		}
 		long := false
-		for _, l := range spec.long {
+		for _, l := range spec.Long {
 			if t == l || strings.HasPrefix(t, l+"=") {
 				long = true
 			}
@@ -1674,7 +1602,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 		done := false
 		for j := 0; j < len(letters); j++ {
 			l := letters[j]
-			if spec.module && l == 'm' {
+			if spec.Module && l == 'm' {
 				modArg := i + 1
 				mod := letters[j+1:]
 				if mod == "" && i+1 < len(args) {
@@ -1703,7 +1631,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 				w.via = w.via[:len(w.via)-1]
 				return true
 			}
-			if strings.IndexByte(spec.code, l) >= 0 {
+			if strings.IndexByte(spec.Code, l) >= 0 {
 				opaque.Opaque, opaque.CodeArg = prog+" runs inline code (-"+string(l)+")", i+1
 				optEnd = i + 1
 				code := letters[j+1:]
@@ -1720,7 +1648,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 				done = true
 				break
 			}
-			if strings.IndexByte(spec.valued, l) >= 0 {
+			if strings.IndexByte(spec.Valued, l) >= 0 {
 				if j == len(letters)-1 {
 					i++
 				}

@@ -508,7 +508,7 @@ func (sc *scope) put(name string, st varState) {
 			return
 		}
 		base, _, indexed := strings.Cut(cur.refTarget, "[")
-		if !isName(base) || depth > 8 {
+		if !word.IsName(base) || depth > 8 {
 			sc.havocVars()
 			return
 		}

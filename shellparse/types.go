@@ -193,7 +193,7 @@ func (c *Cmd) String() string {
 	for _, w := range c.Argv {
 		s := w.String()
 		if s == "" || strings.ContainsAny(s, " \t\n'\"") {
-			s = shellQuote(s)
+			s = word.ShellQuote(s)
 		}
 		parts = append(parts, s)
 	}
@@ -206,8 +206,6 @@ func (c *Cmd) String() string {
 	}
 	return strings.Join(parts, " ")
 }
-
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // Result is the reading of a program.
 type Result struct {

@@ -97,7 +97,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			for _, it := range items {
 				s, ok := it.Static()
 				known = known && ok
-				numeric = numeric && ok && isInteger(s)
+				numeric = numeric && ok && word.IsInteger(s)
 			}
 			if known {
 				// A short literal list: walk the body once per value, as
@@ -241,7 +241,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 		}
 		w.stmt(sc.clone(), st, nil)
 		// The coprocess's file descriptors and pid: numbers.
-		if isName(arr) {
+		if word.IsName(arr) {
 			sc.setNumeric(arr)
 			sc.setNumeric(arr + "_PID")
 		}
@@ -365,7 +365,7 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 					numeric[n.Name.Value] = true
 				}
 				if n.Value != nil && !isArithWord(n.Value) {
-					if s, ok := staticWord(n.Value); !ok || !isInteger(s) {
+					if s, ok := staticWord(n.Value); !ok || !word.IsInteger(s) {
 						numeric[n.Name.Value] = false
 					}
 				} else if n.Array != nil {
@@ -401,7 +401,7 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 						l := a.Lit()
 						for _, cand := range []string{l, strings.TrimLeft(l, "-")} {
 							for k := 0; k < len(cand); k++ {
-								if isName(cand[k:]) {
+								if word.IsName(cand[k:]) {
 									assigned[cand[k:]] = true
 									numeric[cand[k:]] = false
 								}
@@ -498,19 +498,6 @@ func staticWord(wd *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
-}
-
-func isInteger(s string) bool {
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // redirs evaluates a statement's redirections. A heredoc or here-string
@@ -729,7 +716,7 @@ func printfLiteral(args []string) (string, bool) {
 					if arg == "" {
 						arg = "0"
 					}
-					if !isInteger(arg) {
+					if !word.IsInteger(arg) {
 						return "", false
 					}
 					b.WriteString(arg)
@@ -807,7 +794,7 @@ func (w *walker) arithText(sc *scope, v word.Word, where string) {
 				if wd, isWord := ac.X.(*syntax.Word); isWord {
 					// A single operand: a name or a number, never text to
 					// read again.
-					if l := wd.Lit(); isName(l) {
+					if l := wd.Lit(); word.IsName(l) {
 						w.arithName(sc, l)
 						return
 					} else if l != "" && !strings.ContainsAny(l, "$`[") {
@@ -885,7 +872,7 @@ func unknownNameIn(sc *scope, w *walker, s string, depth int) bool {
 			if !sc.numeric(w, s[i:j]) {
 				v, known := sc.get(w, s[i:j])
 				t, ok := v.Static()
-				if !known || !ok || strings.ContainsAny(t, "$`[") || (t != "" && !isInteger(t) && unknownNameIn(sc, w, t, depth+1)) {
+				if !known || !ok || strings.ContainsAny(t, "$`[") || (t != "" && !word.IsInteger(t) && unknownNameIn(sc, w, t, depth+1)) {
 					return true
 				}
 			}
@@ -912,8 +899,8 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 			w.arith(sc, e.Y)
 			if wd, ok := e.X.(*syntax.Word); ok {
 				w.arithLvalue(sc, wd)
-				if isName(wd.Lit()) {
-					if isName(wd.Lit()) {
+				if word.IsName(wd.Lit()) {
+					if word.IsName(wd.Lit()) {
 						sc.setNumeric(wd.Lit())
 					}
 				}
@@ -930,7 +917,7 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 			if !sc.numeric(w, wd.Lit()) {
 				w.arithName(sc, wd.Lit())
 			}
-			if isName(wd.Lit()) {
+			if word.IsName(wd.Lit()) {
 				sc.setNumeric(wd.Lit())
 			}
 			return
@@ -941,7 +928,7 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 	case *syntax.Word:
 		if len(e.Parts) == 1 {
 			if l, ok := e.Parts[0].(*syntax.Lit); ok {
-				if isName(l.Value) {
+				if word.IsName(l.Value) {
 					w.arithName(sc, l.Value)
 					return
 				}
@@ -986,7 +973,7 @@ func (w *walker) arithName(sc *scope, name string) {
 	defer func() { w.arithDepth-- }()
 	v, known := sc.get(w, name)
 	if s, ok := v.Static(); known && ok {
-		if isInteger(s) || s == "" {
+		if word.IsInteger(s) || s == "" {
 			return
 		}
 		w.arithText(sc, v, "arithmetic")

@@ -506,7 +506,7 @@ func (w *walker) lit(sc *scope, b *fieldBuilder, v string, ctx wctx, atStart boo
 // name), or 0.
 func assignPrefix(v string) int {
 	i := strings.IndexByte(v, '=')
-	if i <= 0 || !isName(v[:i]) {
+	if i <= 0 || !word.IsName(v[:i]) {
 		return 0
 	}
 	return i + 1
@@ -620,7 +620,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		// ${!x}: the value of the variable x names. Its name may carry a
 		// subscript, which bash evaluates as arithmetic.
 		v, known := sc.get(w, name)
-		if s, ok := v.Static(); known && ok && isName(s) {
+		if s, ok := v.Static(); known && ok && word.IsName(s) {
 			w.addValue(sc, b, sc.lookup(w, s, "${!"+name+"}"), ctx)
 			return
 		}
@@ -759,7 +759,7 @@ func (w *walker) arrayPart(sc *scope, b *fieldBuilder, elems []word.Word, idx sy
 		joined := jb.cur
 		w.addValue(sc, b, joined, ctx)
 		return true
-	case isInteger(l):
+	case word.IsInteger(l):
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 0 {
 			return false // negative: from the end; not worth following
@@ -1024,17 +1024,4 @@ func hexValue(c byte) byte {
 		return c - 'A' + 10
 	}
 	return c - '0'
-}
-
-func isName(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || i > 0 && r >= '0' && r <= '9' {
-			continue
-		}
-		return false
-	}
-	return true
 }

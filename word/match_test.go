@@ -99,3 +99,27 @@ func TestPathNFAAgreesWithDoublestar(t *testing.T) {
 		}
 	}
 }
+
+// Join is AddLit and AddWord folded, in linear time.
+func TestJoin(t *testing.T) {
+	lit := func(s string) Word { return FromLit(s) }
+	hole := Word{Segs: []Seg{{Kind: Hole, Text: "$x"}}, Split: true}
+	multi := Word{Segs: []Seg{{Kind: Hole, Text: "$@"}}, Multi: true}
+	empty := Word{Segs: []Seg{{Kind: Lit, Text: ""}}}
+	for _, ws := range [][]Word{
+		nil, {lit("a")}, {lit("a"), lit("b")}, {lit("a"), hole, lit("c")}, {hole, hole},
+		{multi, lit("x")}, {empty}, {empty, empty}, {lit("a"), {}, lit("b")},
+	} {
+		var want Word
+		for i, w := range ws {
+			if i > 0 {
+				want.AddLit(" ")
+			}
+			want.AddWord(w)
+		}
+		got := Join(ws, " ")
+		if got.String() != want.String() || got.Split != want.Split || got.Multi != want.Multi || len(got.Segs) != len(want.Segs) {
+			t.Errorf("Join(%v) = %#v, want %#v", ws, got, want)
+		}
+	}
+}

@@ -162,15 +162,10 @@ func load(e *env, cwd string) (*setup, error) {
 	}
 	// The guard's own files: the config in use (and its lock), the
 	// default config directories, the project file, the state directory.
-	penv.Protect = append(penv.Protect, s.configPath, s.configPath+".lock", s.projectFile, filepath.Join(home, ".config", "guard-exec"))
-	if x := e.get("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		penv.Protect = append(penv.Protect, filepath.Join(x, "guard-exec"))
-	}
-	if s.stateDir != "" {
-		penv.Protect = append(penv.Protect, s.stateDir)
-	}
+	ienv := install.Env{Home: home, Getenv: e.get}
+	penv.Protect = append(penv.Protect, install.GuardFiles(ienv, s.configPath, s.projectFile, s.stateDir)...)
 	// The agents' own settings and hook files, and the guard's links.
-	penv.ProtectAgent = install.AgentFiles(install.Env{Home: home, Getenv: e.get}, project)
+	penv.ProtectAgent = install.AgentFiles(ienv, project)
 	user, err := policy.LoadFile(s.configPath, policy.User)
 	if err != nil {
 		return s, err

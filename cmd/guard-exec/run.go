@@ -58,7 +58,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []str
 		e.args = []string{"guard-exec"}
 	}
 	base := strings.TrimPrefix(filepath.Base(e.args[0]), "-")
-	if !shellNames[base] && len(e.args) > 1 {
+	if !bashcli.IsShellName(base) && len(e.args) > 1 {
 		if sc, ok := subcommands[e.args[1]]; ok {
 			return sc.run(e, e.args[2:]), nil
 		}

@@ -29,16 +29,13 @@ type execSpec struct {
 	env  []string
 }
 
-// shellNames are the names under which the guard is only ever a shell.
-var shellNames = map[string]bool{"bash": true, "sh": true, "rbash": true}
-
 // shellMain is the bash drop-in: judge the whole program, then exec the
 // real shell with the original arguments.
 func shellMain(e *env) (int, *execSpec) {
 	argv0 := e.args[0]
 	base := strings.TrimPrefix(filepath.Base(argv0), "-")
 	shellName := "bash"
-	if shellNames[base] {
+	if bashcli.IsShellName(base) {
 		shellName = base
 	}
 	stdinTTY := isTerminal(e.stdin) && isTerminal(e.stderr)
@@ -181,7 +178,7 @@ func execArgv0(argv0, real string) string {
 	base := filepath.Base(argv0)
 	login := strings.HasPrefix(base, "-")
 	name := strings.TrimPrefix(base, "-")
-	if !shellNames[name] {
+	if !bashcli.IsShellName(name) {
 		name = filepath.Base(real)
 		if !login && strings.Contains(argv0, "/") {
 			return real
@@ -281,31 +278,43 @@ func auditRecord(e *env, s *setup, src string, res *judge.Result, via string) au
 
 // client names the program that started the guard, when it says so.
 func client(e *env) string {
-	switch {
-	case e.get("CLAUDECODE") != "":
-		return "claude-code"
-	case e.get("GEMINI_CLI") != "":
-		return "gemini-cli"
-	case e.get("CODEX_SANDBOX") != "" || e.get("CODEX_HOME") != "" && e.get("CODEX_SANDBOX_NETWORK_DISABLED") != "":
-		return "codex"
-	case e.get("CURSOR_AGENT") != "":
-		return "cursor"
-	case e.get("GITHUB_ACTIONS") == "true":
-		return "github-actions"
-	case e.get("GITLAB_CI") != "":
-		return "gitlab-ci"
-	case e.get("CI") != "":
-		return "ci"
+	c, _ := detectClient(e)
+	return c
+}
+
+// clients are the programs the guard recognises by the environment they
+// give their shell, most specific first. agent: an agent client whose
+// interface owns the terminal the guard runs under.
+var clients = []struct {
+	name   string
+	agent  bool
+	detect func(e *env) bool
+}{
+	{"claude-code", true, func(e *env) bool { return e.get("CLAUDECODE") != "" }},
+	{"gemini-cli", true, func(e *env) bool { return e.get("GEMINI_CLI") != "" }},
+	{"codex", true, func(e *env) bool {
+		return e.get("CODEX_SANDBOX") != "" || e.get("CODEX_HOME") != "" && e.get("CODEX_SANDBOX_NETWORK_DISABLED") != ""
+	}},
+	{"cursor", true, func(e *env) bool { return e.get("CURSOR_AGENT") != "" }},
+	{"github-actions", false, func(e *env) bool { return e.get("GITHUB_ACTIONS") == "true" }},
+	{"gitlab-ci", false, func(e *env) bool { return e.get("GITLAB_CI") != "" }},
+	{"ci", false, func(e *env) bool { return e.get("CI") != "" }},
+}
+
+func detectClient(e *env) (name string, agent bool) {
+	for _, c := range clients {
+		if c.detect(e) {
+			return c.name, c.agent
+		}
 	}
-	return ""
+	return "", false
 }
 
 // terminalOwner names the agent client whose interface owns the terminal
 // the guard runs under ("" when none does): the guard never asks on a
 // terminal such a client reads.
 func terminalOwner(e *env) string {
-	switch c := client(e); c {
-	case "claude-code", "gemini-cli", "codex", "cursor":
+	if c, agent := detectClient(e); agent {
 		return c
 	}
 	return ""
@@ -315,9 +324,6 @@ func terminalOwner(e *env) string {
 // the audit log ("once", "session", "always", "no", "no-terminal",
 // "timeout") and, for a refusal, why.
 func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, why string) {
-	if res.ParseError != "" && len(res.Commands) == 0 {
-		// Nothing can be remembered about text that could not be read.
-	}
 	q := prompt.Question{Command: req.Source, ConfigPath: s.configPath, Timeout: s.timeout}
 	var rules []policy.Remembered
 	rememberable := res.ParseError == ""

@@ -30,6 +30,7 @@ import (
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/pycode"
+	"github.com/guard-exec/guard-exec/state"
 )
 
 type session struct {
@@ -162,9 +163,11 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 		// What the guard protects, as cmd/guard-exec's load does: its
 		// own configuration and the agent clients' files.
 		home := "/home/user"
+		ienv := install.Env{Home: home}
 		env := &policy.Env{Home: home, Project: root, Temp: []string{"/tmp"},
-			Protect:      []string{filepath.Join(home, ".config", "guard-exec"), filepath.Join(home, ".local", "state", "guard-exec")},
-			ProtectAgent: install.AgentFiles(install.Env{Home: home}, root)}
+			Protect: install.GuardFiles(ienv, filepath.Join(home, ".config", "guard-exec", "config.toml"),
+				filepath.Join(root, ".guard-exec.toml"), state.Dir(func(k string) string { return map[string]string{"HOME": home}[k] })),
+			ProtectAgent: install.AgentFiles(ienv, root)}
 		src := policy.Sources{Env: env}
 		if config != "" {
 			f, err := policy.ParseFile("init.toml", []byte(config), policy.User)

@@ -1,34 +1,53 @@
-package shellparse
+package argspec
 
 import (
 	"path"
 	"strconv"
 	"strings"
 
-	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
-// inner is what a wrapper runs.
-type inner struct {
-	argv   []word.Word // a command run directly
-	code   *word.Word  // shell code run with sh -c
-	cwd    *word.Word  // a directory the inner command runs in (env -C)
-	cwdUnk bool        // the inner command runs in a directory not known here
-	// extra: the wrapper appends or substitutes words from its input
-	// (xargs, find -exec {}, parallel): argv gets open words.
-	assigns []Assign
+// Inner is what a wrapper program runs: a command, or shell code.
+type Inner struct {
+	Argv []word.Word // a command run directly
+	Code *word.Word  // shell code run with sh -c
+	Cwd  *word.Word  // a directory the command runs in (env -C)
+	// CwdUnknown: the command runs in a directory not known here.
+	CwdUnknown bool
+	// Assigns are variables the wrapper sets for the command (env A=1).
+	Assigns []EnvAssign
+}
+
+// EnvAssign is a variable a wrapper sets for the command it runs.
+type EnvAssign struct {
+	Name  string
+	Value word.Word
 }
 
 // wrapper finds the command a wrapper program runs. ok is false when the
 // wrapper's argv cannot be read (an unknown option, a dynamic word where
 // the command should be); the reason says why.
-type wrapper func(argv []word.Word, sp *argspec.Spec) (in *inner, reason string)
+type wrapper func(argv []word.Word, sp *Spec) (in *Inner, reason string)
+
+// Wrapped reads the command the wrapper program prog runs (env, nice,
+// timeout, xargs, sudo, ssh, …): ok is false when prog is no wrapper. A
+// reason says why the argv cannot be read; the command is then not known.
+// An Inner with neither Argv nor Code runs nothing (env alone prints).
+func Wrapped(prog string, argv []word.Word) (in *Inner, reason string, ok bool) {
+	wr, ok := wrappers[prog]
+	if !ok {
+		return nil, "", false
+	}
+	in, reason = wr(argv, Lookup(prog))
+	return in, reason, true
+}
 
 // wrappers is the table of programs that run another program. Each entry
-// reads the wrapper's own options with its argspec (so option values are
-// never mistaken for the command) and returns the inner command. Adding a
-// wrapper is one line here, plus its option spec in argspec/catalog.go.
+// reads the wrapper's own options with its Spec (so option values are
+// never mistaken for the command) and returns the command. Adding a
+// wrapper is one line here, plus its option spec in catalog.go; its class
+// (class.go) follows from this table.
 var wrappers = map[string]wrapper{
 	"env":      envWrapper,
 	"sudo":     optsThen(0, true, "--user", "--group", "--chdir"),
@@ -60,11 +79,11 @@ var wrappers = map[string]wrapper{
 	"ssh":      sshWrapper,
 }
 
-// read normalises a wrapper's argv with its spec, stopping at the first
-// operand: a wrapper's options end where its command begins.
-func readWrapper(argv []word.Word, sp *argspec.Spec) (*argspec.Cmd, []word.Word, string) {
+// ReadWrapper normalises a wrapper's argv with its spec, stopping at the
+// first operand: a wrapper's options end where its command begins.
+func ReadWrapper(argv []word.Word, sp *Spec) (*Cmd, []word.Word, string) {
 	if sp == nil {
-		return &argspec.Cmd{}, argv[1:], ""
+		return &Cmd{}, argv[1:], ""
 	}
 	// Find where options end: the first word that is not an option or an
 	// option's value.
@@ -85,7 +104,7 @@ func readWrapper(argv []word.Word, sp *argspec.Spec) (*argspec.Cmd, []word.Word,
 		if !strings.HasPrefix(t, "-") || t == "-" {
 			break
 		}
-		if sp.NumericOpt != "" && isInteger(t[1:]) {
+		if sp.NumericOpt != "" && word.IsInteger(t[1:]) {
 			i++
 			continue
 		}
@@ -120,19 +139,19 @@ func readWrapper(argv []word.Word, sp *argspec.Spec) (*argspec.Cmd, []word.Word,
 	return c, args[i:], ""
 }
 
-func takesValue(sp *argspec.Spec, canon string) bool {
+func takesValue(sp *Spec, canon string) bool {
 	for _, o := range sp.Options() {
 		if o.Canon == canon {
-			return o.Arity != argspec.NoArg
+			return o.Arity != NoArg
 		}
 	}
 	return false
 }
 
-func requiresValue(sp *argspec.Spec, canon string) bool {
+func requiresValue(sp *Spec, canon string) bool {
 	for _, o := range sp.Options() {
 		if o.Canon == canon {
-			return o.Arity == argspec.ReqArg
+			return o.Arity == ReqArg
 		}
 	}
 	return false
@@ -142,38 +161,38 @@ func requiresValue(sp *argspec.Spec, canon string) bool {
 // runs the rest. Options named in noCmd mean there is no command when no
 // operand follows (sudo -u x alone is not an error we need to judge).
 func optsThen(skip int, shellOpts bool, _ ...string) wrapper {
-	return func(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-		c, rest, reason := readWrapper(argv, sp)
+	return func(argv []word.Word, sp *Spec) (*Inner, string) {
+		c, rest, reason := ReadWrapper(argv, sp)
 		if reason != "" {
 			return nil, reason
 		}
 		if len(rest) < skip {
-			return &inner{}, ""
+			return &Inner{}, ""
 		}
 		rest = rest[skip:]
-		in := &inner{}
+		in := &Inner{}
 		if shellOpts {
 			// sudo and doas take NAME=value settings before the command.
 			for len(rest) > 0 {
 				p := rest[0].Prefix()
 				eq := strings.IndexByte(p, '=')
-				if eq <= 0 || !isName(p[:eq]) {
+				if eq <= 0 || !word.IsName(p[:eq]) {
 					break
 				}
 				v, _ := rest[0].TrimPrefix(p[:eq+1])
-				in.assigns = append(in.assigns, Assign{Name: p[:eq], Value: v})
+				in.Assigns = append(in.Assigns, EnvAssign{Name: p[:eq], Value: v})
 				rest = rest[1:]
 			}
 		}
-		in.argv = rest
+		in.Argv = rest
 		if shellOpts && c != nil && (c.Has("--shell") || c.Has("--login")) && len(rest) > 0 {
 			// sudo -s CMD / sudo -i CMD run CMD through a shell.
-			code := joinWords(rest)
-			in.argv, in.code = nil, &code
+			code := JoinWords(rest)
+			in.Argv, in.Code = nil, &code
 		}
 		if c != nil {
 			if d := c.Values("--chdir"); len(d) > 0 {
-				in.cwd = &d[len(d)-1]
+				in.Cwd = &d[len(d)-1]
 			}
 		}
 		return in, ""
@@ -181,14 +200,14 @@ func optsThen(skip int, shellOpts bool, _ ...string) wrapper {
 }
 
 // envWrapper: env [OPTION]... [NAME=VALUE]... [COMMAND [ARG]...]
-func envWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func envWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
-	in := &inner{}
+	in := &Inner{}
 	if d := c.Values("--chdir"); len(d) > 0 {
-		in.cwd = &d[len(d)-1]
+		in.Cwd = &d[len(d)-1]
 	}
 	if ss := c.Values("--split-string"); len(ss) > 0 {
 		// -S splits its string into words that come before the rest.
@@ -208,22 +227,22 @@ func envWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
 		t, ok := rest[0].Static()
 		name, val, isAssign := strings.Cut(t, "=")
 		if !ok {
-			if p := rest[0].Prefix(); strings.Contains(p, "=") && isName(p[:strings.IndexByte(p, '=')]) {
+			if p := rest[0].Prefix(); strings.Contains(p, "=") && word.IsName(p[:strings.IndexByte(p, '=')]) {
 				name, isAssign = p[:strings.IndexByte(p, '=')], true
 				v, _ := rest[0].TrimPrefix(name + "=")
-				in.assigns = append(in.assigns, Assign{Name: name, Value: v})
+				in.Assigns = append(in.Assigns, EnvAssign{Name: name, Value: v})
 				rest = rest[1:]
 				continue
 			}
 			break
 		}
-		if !isAssign || !isName(name) {
+		if !isAssign || !word.IsName(name) {
 			break
 		}
-		in.assigns = append(in.assigns, Assign{Name: name, Value: word.FromLit(val)})
+		in.Assigns = append(in.Assigns, EnvAssign{Name: name, Value: word.FromLit(val)})
 		rest = rest[1:]
 	}
-	in.argv = rest
+	in.Argv = rest
 	return in, ""
 }
 
@@ -277,82 +296,82 @@ func splitEnvS(s string) []string {
 	return out
 }
 
-func chrtWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func chrtWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
 	if c.Has("--pid") || c.Has("--max") || len(rest) < 2 {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
-	return &inner{argv: rest[1:]}, ""
+	return &Inner{Argv: rest[1:]}, ""
 }
 
-func tasksetWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func tasksetWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
 	if c.Has("--pid") || len(rest) < 2 {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
-	return &inner{argv: rest[1:]}, ""
+	return &Inner{Argv: rest[1:]}, ""
 }
 
 // flockWrapper: flock [opts] FILE COMMAND [ARGS] | flock [opts] FILE -c STRING | flock [opts] FD
-func flockWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func flockWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
 	if code := c.Values("--command"); len(code) > 0 {
-		return &inner{code: &code[len(code)-1]}, ""
+		return &Inner{Code: &code[len(code)-1]}, ""
 	}
 	if len(rest) < 2 {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
 	if t, _ := rest[1].Static(); t == "-c" || t == "--command" {
 		if len(rest) < 3 {
-			return &inner{}, ""
+			return &Inner{}, ""
 		}
-		return &inner{code: &rest[2]}, ""
+		return &Inner{Code: &rest[2]}, ""
 	}
-	return &inner{argv: rest[1:]}, ""
+	return &Inner{Argv: rest[1:]}, ""
 }
 
 // watchWrapper: watch runs its arguments joined by spaces with sh -c,
 // unless -x.
-func watchWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func watchWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
 	if len(rest) == 0 {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
 	if c.Has("--exec") {
-		return &inner{argv: rest}, ""
+		return &Inner{Argv: rest}, ""
 	}
-	code := joinWords(rest)
-	return &inner{code: &code}, ""
+	code := JoinWords(rest)
+	return &Inner{Code: &code}, ""
 }
 
 // commandWrapper: command -v/-V only look a name up.
-func commandWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func commandWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
 	if c.Has("-v") || c.Has("-V") {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
-	return &inner{argv: rest}, ""
+	return &Inner{Argv: rest}, ""
 }
 
 // xargsWrapper: the command (echo by default) gets words from standard
 // input, appended or in place of the -I string.
-func xargsWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	c, rest, reason := readWrapper(argv, sp)
+func xargsWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	c, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
@@ -381,7 +400,7 @@ func xargsWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
 	if repl == "" {
 		out = append(out, input)
 	}
-	return &inner{argv: out}, ""
+	return &Inner{Argv: out}, ""
 }
 
 // substitute replaces each occurrence of placeholder in t with a hole.
@@ -401,14 +420,14 @@ func substitute(t, placeholder string) word.Word {
 
 // suWrapper: su [options] [-] [USER [ARG...]]; -c runs a string with the
 // user's shell.
-func suWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+func suWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
 	c := sp.Normalize(argv[1:], false)
 	if code := c.Values("--command"); len(code) > 0 {
-		return &inner{code: &code[len(code)-1]}, ""
+		return &Inner{Code: &code[len(code)-1]}, ""
 	}
 	if u := c.Values("--user"); len(u) > 0 && len(c.Args) > 0 {
 		// runuser -u USER COMMAND ARGS
-		return &inner{argv: c.Args}, ""
+		return &Inner{Argv: c.Args}, ""
 	}
 	// su USER alone starts an interactive shell; su USER ARGS passes ARGS
 	// to the shell.
@@ -421,34 +440,34 @@ func suWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
 	if len(args) > 1 {
 		return nil, "su passes arguments to the target user's shell"
 	}
-	return &inner{}, ""
+	return &Inner{}, ""
 }
 
-func scriptWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
+func scriptWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
 	c := sp.Normalize(argv[1:], false)
 	if code := c.Values("--command"); len(code) > 0 {
-		return &inner{code: &code[len(code)-1]}, ""
+		return &Inner{Code: &code[len(code)-1]}, ""
 	}
 	if len(c.Opts) > 0 || len(c.Args) > 0 {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
 	return nil, "script without -c starts an interactive shell"
 }
 
-func chrootWrapper(argv []word.Word, sp *argspec.Spec) (*inner, string) {
-	_, rest, reason := readWrapper(argv, sp)
+func chrootWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
+	_, rest, reason := ReadWrapper(argv, sp)
 	if reason != "" {
 		return nil, reason
 	}
 	if len(rest) < 2 {
 		return nil, "chroot without a command starts a shell"
 	}
-	return &inner{argv: rest[1:], cwdUnk: true}, ""
+	return &Inner{Argv: rest[1:], CwdUnknown: true}, ""
 }
 
 // parallelWrapper: GNU parallel runs its command template through a
 // shell, once per input; without a template the commands come from input.
-func parallelWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
+func parallelWrapper(argv []word.Word, _ *Spec) (*Inner, string) {
 	args := argv[1:]
 	i := 0
 	withArg := map[string]bool{"-j": true, "--jobs": true, "-S": true, "--sshlogin": true, "-a": true,
@@ -475,18 +494,18 @@ func parallelWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
 	if len(tmpl) == 0 {
 		return nil, "parallel runs commands read from its input"
 	}
-	code := joinWords(tmpl)
+	code := JoinWords(tmpl)
 	if s, ok := code.Static(); ok {
 		if jobs, ok := parallelJobs(s, args[i:]); ok {
 			code = word.FromLit(jobs)
-			return &inner{code: &code}, ""
+			return &Inner{Code: &code}, ""
 		}
 		for _, ph := range []string{"{}", "{.}", "{/}", "{//}", "{/.}", "{#}", "{%}", "{1}", "{2}", "{3}"} {
 			s = strings.ReplaceAll(s, ph, "\"$GUARD_INPUT\"")
 		}
 		code = word.FromLit(s + " \"$GUARD_INPUT\"")
 	}
-	return &inner{code: &code}, ""
+	return &Inner{Code: &code}, ""
 }
 
 // parallelJobs spells out the jobs of "parallel TEMPLATE ::: a b ::: c"
@@ -538,16 +557,16 @@ func parallelJobs(tmpl string, rest []word.Word) (string, bool) {
 		all := make([]string, len(j))
 		var pairs []string
 		for k, v := range j {
-			all[k] = shellQuote(v)
-			pairs = append(pairs, "{"+strconv.Itoa(k+1)+"}", shellQuote(v))
+			all[k] = word.ShellQuote(v)
+			pairs = append(pairs, "{"+strconv.Itoa(k+1)+"}", word.ShellQuote(v))
 		}
 		in := strings.Join(j, " ")
 		dir, base := path.Split(in)
 		pairs = append(pairs,
-			"{//}", shellQuote(strings.TrimSuffix(dir, "/")),
-			"{/.}", shellQuote(strings.TrimSuffix(base, path.Ext(base))),
-			"{/}", shellQuote(base),
-			"{.}", shellQuote(strings.TrimSuffix(in, path.Ext(in))),
+			"{//}", word.ShellQuote(strings.TrimSuffix(dir, "/")),
+			"{/.}", word.ShellQuote(strings.TrimSuffix(base, path.Ext(base))),
+			"{/}", word.ShellQuote(base),
+			"{.}", word.ShellQuote(strings.TrimSuffix(in, path.Ext(in))),
 			"{#}", strconv.Itoa(n+1),
 			"{%}", "1",
 			"{}", strings.Join(all, " "))
@@ -563,7 +582,7 @@ func parallelJobs(tmpl string, rest []word.Word) (string, bool) {
 
 // sshWrapper: ssh [options] HOST [COMMAND...]: the command words are
 // joined and run by the remote user's shell.
-func sshWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
+func sshWrapper(argv []word.Word, _ *Spec) (*Inner, string) {
 	withArg := "BbcDEeFIiJLlmOoPpQRSWw"
 	args := argv[1:]
 	i := 0
@@ -593,22 +612,16 @@ func sshWrapper(argv []word.Word, _ *argspec.Spec) (*inner, string) {
 		}
 	}
 	if i+1 >= len(args) {
-		return &inner{}, ""
+		return &Inner{}, ""
 	}
-	code := joinWords(args[i+1:])
-	return &inner{code: &code, cwdUnk: true}, ""
+	code := JoinWords(args[i+1:])
+	return &Inner{Code: &code, CwdUnknown: true}, ""
 }
 
-// joinWords joins words with spaces, as watch, ssh and sudo -s do.
-func joinWords(ws []word.Word) word.Word {
-	var b fieldBuilder // appends in place, where AddLit copies the text so far
-	for i, w := range ws {
-		if i > 0 {
-			b.addLit(" ")
-		}
-		b.addWord(w)
-	}
-	out := b.cur
+// JoinWords joins words with spaces, as watch, ssh and sudo -s do: one
+// word, in which a word that may be several words is a hole.
+func JoinWords(ws []word.Word) word.Word {
+	out := word.Join(ws, " ")
 	out.Split, out.Multi = false, false
 	for _, w := range ws {
 		if w.Multi {
