@@ -65,6 +65,9 @@ func classOf(prog string, want Class) Class {
 			}
 		}
 	}
+	if want&Shell != 0 && ShellGrammars(prog) != nil {
+		c |= Shell
+	}
 	if want&Interpreter != 0 {
 		if _, _, ok := InterpreterOf(prog); ok {
 			c |= Interpreter
@@ -93,6 +96,11 @@ func Names(c Class) []string {
 			if c&Wrapper != 0 || !slices.Contains(notCarriers, p) {
 				out = append(out, p)
 			}
+		}
+	}
+	if c&Shell != 0 {
+		for _, sh := range shells {
+			out = append(out, sh.name)
 		}
 	}
 	if c&Interpreter != 0 {
@@ -141,10 +149,51 @@ var classLists = [...]struct {
 		// configuration, so it is not here): they rewrite source files.
 		"gofmt", "goimports", "shfmt", "clang-format", "black", "rustfmt",
 	}},
-	{Shell, []string{"bash", "sh", "dash", "ash", "ksh", "ksh93", "mksh", "zsh", "yash", "posh", "rbash"}},
 	{ForeignShell, []string{"fish", "csh", "tcsh", "pwsh", "powershell", "nu", "xonsh", "elvish", "rc"}},
 	// Builtins and programs that run their arguments some other way.
 	{Exact, []string{"eval", "source", ".", "find", "npx"}},
+}
+
+// Grammar is a shell language the walker reads.
+type Grammar uint8
+
+const (
+	GrammarBash Grammar = iota
+	GrammarPOSIX
+	GrammarKorn // mksh's, which ksh93 mostly shares
+	GrammarZsh
+)
+
+// shells are the shells whose code the walker reads, each with the ways
+// it may read that code: a name that may be bash in disguise (sh on many
+// systems, ksh, zsh where the walker reads a bash-like subset) is read
+// both ways, and a command either reading finds is reported.
+var shells = [...]struct {
+	name     string
+	grammars []Grammar
+}{
+	{"bash", []Grammar{GrammarBash}},
+	{"rbash", []Grammar{GrammarBash}},
+	{"sh", []Grammar{GrammarPOSIX, GrammarBash}},
+	{"dash", []Grammar{GrammarPOSIX}},
+	{"ash", []Grammar{GrammarPOSIX}},
+	{"posh", []Grammar{GrammarPOSIX}},
+	{"yash", []Grammar{GrammarPOSIX, GrammarBash}},
+	{"ksh", []Grammar{GrammarKorn, GrammarBash}},
+	{"ksh93", []Grammar{GrammarKorn, GrammarBash}},
+	{"mksh", []Grammar{GrammarKorn, GrammarBash}},
+	{"zsh", []Grammar{GrammarZsh, GrammarBash}},
+}
+
+// ShellGrammars returns the grammars the shell prog may read its code
+// with, or nil when prog is no shell whose code the walker reads.
+func ShellGrammars(prog string) []Grammar {
+	for _, sh := range shells {
+		if sh.name == prog {
+			return sh.grammars
+		}
+	}
+	return nil
 }
 
 // notCarriers are wrappers that change who or where the command runs:

@@ -10,6 +10,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -548,20 +549,28 @@ func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
 	}
 }
 
-// dialects are the ways a shell named prog may read its code.
+// dialects are the ways a shell named prog may read its code (the
+// catalogue's grammars); a name the catalogue does not know is read as a
+// POSIX shell or bash in disguise.
 func dialects(prog string) []syntax.LangVariant {
-	switch prog {
-	case "bash", "rbash":
-		return []syntax.LangVariant{syntax.LangBash}
-	case "dash", "ash", "posh":
-		return []syntax.LangVariant{syntax.LangPOSIX}
-	case "ksh", "ksh93", "mksh":
-		return []syntax.LangVariant{syntax.LangMirBSDKorn, syntax.LangBash}
-	case "zsh":
-		return []syntax.LangVariant{syntax.LangZsh, syntax.LangBash}
+	gs := argspec.ShellGrammars(prog)
+	if gs == nil {
+		return []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
 	}
-	// sh, yash: POSIX shells, or bash in disguise
-	return []syntax.LangVariant{syntax.LangPOSIX, syntax.LangBash}
+	out := make([]syntax.LangVariant, len(gs))
+	for i, g := range gs {
+		switch g {
+		case argspec.GrammarBash:
+			out[i] = syntax.LangBash
+		case argspec.GrammarPOSIX:
+			out[i] = syntax.LangPOSIX
+		case argspec.GrammarKorn:
+			out[i] = syntax.LangMirBSDKorn
+		case argspec.GrammarZsh:
+			out[i] = syntax.LangZsh
+		}
+	}
+	return out
 }
 
 func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVariant) {
