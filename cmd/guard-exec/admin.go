@@ -177,11 +177,14 @@ func cmdInit(e *env, args []string) int {
 		return ExitRefused
 	}
 	root := policy.ProjectRoot(e.cwd)
-	text := policy.StarterConfigFrom(root, func(name string) bool { return fileExists(filepath.Join(root, name)) },
-		func(name string) ([]byte, bool) {
+	text := policy.StarterConfigFor(root, policy.ProjectFiles{
+		Exists: func(name string) bool { return fileExists(filepath.Join(root, name)) },
+		Read: func(name string) ([]byte, bool) {
 			b, err := readProjectFile(filepath.Join(root, name))
 			return b, err == nil
-		})
+		},
+		Executables: func(dir string) []string { return executables(filepath.Join(root, dir)) },
+	})
 	if *print {
 		fmt.Fprint(e.stdout, text)
 		return 0
@@ -222,6 +225,29 @@ func readProjectFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a small regular file", path)
 	}
 	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
+
+// executables lists the executable regular files directly in dir (not
+// the files links point to: a link may lead out of the project), at most
+// 200 of them.
+func executables(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode()&0o111 != 0 {
+			out = append(out, e.Name())
+			if len(out) == 200 {
+				break
+			}
+		}
+	}
+	return out
 }
 
 func installEnv(e *env, target string) (install.Env, error) {
