@@ -168,6 +168,33 @@ var pnpmBuiltin = map[string]bool{"add": true, "approve-builds": true, "audit": 
 	"store": true, "t": true, "test": true, "tst": true, "un": true, "uninstall": true, "unlink": true, "up": true,
 	"update": true, "upgrade": true, "why": true}
 
+// npmLifecycle are the scripts npm runs on its own (install, pack,
+// publish, version …): nobody types them.
+var npmLifecycle = map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepare": true,
+	"prepublish": true, "prepublishOnly": true, "prepack": true, "postpack": true, "dependencies": true,
+	"preuninstall": true, "uninstall": true, "postuninstall": true, "preversion": true, "version": true,
+	"postversion": true, "preshrinkwrap": true, "shrinkwrap": true, "postshrinkwrap": true}
+
+// npmHook reports a script npm runs around another (prebuild before
+// build) or on its own; "preview" is not one unless there is a "view".
+func npmHook(name string, scripts map[string]any) bool {
+	if npmLifecycle[name] {
+		return true
+	}
+	for _, pre := range []string{"pre", "post"} {
+		if rest, ok := strings.CutPrefix(name, pre); ok && rest != "" {
+			if _, ok := scripts[rest]; ok {
+				return true
+			}
+			switch rest {
+			case "test", "start", "stop", "restart":
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // nodeProposals shows what the package.json scripts run, which the node
 // preset's npm run allows; asks for scripts named like a deploy that the
 // preset would allow; and, in a yarn or pnpm project, allows the
@@ -230,7 +257,7 @@ func nodeProposals(read func(string) ([]byte, bool), found []string) string {
 			}
 		}
 		fmt.Fprintf(&list, "#   %s: %s%s\n", shown(n, 40), shown(text, 100), note)
-		if manager == "" || !ok || note != "" || !clean(text, 200) || strings.HasPrefix(n, "pre") || strings.HasPrefix(n, "post") {
+		if manager == "" || !ok || note != "" || !clean(text, 200) || npmHook(n, pkg.Scripts) {
 			continue
 		}
 		if manager == "yarn" && yarnBuiltin[n] || manager == "pnpm" && pnpmBuiltin[n] {
