@@ -46,7 +46,7 @@ func projectProposals(p ProjectFiles, found []string) string {
 	}
 	b.WriteString(nodeProposals(read, found))
 	b.WriteString(makeProposals(read, found))
-	b.WriteString(pyprojectProposals(read, found))
+	b.WriteString(pyprojectProposals(read, found, p.Allowed))
 	b.WriteString(scriptsDirNote(p.Executables))
 	return b.String()
 }

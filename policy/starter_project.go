@@ -21,8 +21,8 @@ import (
 // each script and target runs, so the person reads what the preset
 // allows, and proposes rules only where a question goes away without
 // allowing more than the comment shows: the yarn and pnpm shorthands
-// (yarn dev is yarn run dev), and poe and pdm tasks whose command a preset
-// already allows. Scripts whose names read like a deploy get an ask rule,
+// (yarn dev is yarn run dev), and poe and pdm tasks whose command the
+// guard allows typed by itself (with the presets init writes). Scripts whose names read like a deploy get an ask rule,
 // since npm run would allow them. Executable files under scripts/ get no
 // rule: the guard reads a script each time it runs and judges what is in
 // it, which a rule naming the script would skip.
@@ -36,6 +36,12 @@ type ProjectFiles struct {
 	// Executables lists the executable regular files directly in the
 	// directory dir of the project (nil: none are listed).
 	Executables func(dir string) []string
+	// Allowed reports whether the guard, with the built-in defaults and
+	// these presets, allows command typed by itself at the project root.
+	// A task that runs a command is proposed only if the command would not
+	// ask on its own (nil: no task is proposed). The judge lives outside
+	// this package, which it imports.
+	Allowed func(presets []string, command string) bool
 }
 
 // scriptName is a script, task or target name init writes into a rule:
@@ -96,47 +102,20 @@ func hasPreset(found []string, name string) bool {
 	return false
 }
 
-func wordPrefix(words, pre []string) bool {
-	if len(pre) == 0 || len(words) < len(pre) {
+// plainCommand reports a task command that poe and pdm run as the guard
+// would judge it typed: plain words, at most 16, none that a shell or the
+// task runner would expand, quote, redirect or split.
+func plainCommand(text string) bool {
+	words := strings.Fields(text)
+	if len(words) == 0 || len(words) > 16 {
 		return false
 	}
-	for i, p := range pre {
-		if words[i] != p {
+	for _, w := range words {
+		if !plainWord().MatchString(w) {
 			return false
 		}
 	}
 	return true
-}
-
-// presetCovers reports the preset among found that allows the command
-// text as written: plain words, starting with one of the preset's allowed
-// commands and with none of its asking ones. A task that runs such a
-// command is no riskier than typing it.
-func presetCovers(found []string, text string) (string, bool) {
-	words := strings.Fields(text)
-	if len(words) == 0 || len(words) > 16 {
-		return "", false
-	}
-	for _, w := range words {
-		if !plainWord().MatchString(w) {
-			return "", false
-		}
-	}
-	cover := ""
-	for _, name := range found {
-		p := Presets()[name]
-		for _, a := range p.Ask {
-			if wordPrefix(words, strings.Fields(a)) {
-				return "", false
-			}
-		}
-		for _, a := range p.Allow {
-			if cover == "" && wordPrefix(words, strings.Fields(a)) {
-				cover = name
-			}
-		}
-	}
-	return cover, cover != ""
 }
 
 // exactAllow writes one proposed rule allowing exactly command, with the
@@ -466,8 +445,8 @@ func taskCommand(v any) (string, bool) {
 // pyprojectProposals reads pyproject.toml: its console scripts, which it
 // only names (each runs a Python function this file cannot show), and
 // its poe and pdm tasks, allowing "poe NAME" or "pdm run NAME" exactly
-// where the task's command is one a preset in force allows.
-func pyprojectProposals(read func(string) ([]byte, bool), found []string) string {
+// where the guard allows the task's command typed by itself.
+func pyprojectProposals(read func(string) ([]byte, bool), found []string, allowed func([]string, string) bool) string {
 	data, ok := read("pyproject.toml")
 	if !ok {
 		return ""
@@ -512,10 +491,10 @@ func pyprojectProposals(read func(string) ([]byte, bool), found []string) string
 		b.WriteString("# cannot show, so they (and uv run or poetry run of them) keep asking.\n\n")
 	}
 	for _, tr := range []struct {
-		section, prefix, exactly string
+		section, prefix, through string
 		keys                     []string
-	}{{"[tool.poe.tasks]", "poe", "\"poe NAME\" (also through poetry run or\n# uv run)", []string{"tool", "poe", "tasks"}},
-		{"[tool.pdm.scripts]", "pdm run", "\"pdm run NAME\"", []string{"tool", "pdm", "scripts"}}} {
+	}{{"[tool.poe.tasks]", "poe", " (also through poetry\n# run or uv run)", []string{"tool", "poe", "tasks"}},
+		{"[tool.pdm.scripts]", "pdm run", "", []string{"tool", "pdm", "scripts"}}} {
 		tasks := table(doc, tr.keys...)
 		if len(tasks) == 0 {
 			continue
@@ -532,7 +511,7 @@ func pyprojectProposals(read func(string) ([]byte, bool), found []string) string
 			}
 			text, whole := taskCommand(tasks[name])
 			why := ""
-			preset, covered := "", false
+			covered := false
 			switch {
 			case !scriptName().MatchString(name):
 				why = "a name no rule here is written for"
@@ -542,9 +521,13 @@ func pyprojectProposals(read func(string) ([]byte, bool), found []string) string
 				why = "it reads like a deploy or a release"
 			case !clean(text, 200):
 				why = "its command cannot be shown whole here"
+			case !plainCommand(text):
+				why = "not plain words the guard reads as the task runner does"
+			case allowed == nil:
+				why = "not judged here"
 			default:
-				if preset, covered = presetCovers(found, text); !covered {
-					why = "not a command the presets in force allow as written"
+				if covered = allowed(found, text); !covered {
+					why = "the guard would ask for it typed by itself"
 				}
 			}
 			if !whole {
@@ -555,7 +538,7 @@ func pyprojectProposals(read func(string) ([]byte, bool), found []string) string
 				fmt.Fprintf(&list, "#   %s: %s: not proposed: %s\n", shown(name, 40), shown(text, 100), why)
 				continue
 			}
-			fmt.Fprintf(&list, "#   %s: %s: proposed below (the %s preset allows it)\n", name, text, preset)
+			fmt.Fprintf(&list, "#   %s: %s: proposed below (allowed typed by itself)\n", name, text)
 			exactAllow(&rules, fmt.Sprintf("%s %s: the task runs %s", tr.prefix, name, text), tr.prefix+" "+name,
 				"pyproject.toml task "+name+": "+text)
 		}
@@ -563,8 +546,8 @@ func pyprojectProposals(read func(string) ([]byte, bool), found []string) string
 			continue
 		}
 		fmt.Fprintf(&b, "# pyproject.toml %s: %s runs a task by name. A task is proposed\n", tr.section, tr.prefix)
-		b.WriteString("# only where its command is shown whole and a preset in force already allows\n")
-		fmt.Fprintf(&b, "# it, and the rule allows exactly %s, with no more arguments:\n", tr.exactly)
+		b.WriteString("# only where its command is shown whole and the guard, with the presets\n")
+		fmt.Fprintf(&b, "# above, allows it typed by itself. Each rule allows exactly \"%s NAME\",\n# with no more arguments%s:\n", tr.prefix, tr.through)
 		b.WriteString(list.String())
 		b.WriteString("\n")
 		b.WriteString(rules.String())

@@ -10,8 +10,10 @@ import (
 )
 
 // starter writes the config guard-exec init would for a project holding
-// files (and executable scripts under scripts/).
-func starter(files map[string]string, scripts ...string) string {
+// files (and executable scripts under scripts/), judging tasks' commands
+// as cmd/guard-exec does: the built-in defaults and the presets found.
+func starter(t testing.TB, files map[string]string, scripts ...string) string {
+	pols := map[string]*policy.Policy{}
 	return policy.StarterConfigFor(proj, policy.ProjectFiles{
 		Exists: func(n string) bool { _, ok := files[n]; return ok },
 		Read: func(n string) ([]byte, bool) {
@@ -23,6 +25,19 @@ func starter(files map[string]string, scripts ...string) string {
 				return nil
 			}
 			return scripts
+		},
+		Allowed: func(presets []string, command string) bool {
+			key := strings.Join(presets, ",")
+			if pols[key] == nil {
+				f, err := policy.ParseFile("init", []byte(`presets = ["`+strings.Join(presets, `", "`)+`"]`), policy.User)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if pols[key], err = policy.Build(policy.Sources{Env: newEnv(), User: f}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return decide(pols[key], command).Decision == "allow"
 		},
 	})
 }
@@ -74,7 +89,7 @@ typing = "mypy src"
 `,
 		"compose.yaml": "services: {}\n",
 	}
-	text := starter(files, "check.sh")
+	text := starter(t, files, "check.sh")
 	got := proposals(t, text)
 	wantRules := []string{
 		"allow docker compose config", "allow docker compose images", "allow docker compose logs",
@@ -164,8 +179,8 @@ func TestStarterConfigSources(t *testing.T) {
 		{name: "pyproject: console scripts are named, not proposed",
 			files: map[string]string{"pyproject.toml": "[project.scripts]\nmycli = \"x.cli:main\"\n[tool.poetry.scripts]\np = {callable = \"x:p\"}\n"},
 			has:   []string{"#   mycli = x.cli:main", "[tool.poetry.scripts]", "#   p = x:p", "keep asking"}},
-		{name: "poe tasks: proposed where a preset allows the command as written",
-			files: map[string]string{"pyproject.toml": `[tool.poe.tasks]
+		{name: "poe tasks: proposed where the guard allows the command typed by itself",
+			files: map[string]string{"go.mod": "module x\n", "pyproject.toml": `[tool.poe.tasks]
 test = "pytest"
 lint = {cmd = "ruff check .", help = "lint"}
 env = {cmd = "pytest", env = {X = "1"}}
@@ -174,11 +189,14 @@ sh = {shell = "pytest && ruff ."}
 serve = "uvicorn app:app"
 glob = "pytest tests/*"
 up = "twine upload dist/x"
+uvpwn = "uv run pwn"
+goexec = "go test -exec=pwn ./..."
 _private = "pytest"
 release = "pytest"
 `},
 			rules: []string{"allow poe lint", "allow poe test"},
-			has: []string{"#   serve: uvicorn app:app: not proposed: not a command the presets in force allow",
+			has: []string{"#   serve: uvicorn app:app: not proposed: the guard would ask for it typed by itself",
+				"#   uvpwn: uv run pwn: not proposed", "#   goexec: go test -exec=pwn ./...: not proposed",
 				"#   seq: not proposed", "#   env: not proposed", "#   sh: not proposed", "#   glob: pytest tests/*: not proposed",
 				"#   up: twine upload dist/x: not proposed", "#   release: pytest: not proposed: it reads like a deploy"},
 			lacks: []string{"_private"}},
@@ -206,7 +224,7 @@ typing = "mypy src"
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			text := starter(tt.files, tt.scripts...)
+			text := starter(t, tt.files, tt.scripts...)
 			if got := proposals(t, text); !slices.Equal(got, tt.rules) {
 				t.Errorf("proposals:\n got %q\nwant %q\n%s", got, tt.rules, text)
 			}
@@ -224,6 +242,19 @@ typing = "mypy src"
 	}
 }
 
+// Without a judge, init cannot tell what a task's command would ask
+// about, so it proposes no task.
+func TestStarterConfigTasksUnjudged(t *testing.T) {
+	files := map[string]string{"pyproject.toml": "[tool.poe.tasks]\ntest = \"pytest\"\n"}
+	text := policy.StarterConfigFor(proj, policy.ProjectFiles{
+		Exists: func(n string) bool { _, ok := files[n]; return ok },
+		Read:   func(n string) ([]byte, bool) { s, ok := files[n]; return []byte(s), ok },
+	})
+	if got := proposals(t, text); len(got) != 0 || !strings.Contains(text, "#   test: pytest: not proposed: not judged here") {
+		t.Errorf("proposals %q in\n%s", got, text)
+	}
+}
+
 // Whatever a project's files hold, the starter config loads, compiles, and
 // has a comment above every rule.
 func FuzzStarterConfig(f *testing.F) {
@@ -231,7 +262,7 @@ func FuzzStarterConfig(f *testing.F) {
 	f.Add(`{"scripts": {"a\"b": "x\n[[rule]]"}}`, "a b: ; x\n", "[tool.pdm.scripts]\nx = {cmd = [\"a\", \"b\"]}\n", "x\ny")
 	f.Add(`{"scripts": 1}`, "\t\t\n:", "[[project]]\n", "")
 	f.Fuzz(func(t *testing.T, pkg, makefile, pyproject, script string) {
-		text := starter(map[string]string{"package.json": pkg, "Makefile": makefile, "pyproject.toml": pyproject, "yarn.lock": ""}, script)
+		text := starter(t, map[string]string{"package.json": pkg, "Makefile": makefile, "pyproject.toml": pyproject, "yarn.lock": ""}, script)
 		proposals(t, text)
 		f, err := policy.ParseFile(proj+"/.guard-exec.toml", []byte(text), policy.Project)
 		if err != nil {

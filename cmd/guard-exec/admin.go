@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -184,6 +185,7 @@ func cmdInit(e *env, args []string) int {
 			return b, err == nil
 		},
 		Executables: func(dir string) []string { return executables(filepath.Join(root, dir)) },
+		Allowed:     initJudge(e, root),
 	})
 	if *print {
 		fmt.Fprint(e.stdout, text)
@@ -225,6 +227,38 @@ func readProjectFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a small regular file", path)
 	}
 	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
+
+// initJudge judges a command init would propose to allow inside a task
+// (poe test runs pytest -x): with the built-in defaults and only the
+// presets init writes, as the guard would judge it typed at the project
+// root, so that a task never hides what the guard would ask about.
+func initJudge(e *env, root string) func(presets []string, command string) bool {
+	pols := map[string]*policy.Policy{}
+	return func(presets []string, command string) bool {
+		key := strings.Join(presets, ",")
+		pol, ok := pols[key]
+		if !ok {
+			s := &setup{configPath: e.userConfigPath(), stateDir: e.stateDir(), projectFile: filepath.Join(root, ProjectFile)}
+			quoted := make([]string, len(presets))
+			for i, p := range presets {
+				quoted[i] = strconv.Quote(p)
+			}
+			f, err := policy.ParseFile("init", []byte("presets = ["+strings.Join(quoted, ", ")+"]\n"), policy.User)
+			if err == nil {
+				pol, err = policy.Build(policy.Sources{Env: guardEnv(e, s, root), User: f})
+			}
+			if err != nil {
+				pol = nil // proposes nothing
+			}
+			pols[key] = pol
+		}
+		if pol == nil {
+			return false
+		}
+		res := judge.Judge(pol, judge.Request{Source: command, Cwd: root, Getenv: e.get, Params: []string{"bash"}})
+		return res.D == policy.Allow
+	}
 }
 
 // executables lists the executable regular files directly in dir (not
