@@ -358,7 +358,7 @@ func makeProposals(read func(string) ([]byte, bool), found []string) string {
 		b.WriteString("# deploy, release, publish and uninstall ask) without reading the recipes,\n")
 		b.WriteString("# so read what each runs:\n")
 		for i, t := range targets {
-			if i == 40 {
+			if i == 30 {
 				fmt.Fprintf(&b, "#   … and %d more\n", len(targets)-i)
 				break
 			}
@@ -375,8 +375,8 @@ func makeProposals(read func(string) ([]byte, bool), found []string) string {
 			}
 			fmt.Fprintf(&b, "#   %s:%s\n", t.name, note)
 			for j, r := range t.recipe {
-				if j == 4 {
-					fmt.Fprintf(&b, "#       … and %d more lines\n", len(t.recipe)-j)
+				if j == 3 {
+					fmt.Fprintf(&b, "#       … and %d more\n", len(t.recipe)-j)
 					break
 				}
 				fmt.Fprintf(&b, "#       %s\n", shown(r, 100))

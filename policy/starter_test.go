@@ -168,10 +168,10 @@ func TestStarterConfigSources(t *testing.T) {
 			lacks: []string{"package.json scripts"}},
 		{name: "Makefile: targets and recipes, no rules",
 			files: map[string]string{"Makefile": "CC := gcc\nX ::= y\n.PHONY: test\n# a comment\ntest lint: deps\n\tgo test ./...\n\t@echo done\n" +
-				"%.o: %.c\n\t$(CC) -c $<\n$(BIN): x\n\tld\nfoo: CFLAGS = -O2\nall: ; echo all\ndeploy-docs:\n\tmkdocs gh-deploy\ninstall:\n\tcp x /usr/bin\n"},
+				"%.o: %.c\n\t$(CC) -c $<\n$(BIN): x\n\tld\nfoo: CFLAGS = -O2\nall: ; echo all\ndeploy-docs:\n\tmkdocs gh-deploy\ninstall:\n\tcp x /usr/bin\nlong:\n\ta\n\tb\n\tc\n\td\n"},
 			has: []string{"# Makefile targets.", "#   test:\n#       go test ./...\n#       @echo done\n#   lint:\n#       go test ./...",
 				"#   all:\n#       echo all", "#   deploy-docs: (the preset allows it, though its name reads like a deploy",
-				"#   install: (keeps asking"},
+				"#   install: (keeps asking", "#       c\n#       … and 1 more\n"},
 			lacks: []string{"CC:", "X:", ".PHONY", "%.o", "BIN", "foo:", "#   deps"}},
 		{name: "Makefile without targets",
 			files: map[string]string{"Makefile": "include other.mk\n"},
