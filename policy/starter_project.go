@@ -22,10 +22,12 @@ import (
 // allows, and proposes rules only where a question goes away without
 // allowing more than the comment shows: the yarn and pnpm shorthands
 // (yarn dev is yarn run dev), and poe and pdm tasks whose command the
-// guard allows typed by itself (with the presets init writes). Scripts whose names read like a deploy get an ask rule,
-// since npm run would allow them. Executable files under scripts/ get no
-// rule: the guard reads a script each time it runs and judges what is in
-// it, which a rule naming the script would skip.
+// guard allows typed by itself (with the presets init writes). Scripts
+// whose names read like a deploy get an ask rule, since npm run would
+// allow them. Console scripts run Python functions the comment cannot
+// show, and get no rule. Executable files under scripts/ get none either:
+// the guard reads a script each time it runs and judges what is in it,
+// which a rule naming the script would skip.
 
 // ProjectFiles is what guard-exec init may look at in a project.
 type ProjectFiles struct {
