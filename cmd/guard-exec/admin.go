@@ -232,21 +232,28 @@ func readProjectFile(path string) ([]byte, error) {
 // initJudge judges a command init would propose to allow inside a task
 // (poe test runs pytest -x): with the built-in defaults and only the
 // presets init writes, as the guard would judge it typed at the project
-// root, so that a task never hides what the guard would ask about.
+// root, so that a task never hides what the guard would ask about. Where
+// the guard's configuration does not load, no task is proposed.
 func initJudge(e *env, root string) func(presets []string, command string) bool {
 	pols := map[string]*policy.Policy{}
+	var penv *policy.Env
+	if s, _ := load(e, root); s != nil {
+		penv = s.env // the home, project and protected files load found
+	}
 	return func(presets []string, command string) bool {
+		if penv == nil {
+			return false
+		}
 		key := strings.Join(presets, ",")
 		pol, ok := pols[key]
 		if !ok {
-			s := &setup{configPath: e.userConfigPath(), stateDir: e.stateDir(), projectFile: filepath.Join(root, ProjectFile)}
 			quoted := make([]string, len(presets))
 			for i, p := range presets {
 				quoted[i] = strconv.Quote(p)
 			}
 			f, err := policy.ParseFile("init", []byte("presets = ["+strings.Join(quoted, ", ")+"]\n"), policy.User)
 			if err == nil {
-				pol, err = policy.Build(policy.Sources{Env: guardEnv(e, s, root), User: f})
+				pol, err = policy.Build(policy.Sources{Env: penv, User: f})
 			}
 			if err != nil {
 				pol = nil // proposes nothing

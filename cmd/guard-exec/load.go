@@ -95,6 +95,9 @@ type setup struct {
 	// lines, a file too large): found again before every command, it is
 	// said once, by whichever command prints warnings (printWarnings).
 	approvalsErr error
+	// env is what the policy was told of where it judges (home, project,
+	// protected files), for judging with other rules there (init).
+	env *policy.Env
 }
 
 // TrustEnv pins the project policy a CI job trusts: "sha256:HEX" (or
@@ -133,8 +136,44 @@ func (s *setup) printWarnings() []string {
 // configuration is an error: the caller refuses everything.
 func load(e *env, cwd string) (*setup, error) {
 	s := &setup{configPath: e.userConfigPath(), stateDir: e.stateDir()}
+	home := e.home()
 	s.projectFile = filepath.Join(policy.ProjectRoot(cwd), ProjectFile)
-	penv := guardEnv(e, s, cwd)
+	project, inProject := policy.ProjectRootIn(cwd, home)
+	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
+	for k, v := range e.vars {
+		if v != "" { // an empty variable holds no secret
+			penv.Vars = append(penv.Vars, k)
+		}
+	}
+	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
+		penv.Temp = append(penv.Temp, filepath.Clean(t))
+	}
+	if e.get("GITHUB_ACTIONS") == "true" {
+		// The runner's files of workflow commands: outputs, the job
+		// summary and state are data the runner reads; GITHUB_ENV and
+		// GITHUB_PATH change what the job's later steps run.
+		for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"} {
+			if f := e.get(k); filepath.IsAbs(f) {
+				penv.RunnerData = append(penv.RunnerData, filepath.Clean(f))
+			}
+		}
+		for _, k := range []string{"GITHUB_ENV", "GITHUB_PATH"} {
+			if f := e.get(k); filepath.IsAbs(f) {
+				penv.RunnerEnv = append(penv.RunnerEnv, filepath.Clean(f))
+			}
+		}
+	}
+	// The guard's own files: the config in use (and its lock), the
+	// default config directories, the project file, the state directory.
+	penv.Protect = append(penv.Protect, s.configPath, s.configPath+".lock", s.projectFile, filepath.Join(home, ".config", "guard-exec"))
+	if x := e.get("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
+		penv.Protect = append(penv.Protect, filepath.Join(x, "guard-exec"))
+	}
+	if s.stateDir != "" {
+		penv.Protect = append(penv.Protect, s.stateDir)
+	}
+	// The agents' own settings and hook files, and the guard's links.
+	penv.ProtectAgent = install.AgentFiles(install.Env{Home: home, Getenv: e.get}, project)
 	user, err := policy.LoadFile(s.configPath, policy.User)
 	if err != nil {
 		return s, err
@@ -164,6 +203,7 @@ func load(e *env, cwd string) (*setup, error) {
 		}
 	}
 	src := policy.Sources{Env: penv, User: user, Project: proj, ProjectTrusted: trusted, CheckExamples: true}
+	s.env = penv
 	if id, err := state.SessionID(e.get); err == nil {
 		s.session = id
 		if s.stateDir != "" {
@@ -218,50 +258,6 @@ func load(e *env, cwd string) (*setup, error) {
 		s.audit = &audit.Log{Path: filepath.Join(s.stateDir, "audit.jsonl"), Redact: redact}
 	}
 	return s, nil
-}
-
-// guardEnv is what the policy is told of the place it judges in, from
-// cwd: home, the project, temporary directories, a CI runner's files, and
-// the files no command may change (the guard's own, the agents').
-func guardEnv(e *env, s *setup, cwd string) *policy.Env {
-	home := e.home()
-	project, inProject := policy.ProjectRootIn(cwd, home)
-	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
-	for k, v := range e.vars {
-		if v != "" { // an empty variable holds no secret
-			penv.Vars = append(penv.Vars, k)
-		}
-	}
-	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
-		penv.Temp = append(penv.Temp, filepath.Clean(t))
-	}
-	if e.get("GITHUB_ACTIONS") == "true" {
-		// The runner's files of workflow commands: outputs, the job
-		// summary and state are data the runner reads; GITHUB_ENV and
-		// GITHUB_PATH change what the job's later steps run.
-		for _, k := range []string{"GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_STATE"} {
-			if f := e.get(k); filepath.IsAbs(f) {
-				penv.RunnerData = append(penv.RunnerData, filepath.Clean(f))
-			}
-		}
-		for _, k := range []string{"GITHUB_ENV", "GITHUB_PATH"} {
-			if f := e.get(k); filepath.IsAbs(f) {
-				penv.RunnerEnv = append(penv.RunnerEnv, filepath.Clean(f))
-			}
-		}
-	}
-	// The guard's own files: the config in use (and its lock), the
-	// default config directories, the project file, the state directory.
-	penv.Protect = append(penv.Protect, s.configPath, s.configPath+".lock", s.projectFile, filepath.Join(home, ".config", "guard-exec"))
-	if x := e.get("XDG_CONFIG_HOME"); filepath.IsAbs(x) {
-		penv.Protect = append(penv.Protect, filepath.Join(x, "guard-exec"))
-	}
-	if s.stateDir != "" {
-		penv.Protect = append(penv.Protect, s.stateDir)
-	}
-	// The agents' own settings and hook files, and the guard's links.
-	penv.ProtectAgent = install.AgentFiles(install.Env{Home: home, Getenv: e.get}, project)
-	return penv
 }
 
 // readScript reads a script to judge: at most one byte more than the
