@@ -220,10 +220,18 @@ func StarterConfig(root string, exists func(string) bool) string {
 // setting with a comment saying what it allows and where it was found, for
 // the person to read before they trust the file.
 func StarterConfigFrom(root string, exists func(string) bool, read func(string) ([]byte, bool)) string {
+	return StarterConfigFor(root, ProjectFiles{Exists: exists, Read: read})
+}
+
+// StarterConfigFor is StarterConfigFrom for a project whose files p
+// shows: besides ports and compose files, its package.json scripts,
+// Makefile targets, pyproject.toml scripts and tasks, and executable
+// scripts under scripts/ (see projectProposals).
+func StarterConfigFor(root string, p ProjectFiles) string {
 	var found []string
 	for _, name := range PresetNames() {
 		for _, f := range Presets()[name].Detect {
-			if exists(f) {
+			if p.Exists(f) {
 				found = append(found, name)
 				break
 			}
@@ -241,8 +249,8 @@ func StarterConfigFrom(root string, exists func(string) bool, read func(string) 
 	} else {
 		b.WriteString("# Presets allow everyday build/test commands of an ecosystem:\n# presets = [\"go\", \"node\", \"python\", \"rust\", \"make\", \"git\"]\n\n")
 	}
-	if read != nil {
-		b.WriteString(projectProposals(read))
+	if p.Read != nil {
+		b.WriteString(projectProposals(p, found))
 	}
 	b.WriteString("# mode = \"audit\"   # log and warn instead of refusing (for a trial period)\n\n")
 	b.WriteString(`# Examples:

@@ -11,10 +11,14 @@ import (
 )
 
 // projectProposals reads a project's files for what guard-exec init can
-// propose beyond presets: the ports its development server listens on
-// (dev_ports), and read-only docker compose verbs when it has a compose
-// file. What it cannot tell for sure it does not propose.
-func projectProposals(read func(string) ([]byte, bool)) string {
+// propose beyond presets (found names those in the config): the ports its
+// development server listens on (dev_ports), read-only docker compose verbs
+// when it has a compose file, and what its package.json, Makefile,
+// pyproject.toml and scripts/ hold (starter_project.go). What it cannot
+// tell for sure it does not propose, and every proposal has a comment
+// saying what it found and where.
+func projectProposals(p ProjectFiles, found []string) string {
+	read := p.Read
 	var b strings.Builder
 	ports, where := devPorts(read)
 	if len(ports) > 0 {
@@ -33,13 +37,24 @@ func projectProposals(read func(string) ([]byte, bool)) string {
 		if _, ok := read(f); !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "# %s: the project's containers. These only show them; up, build, down\n# and exec keep asking.\n", f)
+		fmt.Fprintf(&b, "# %s: the project's containers. These only show them; up, build, down\n# and exec keep asking.\n\n", f)
 		for _, verb := range []string{"ps", "logs", "config", "images", "top", "ls"} {
+			fmt.Fprintf(&b, "# docker compose %s: %s\n", verb, composeVerbs[verb])
 			fmt.Fprintf(&b, "[[rule]]\ndecision = \"allow\"\ncommand  = \"docker compose %s\"\nwhy      = \"shows the project's containers\"\n\n", verb)
 		}
 		break
 	}
+	b.WriteString(nodeProposals(read, found))
+	b.WriteString(makeProposals(read, found))
+	b.WriteString(pyprojectProposals(read, found, p.Allowed))
+	b.WriteString(scriptsDirNote(p.Executables))
 	return b.String()
+}
+
+// composeVerbs says what each read-only compose verb shows.
+var composeVerbs = map[string]string{
+	"ps": "lists the containers", "logs": "prints their output", "config": "prints the compose file as compose reads it",
+	"images": "lists their images", "top": "lists their processes", "ls": "lists the compose projects",
 }
 
 var composeFiles = []string{"compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"}

@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -177,11 +178,15 @@ func cmdInit(e *env, args []string) int {
 		return ExitRefused
 	}
 	root := policy.ProjectRoot(e.cwd)
-	text := policy.StarterConfigFrom(root, func(name string) bool { return fileExists(filepath.Join(root, name)) },
-		func(name string) ([]byte, bool) {
+	text := policy.StarterConfigFor(root, policy.ProjectFiles{
+		Exists: func(name string) bool { return fileExists(filepath.Join(root, name)) },
+		Read: func(name string) ([]byte, bool) {
 			b, err := readProjectFile(filepath.Join(root, name))
 			return b, err == nil
-		})
+		},
+		Executables: func(dir string) []string { return executables(filepath.Join(root, dir)) },
+		Allowed:     initJudge(e, root),
+	})
 	if *print {
 		fmt.Fprint(e.stdout, text)
 		return 0
@@ -222,6 +227,68 @@ func readProjectFile(path string) ([]byte, error) {
 		return nil, fmt.Errorf("%s is not a small regular file", path)
 	}
 	return io.ReadAll(io.LimitReader(f, 1<<20))
+}
+
+// initJudge judges a command init would propose to allow inside a task
+// (poe test runs pytest -x): with the built-in defaults and only the
+// presets init writes, as the guard would judge it typed at the project
+// root, so that a task never hides what the guard would ask about. Where
+// the guard's configuration does not load, no task is proposed.
+func initJudge(e *env, root string) func(presets []string, command string) bool {
+	pols := map[string]*policy.Policy{}
+	var penv *policy.Env
+	if s, _ := load(e, root); s != nil {
+		penv = s.env // the home, project and protected files load found
+	}
+	return func(presets []string, command string) bool {
+		if penv == nil {
+			return false
+		}
+		key := strings.Join(presets, ",")
+		pol, ok := pols[key]
+		if !ok {
+			quoted := make([]string, len(presets))
+			for i, p := range presets {
+				quoted[i] = strconv.Quote(p)
+			}
+			f, err := policy.ParseFile("init", []byte("presets = ["+strings.Join(quoted, ", ")+"]\n"), policy.User)
+			if err == nil {
+				pol, err = policy.Build(policy.Sources{Env: penv, User: f})
+			}
+			if err != nil {
+				pol = nil // proposes nothing
+			}
+			pols[key] = pol
+		}
+		if pol == nil {
+			return false
+		}
+		res := judge.Judge(pol, judge.Request{Source: command, Cwd: root, Getenv: e.get, Params: []string{"bash"}})
+		return res.D == policy.Allow
+	}
+}
+
+// executables lists the executable regular files directly in dir (not
+// the files links point to: a link may lead out of the project), at most
+// 200 of them.
+func executables(dir string) []string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && fi.Mode()&0o111 != 0 {
+			out = append(out, e.Name())
+			if len(out) == 200 {
+				break
+			}
+		}
+	}
+	return out
 }
 
 func installEnv(e *env, target string) (install.Env, error) {

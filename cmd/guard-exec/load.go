@@ -95,6 +95,9 @@ type setup struct {
 	// lines, a file too large): found again before every command, it is
 	// said once, by whichever command prints warnings (printWarnings).
 	approvalsErr error
+	// env is what the policy was told of where it judges (home, project,
+	// protected files), for judging with other rules there (init).
+	env *policy.Env
 }
 
 // TrustEnv pins the project policy a CI job trusts: "sha256:HEX" (or
@@ -195,6 +198,7 @@ func load(e *env, cwd string) (*setup, error) {
 		}
 	}
 	src := policy.Sources{Env: penv, User: user, Project: proj, ProjectTrusted: trusted, CheckExamples: true}
+	s.env = penv
 	if id, err := state.SessionID(e.get); err == nil {
 		s.session = id
 		if s.stateDir != "" {
