@@ -21,6 +21,7 @@ func (c *Console) Run(current func() (Item, bool), answer func(it Item, a Answer
 			err = fmt.Errorf("prompt: internal error: %v", r)
 		}
 	}()
+	defer blockJobControl()() // see Ask
 	path := c.Path
 	if path == "" {
 		path = "/dev/tty"
@@ -124,8 +125,8 @@ func (c *Console) Run(current func() (Item, bool), answer func(it Item, a Answer
 					}
 					continue
 				}
-				if time.Since(shownAt) < grace {
-					continue
+				if time.Since(shownAt) < grace && b != 0x03 && b != 0x1c && b != 0x1a {
+					continue // typed for the question before; Ctrl-C always leaves
 				}
 				echo, ev := ed.key(b)
 				if echo != "" {

@@ -165,7 +165,6 @@ func converse(f *os.File, rc syscall.RawConn, q *Question, sigc <-chan os.Signal
 	exited := make(chan struct{})
 	go func() {
 		defer close(exited)
-		defer blockJobControl()()
 		readKeys(rc, in, done)
 	}()
 	defer func() {
@@ -261,6 +260,7 @@ type input struct {
 
 // readKeys sends what is typed to in until an error or done.
 func readKeys(rc syscall.RawConn, in chan<- input, done <-chan struct{}) {
+	defer blockJobControl()()
 	buf := make([]byte, 256)
 	for {
 		var n int
