@@ -159,6 +159,11 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		return nil, true
 	}
 	switch c.Prog {
+	case "pytest", "py.test":
+		// What its options write, and its operands as any program's.
+		effs = append(effs, pytestEffects(args)...)
+		addAll(nonOptions(args), Unknown, "", false)
+		return effs, false
 	case "rm":
 		addAll(args, Write, "delete", c.Has("--recursive"))
 	case "rmdir":

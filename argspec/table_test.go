@@ -275,6 +275,16 @@ func TestEffects(t *testing.T) {
 		{"grep -r pat dir", []string{"read dir R"}},
 		{"grep -e pat f", []string{"read f"}},
 		{"echo rm -rf /", []string{}},
+		// pytest removes its --basetemp before the run (pytest.go).
+		{"pytest --basetemp=/x t.py", []string{"write:delete /x R", "read/write t.py"}},
+		{"pytest --basetemp /x", []string{"write:delete /x R", "read/write /x"}},
+		{"pytest -o cache_dir=c --cache-clear", []string{"write c R", "write:delete c/d R", "write:delete c/v R", "read/write cache_dir=c"}},
+		{"pytest -ocache_dir=c", []string{"write c R"}},
+		{"pytest --override-ini=cache_dir=c", []string{"write c R"}},
+		{"pytest -o xfail_strict=true", []string{"read/write xfail_strict=true"}},
+		{"pytest --junitxml=r.xml --cov-report=html:cov --cov-report=term", []string{"write r.xml", "write cov R"}},
+		{"pytest -- --basetemp=/x", []string{}}, // an operand: no delete
+		{"pytest -x -q tests", []string{"read/write tests"}},
 	}
 	for _, tt := range tests {
 		if got := effects(tt.argv); !slices.Equal(got, tt.want) {

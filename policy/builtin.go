@@ -358,6 +358,15 @@ func builtinRules(env *Env) (*builtins, error) {
 	preds = append(preds,
 		&Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
 			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
+	if !env.NoProject && env.Project != "" && env.Project != "/" {
+		// Writes inside the project are allowed; deleting all of it, or
+		// its history, is not an everyday write (pytest --basetemp=.).
+		proj := filepath.Clean(env.Project)
+		preds = append(preds, &Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
+			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, map[string]bool{"delete": true, "move": true}),
+			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
+			Instead:    "delete the specific build or output directories you mean"})
+	}
 	for _, r := range preds {
 		add(r, false)
 	}
@@ -461,6 +470,12 @@ func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tr
 	if env.Home != "" && env.Home != "/" {
 		roots = append(roots, filepath.Clean(env.Home))
 	}
+	return destroysDirs(roots, ops)
+}
+
+// destroysDirs matches a recursive operation of ops on one of roots (or
+// a glob covering all of one's entries), in any spelling.
+func destroysDirs(roots []string, ops map[string]bool) func(p *Part, e Effect) word.Tri {
 	pats := sync.OnceValue(func() []*word.Pattern {
 		var pats []*word.Pattern
 		for _, r := range roots {
