@@ -139,6 +139,17 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"cat /home/*/.ssh/id_rsa",
 		"cat /root/.aws/credentials",
 		"cat \"$X/.ssh/id_ed25519\"", // whatever $X is, it names a key
+		// Under a credential directory as written, whatever the value:
+		// every value bash may give the path must be allowed.
+		"cat ~/.ssh/\"$k\"",
+		"cat \"$HOME/.ssh/$k\"",
+		"cat ~/.aws/$p",
+		"cat ~/.ssh/$(ls ~/.ssh | head -1)",
+		"ls ~/.ssh | while read f; do cat ~/.ssh/$f; done",
+		"cd ~/.ssh && cat \"$f\"",
+		"grep -r x ~/.ssh/$d",
+		"cat ~/$f",
+		"cat ~/.ssh/$k.pub", // $k may hold a "/": not certainly a public key
 		// Recursive reads of the home or a credential directory.
 		"grep -r . ~/.ssh",
 		"grep -R PRIVATE ~",
@@ -178,7 +189,9 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"grep -r foo src/", // the project: no credentials below it
 		"grep -rn TODO .",
 		"cat \"$f\"", // a path known only at run time is not a known secret
-		"cat ~/*",    // a glob's * never matches a leading dot
+		"cat src/$f", // under the project: no credential there
+		"cat /usr/share/doc/$f",
+		"cat ~/*", // a glob's * never matches a leading dot
 		"cp ~/*.txt /tmp/x",
 		"tar czf /tmp/src.tgz src",
 		"find . -name '*.go' -execdir cat {} +",

@@ -67,6 +67,13 @@ type Effect struct {
 	// contents. SkipHidden: a recursive read that passes over entries
 	// named .* below Path (rg, tree). See argspec.Effect.
 	Names, SkipHidden bool
+	// Under lists the directories a Path known only at run time lies
+	// under as written: the literal directory before its first unknown
+	// part (/home/u/.ssh for ~/.ssh/$k), or for a relative path each
+	// directory the part may run in. The value may still hold ".." and go
+	// elsewhere, so Under only ever makes a deny or ask rule match
+	// "maybe", never an allow rule.
+	Under []string
 	// Guessed: the catalogue does not know the program, and this is an
 	// operand that might be a path it reads or writes. A configured allow
 	// of the command covers it (see Policy.Judge).
@@ -145,9 +152,13 @@ const Read = argspec.Read
 
 // addEffect adds the effect like on the path w, made absolute.
 func (p *Part) addEffect(w word.Word, like Effect) {
+	under := p.under(w)
 	for _, abs := range p.resolve(w) {
 		e := like
 		e.Path, e.Written = abs, w.String()
+		if len(abs.Segs) == 1 && abs.Segs[0].Kind == word.Hole {
+			e.Under = under
+		}
 		p.Effects = append(p.Effects, e)
 		if p.env.Resolve == nil {
 			continue
@@ -197,6 +208,43 @@ func (p *Part) resolve(w word.Word) []word.Word {
 		out = append(out, cleanWord(j))
 	}
 	return out
+}
+
+// under returns the directories a path word with a part known only at
+// run time lies under as written (Effect.Under): its literal directory
+// prefix, made absolute against each directory the part may run in.
+func (p *Part) under(w word.Word) []string {
+	prefix := w.Prefix()
+	if w.IsStatic() {
+		return nil
+	}
+	dir := ""
+	if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+		dir = prefix[:i+1]
+	}
+	if strings.HasPrefix(dir, "/") {
+		return []string{cleanPath(dir)}
+	}
+	if p.Cwd.Unknown {
+		return nil
+	}
+	var out []string
+	for _, d := range p.Cwd.Dirs {
+		out = append(out, cleanPath(filepath.Join(d, dir)))
+	}
+	return out
+}
+
+// underMatch reports whether a path under one of dirs may match pat.
+func underMatch(pat *word.Pattern, dirs []string) word.Tri {
+	for _, d := range dirs {
+		sub := word.FromLit(strings.TrimSuffix(d, "/") + "/")
+		sub.Add(word.Seg{Kind: word.Hole, Text: "…"})
+		if pat.Match(sub) != word.No {
+			return word.Maybe
+		}
+	}
+	return word.No
 }
 
 // cleanWord cleans the static parts of an absolute path word: "/etc/../x"

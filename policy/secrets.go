@@ -472,11 +472,25 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 			}
 		}
 	}
+	pat, except := m.tails()
 	tail, ok := literalTail(e.Written)
+	if ok {
+		for _, x := range except {
+			if x.MatchString(tail) {
+				return word.No // ~/.ssh/$k.pub: a public key, whatever $k is
+			}
+		}
+	}
+	// cat ~/.ssh/"$k", cd ~/.aws && cat "$f": under a credential
+	// directory as written, whatever the value.
+	for _, hp := range m.pats() {
+		if underMatch(hp.pat, e.Under) != word.No {
+			return word.Maybe
+		}
+	}
 	if !ok {
 		return word.No
 	}
-	pat, except := m.tails()
 	if pat == nil || !pat.MatchString(tail) {
 		return word.No
 	}
