@@ -482,14 +482,42 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			}
 			return effs, true
 		}
+		// A program the catalogue does not know may read or write any of
+		// its operands, and any option's value (go build -o /usr/bin/x,
+		// go test -coverprofile=F, cargo --target-dir D): all of them
+		// are possible paths.
 		if c.Spec == nil {
 			addAll(nonOptions(args), Unknown, "", false)
+			addAll(attachedValues(args), Unknown, "", false)
 			return effs, false
 		}
 		addAll(args, Unknown, "", false)
+		for _, o := range c.Opts {
+			if o.Value != nil {
+				add(*o.Value, Unknown, "", false)
+			}
+		}
 		return effs, false
 	}
 	return effs, true
+}
+
+// attachedValues are the values of options written with them in one word
+// (--out=FILE, -coverprofile=FILE) in an argv read without a spec.
+func attachedValues(ws []word.Word) []word.Word {
+	var out []word.Word
+	for _, w := range ws {
+		p := w.Prefix()
+		if !strings.HasPrefix(p, "-") {
+			continue
+		}
+		if i := strings.IndexByte(p, '='); i > 0 {
+			if v, ok := w.TrimPrefix(p[:i+1]); ok {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
 }
 
 // findRoots returns find's starting points ("." when none is given).

@@ -307,6 +307,22 @@ func TestEffectsUnknownProgram(t *testing.T) {
 	if want := []string{"read/write a", "read/write b"}; !slices.Equal(got, want) {
 		t.Errorf("frob -v a b: effects %q, want %q", got, want)
 	}
+	// An option's value may be a path too, attached or not, with a spec
+	// or without one.
+	for argv, want := range map[string][]string{
+		"frob --out=/etc/x -k=v a":          {"read/write a", "read/write /etc/x", "read/write v"},
+		"go build -o /etc/x .":              {"read/write build", "read/write /etc/x", "read/write ."},
+		"go test -coverprofile=c.out ./...": {"read/write test", "read/write ./...", "read/write c.out"},
+	} {
+		effs, _ := argspec.Effects(norm(argv))
+		var got []string
+		for _, e := range effs {
+			got = append(got, e.Access.String()+" "+e.Path.String())
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: effects %q, want %q", argv, got, want)
+		}
+	}
 }
 
 // The normalised form is shown to people (check --json, explain): an

@@ -460,10 +460,16 @@ func pick(a, b []*Rule, i int) *Rule {
 // program, so what its operands might be is its business. Only the
 // guesses are covered: redirections and what the catalogue knows a
 // program writes are judged as always, and a built-in allow (a read-only
-// command) covers nothing.
+// command) covers nothing. Nor does a preset's: naming the python preset
+// allows everyday pytest, not whatever its options may write (pytest
+// --basetemp, go build -o /usr/local/bin/go, cargo --target-dir): the
+// person never saw those operands, so they are judged as any program's.
 func coversGuesses(p *Part, cv aspectResult) bool {
-	return !p.Known && cv.matched && cv.decision == Allow && cv.rule != nil && cv.rule.Layer != Builtin
+	return !p.Known && cv.matched && cv.decision == Allow && cv.rule != nil && cv.rule.Layer != Builtin && !cv.rule.fromPreset()
 }
+
+// fromPreset reports a rule a preset made (Build names its source so).
+func (r *Rule) fromPreset() bool { return strings.HasPrefix(r.Source, "preset ") }
 
 // matchPart matches an absolute rule against any aspect of a part: the
 // command (index -1), or effect index with one access. The aspect's name (aspectName) is built

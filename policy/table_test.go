@@ -527,6 +527,20 @@ func TestPresets(t *testing.T) {
 		{"pytest $ARGS", "ask"},
 		{"pytest -o \"$K=/usr\" --cache-clear", "ask"},
 		{"pytest -x -k 'a and not b' --tb=short", "allow"},
+		// A preset allows the everyday command, not whatever its
+		// operands and option values may name: those are judged as
+		// any program's possible paths.
+		{"go build -o /usr/local/bin/go", "ask"},
+		{"go build -o bin/x ./cmd/x", "allow"},
+		{"go test -coverprofile=/etc/passwd ./...", "ask"},
+		{"go test -coverprofile=c.out -run TestX -timeout 30s ./...", "allow"},
+		{"go test -cpuprofile ~/.bashrc", "ask"},
+		{"go mod tidy -modfile=/etc/x.mod", "ask"},
+		{"cargo build --target-dir /opt/t", "ask"},
+		{"cargo build --release --target-dir target/x", "allow"},
+		{"cargo test -- --logfile /opt/x", "ask"},
+		{"npm run build -- --outDir /opt/x", "ask"},
+		{"mypy --cache-dir /opt/c .", "ask"},
 		{"twine upload dist/*", "ask"},
 		{"go test ./...", "allow"},
 		{"go build ./cmd/x", "allow"},
