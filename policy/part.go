@@ -134,6 +134,14 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 			}
 		}
 	}
+	if p.Norm != nil {
+		// What the variables set for it make the program write.
+		for _, a := range c.Assigns {
+			for _, e := range argspec.EnvEffects(p.Norm.Prog, a.Name, a.Value) {
+				p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive})
+			}
+		}
+	}
 	for _, r := range c.Redirs {
 		switch {
 		case r.Writes() && r.Reads():

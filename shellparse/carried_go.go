@@ -137,9 +137,41 @@ func (w *walker) goFlag(sc *scope, cmd *Cmd, sub, name string, v word.Word) {
 		}
 	case "ldflags":
 		w.goLinkerFlags(sc, cmd, v, what)
+		w.goToolFiles(cmd, v, what)
+	case "gcflags", "asmflags":
+		w.goToolFiles(cmd, v, what)
 	case "compiler":
 		if t, _ := v.Static(); t != "gc" {
 			w.opaquePart(cmd, what+"="+v.String()+" builds with another compiler")
+		}
+	}
+}
+
+// goToolFileFlags are the compiler's, assembler's and linker's flags that
+// name a file or directory they write or load (cmd/compile, cmd/asm,
+// cmd/link of go 1.26; checked: -gcflags=-o=F and -ldflags=-cpuprofile=F
+// write F).
+var goToolFileFlags = map[string]bool{"-o": true, "-cpuprofile": true, "-memprofile": true, "-blockprofile": true,
+	"-mutexprofile": true, "-trace": true, "-bench": true, "-importcfg": true, "-embedcfg": true, "-pgoprofile": true,
+	"-linkobj": true, "-asmhdr": true, "-symabis": true, "-json": true, "-tmpdir": true, "-capturehostobjs": true,
+	"-dumpdep": true, "-r": true, "-L": true, "-I": true, "-installsuffix": true, "-coveragecfg": true}
+
+// goToolFiles asks about tool flags (-gcflags, -asmflags, -ldflags)
+// that make the tool write or load a file the guard does not place.
+func (w *walker) goToolFiles(cmd *Cmd, v word.Word, what string) {
+	t, ok := v.Static()
+	if !ok {
+		w.opaquePart(cmd, what+" with flags not known here (the tools' flags can name files they write)")
+		return
+	}
+	if pat, flags, ok := strings.Cut(t, "="); ok && !strings.HasPrefix(t, "-") && !strings.ContainsAny(pat, " ") {
+		t = flags // -gcflags=PATTERN=FLAGS
+	}
+	for _, f := range strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(t)) {
+		name, _, _ := strings.Cut("-"+strings.TrimLeft(f, "-"), "=")
+		if goToolFileFlags[name] {
+			w.opaquePart(cmd, what+" "+name+" makes the tool write or load a file the guard does not place")
+			return
 		}
 	}
 }
@@ -185,6 +217,25 @@ func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			n, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 			w.goFlag(sc, cmd, "(GOFLAGS)", n, word.FromLit(val))
 		}
+	case "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_FFLAGS", "CGO_LDFLAGS":
+		// go checks the flags of #cgo lines, never these: gcc -wrapper
+		// PROG, -B DIR, -fplugin=SO, -specs=FILE, @FILE, -Wl,--plugin
+		// run programs (checked with go 1.26: CGO_CFLAGS='-wrapper W'
+		// runs W for every compile).
+		t, ok := a.Value.Static()
+		if !ok {
+			w.opaquePart(cmd, a.Name+" is set to flags not known here (C compiler flags can name programs)")
+			return true
+		}
+		for _, f := range strings.Fields(t) {
+			if !plainCFlag(f) {
+				w.opaquePart(cmd, a.Name+" passes "+f+" to the C compiler or linker, which may run a program")
+				return true
+			}
+		}
+	case "GOCACHEPROG", "GOAUTH":
+		// A program go runs: the cache helper, the authentication command.
+		w.opaquePart(cmd, a.Name+" names a command go runs")
 	case "GOROOT", "GOTOOLDIR", "GOENV", "GOMODCACHE":
 		w.untrustedLocation(sc, cmd, a, "go runs its compiler and tools, or reads its settings or modules")
 	case "GOWORK":
@@ -195,4 +246,24 @@ func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		return false
 	}
 	return true
+}
+
+// plainCFlag reports a C compiler flag that only tunes the compilation:
+// optimisation, debug information, warnings, macros, include and library
+// directories and libraries, the standard, position independence.
+// Everything else may name a program or a file to run or load.
+func plainCFlag(f string) bool {
+	switch {
+	case f == "-g" || f == "-pthread" || f == "-fPIC" || f == "-fpic" || f == "-fPIE" || f == "-pie" || f == "-static" || f == "-w":
+		return true
+	case len(f) == 3 && strings.HasPrefix(f, "-O"), len(f) == 3 && strings.HasPrefix(f, "-g") && f[2] >= '0' && f[2] <= '3':
+		return true
+	case strings.HasPrefix(f, "-W") && !strings.Contains(f, ","):
+		return true // -Wall, -Wno-error; not -Wl,… -Wa,… -Wp,…
+	case strings.HasPrefix(f, "-std="), strings.HasPrefix(f, "-D"), strings.HasPrefix(f, "-U"),
+		strings.HasPrefix(f, "-I"), strings.HasPrefix(f, "-L"), strings.HasPrefix(f, "-l"), strings.HasPrefix(f, "-fno-"),
+		strings.HasPrefix(f, "-march="), strings.HasPrefix(f, "-mtune="):
+		return !strings.ContainsAny(f, "$`")
+	}
+	return false
 }

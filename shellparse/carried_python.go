@@ -282,6 +282,24 @@ func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		w.untrustedLocation(sc, cmd, a, "python loads its standard library")
 	case "PYTHONPATH":
 		w.searchPath(sc, cmd, a, "python imports modules")
+	case "PYTEST_PLUGINS":
+		w.opaquePart(cmd, "PYTEST_PLUGINS names modules pytest imports as plugins")
+	case "PYTEST_ADDOPTS":
+		// pytest reads it as options (what they write: argspec's
+		// EnvEffects); -p and --pyargs load modules, -c and --rootdir a
+		// configuration.
+		t, ok := a.Value.Static()
+		if !ok {
+			w.opaquePart(cmd, "PYTEST_ADDOPTS is set to options not known here (pytest -p loads plugins)")
+			return true
+		}
+		for _, f := range strings.Fields(t) {
+			if strings.HasPrefix(f, "-p") || f == "--pyargs" || strings.HasPrefix(f, "-c") || strings.HasPrefix(f, "--rootdir") ||
+				strings.HasPrefix(f, "--confcutdir") || strings.HasPrefix(f, "--config-file") || strings.HasPrefix(f, "-o") || strings.HasPrefix(f, "--override-ini") {
+				w.opaquePart(cmd, "PYTEST_ADDOPTS passes "+f+" to pytest, which loads code or configuration by it")
+				return true
+			}
+		}
 	default:
 		return false
 	}
