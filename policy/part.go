@@ -134,12 +134,12 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 			}
 		}
 	}
-	if p.Norm != nil {
-		// What the variables set for it make the program write.
-		for _, a := range c.Assigns {
-			for _, e := range argspec.EnvEffects(p.Norm.Prog, a.Name, a.Value) {
-				p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive})
-			}
+	// What the variables it sets make a tool write (GOCACHE=DIR): for a
+	// command's own assignments, an export, and the bare assignment the
+	// walker reports on its own (shellparse's carriedEnv).
+	for _, a := range c.Assigns {
+		for _, e := range argspec.EnvEffects(a.Name, a.Value) {
+			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive})
 		}
 	}
 	for _, r := range c.Redirs {

@@ -224,6 +224,11 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 		return false // unset in effect: nothing runs
 	}
 	cmd := &Cmd{Assigns: []Assign{a}, CodeArg: -1}
+	if len(argspec.EnvEffects(a.Name, a.Value)) > 0 {
+		// A place a tool writes: reported wherever it is set, as a part
+		// whose effects the policy judges (GOCACHE=/etc; go build).
+		w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1})
+	}
 	if buildProgramVar(a.Name) {
 		w.carriedProgram(sc, cmd, a.Value, a.Name+" (the program build tools run as "+a.Name+")")
 		return true

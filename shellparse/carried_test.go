@@ -129,10 +129,11 @@ func TestCarriedCode(t *testing.T) {
 		{"RUSTC_WRAPPER=pwn cargo build", []string{"pwn via=RUSTC_WRAPPER (a program cargo runs)", "cargo build"}},
 		{"export CARGO_BUILD_RUSTC_WRAPPER=pwn", []string{"pwn via=CARGO_BUILD_RUSTC_WRAPPER", "export CARGO_BUILD_RUSTC_WRAPPER=pwn"}},
 		{"RUSTFLAGS='-C linker=pwn' cargo build", []string{"pwn via=RUSTFLAGS -C linker", "cargo build"}},
-		{"RUSTFLAGS='-D warnings' CARGO_TARGET_DIR=t cargo build", []string{"cargo build"}},
+		// A place cargo writes is a part of its own, for the path rules.
+		{"RUSTFLAGS='-D warnings' CARGO_TARGET_DIR=t cargo build", []string{"CARGO_TARGET_DIR=t", "cargo build"}},
 		{"CARGO_REGISTRIES_CRATES_IO_PROTOCOL=sparse CARGO_INCREMENTAL=0 CARGO_TERM_COLOR=always RUSTFLAGS=-Ctarget-cpu=native cargo test", []string{"cargo test"}},
 		{"CARGO_UNSTABLE_BUILD_STD=std cargo build", []string{"CARGO_UNSTABLE_BUILD_STD=std OPAQUE", "cargo build"}},
-		{"CARGO_HOME=/tmp/h cargo build", []string{"CARGO_HOME=/tmp/h OPAQUE", "cargo build"}},
+		{"CARGO_HOME=/tmp/h cargo build", []string{"CARGO_HOME=/tmp/h", "CARGO_HOME=/tmp/h OPAQUE", "cargo build"}},
 
 		// python tools.
 		{"uv run pwn", []string{"uv run pwn", "pwn via=uv run"}},
