@@ -487,6 +487,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		// go test -coverprofile=F, cargo --target-dir D): all of them
 		// are possible paths.
 		if c.Spec == nil {
+			effs = append(effs, toolEffects(c.Prog, args)...)
 			addAll(nonOptions(args), Unknown, "", false)
 			addAll(attachedValues(args), Unknown, "", false)
 			return effs, false

@@ -63,6 +63,7 @@ func pytestEffects(args []word.Word) []Effect {
 			if dir, ok := iniCacheDir(v); ok {
 				cacheDirs = append(cacheDirs, dir)
 			}
+			effs = append(effs, iniAddopts(v)...)
 			continue
 		}
 		switch name {
@@ -91,6 +92,12 @@ func pytestEffects(args []word.Word) []Effect {
 				if dir, ok := iniCacheDir(v); ok {
 					cacheDirs = append(cacheDirs, dir)
 				}
+				effs = append(effs, iniAddopts(v)...)
+			}
+		case "--debug":
+			// Only attached: --debug alone writes pytestdebug.log here.
+			if attached {
+				effs = append(effs, Effect{Path: word.FromLit(val), Access: Write})
 			}
 		case "--cache-clear":
 			cacheClear = true
@@ -127,4 +134,29 @@ func iniCacheDir(v word.Word) (word.Word, bool) {
 	dir := word.Word{Segs: append([]word.Seg(nil), v.Segs...)}
 	dir.Segs[0].Text = dir.Segs[0].Text[len(key)+1:]
 	return dir, true
+}
+
+// iniAddopts reads -o addopts=OPTIONS as more of pytest's options (checked
+// with pytest 7.2: -o addopts=--basetemp=DIR removes DIR). A value whose
+// key is not known here may be addopts: any option.
+func iniAddopts(v word.Word) []Effect {
+	p := v.Prefix()
+	key, _, ok := strings.Cut(p, "=")
+	if !ok {
+		if _, static := v.Static(); !static && strings.HasPrefix("addopts", strings.TrimSpace(p)) {
+			return []Effect{{Path: word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: v.String()}}}, Access: Write, Op: "delete", Recursive: true}}
+		}
+		return nil
+	}
+	if strings.TrimSpace(key) != "addopts" {
+		return nil
+	}
+	if t, static := v.Static(); static {
+		var args []word.Word
+		for _, f := range strings.Fields(t[len(key)+1:]) {
+			args = append(args, word.FromLit(f))
+		}
+		return pytestEffects(args)
+	}
+	return []Effect{{Path: word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: v.String()}}}, Access: Write, Op: "delete", Recursive: true}}
 }

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -78,6 +79,12 @@ func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, eslintLoader) }
 	case "prettier":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, prettierLoader) }
+	case "pylint":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pylintLoader) }
+	case "mypy":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, mypyLoader) }
+	case "flake8":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, flake8Loader) }
 	case "pip", "pip3":
 		return pipCarried
 	case "docker":
@@ -258,7 +265,17 @@ type codeLoader struct {
 	valued   string // options that take a value (attached or the next word)
 	code     string // of those, the ones whose value names code or config to load
 	operands bool   // the operands are test files or directories, loaded as code
-	sets     func() [2]map[string]bool
+	// always: of the valued options, those whose value is code or names
+	// a program wherever it is (pylint --init-hook, mypy
+	// --python-executable, jest --transform's JSON of modules).
+	always string
+	sets   func() [2]map[string]bool
+}
+
+// alwaysCode sets a loader's always options.
+func (l *codeLoader) alwaysCode(opts string) *codeLoader {
+	l.always = opts
+	return l
 }
 
 func newLoader(valued, code string, operands bool) *codeLoader {
@@ -319,6 +336,10 @@ func (w *walker) loadedCode(sc *scope, cmd *Cmd, l *codeLoader) {
 			}
 			i++
 			v = args[i]
+		}
+		if slices.Contains(strings.Fields(l.always), name) {
+			w.opaquePart(cmd, prog+" "+name+" runs "+v.String()+" as code or a program")
+			continue
 		}
 		if code[name] && outsideDir(sc, v) {
 			w.opaquePart(cmd, prog+" "+name+" loads "+v.String()+", code or configuration from outside the working directory")

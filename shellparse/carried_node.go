@@ -428,9 +428,14 @@ func (w *walker) npmEnv(sc *scope, cmd *Cmd, a Assign) bool {
 // eslint.config.js), setup files, plugins, rule directories and test
 // files.
 var (
-	jestLoader     = newLoader("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --testEnvironment --selectProjects --shard --seed --testTimeout --reporters --coverageProvider --json-output", "-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --transform --preset --runner --snapshotResolver --testSequencer --modulePaths", true)
-	vitestLoader   = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout", "-c --config -r --root --dir --setupFiles --globalSetup --workspace", true)
-	mochaLoader    = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec", "-r --require --file --config --package -u --ui", true)
-	eslintLoader   = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type", "-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser", false)
+	jestLoader = newLoader("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform",
+		"-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters", true).
+		alwaysCode("--transform")
+	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout",
+		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true)
+	mochaLoader = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec",
+		"-r --require --file --config --package -u --ui -R --reporter", true)
+	eslintLoader = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type",
+		"-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser -f --format", false)
 	prettierLoader = newLoader("--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", "--config --plugin", false)
 )

@@ -195,6 +195,20 @@ func coverageCarried(w *walker, sc *scope, cmd *Cmd) {
 
 // pytest loads its test files and their conftest.py, and a config file
 // (-c) or root directory whose settings add plugins.
+// pylint, mypy and flake8 load configuration that names code (pylint's
+// init-hook and load-plugins, mypy's plugins, flake8's local-plugins) and
+// plugins; pylint --init-hook is Python code, mypy --python-executable a
+// program (checked with pylint 2.16, mypy 1.0, flake8 5.0: each ran a
+// witness).
+var (
+	pylintLoader = newLoader("--output -j --jobs -d --disable -e --enable -f --output-format --max-line-length --ignore --ignore-patterns --ignore-paths --fail-under --msg-template --init-hook",
+		"--rcfile --load-plugins", true).alwaysCode("--init-hook")
+	mypyLoader = newLoader("--cache-dir --junit-xml --html-report --txt-report --xml-report --linecount-report --any-exprs-report --cobertura-xml-report --lineprecision-report --python-version --platform -m --module -p --package --exclude --python-executable --config-file",
+		"--config-file", true).alwaysCode("--python-executable")
+	flake8Loader = newLoader("--output-file --max-line-length --select --ignore --extend-ignore --extend-select --exclude --extend-exclude --per-file-ignores --format --max-complexity -j --jobs --config --append-config",
+		"--config --append-config", true)
+)
+
 var pytestLoader = newLoader("-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", "-c --config-file --rootdir --confcutdir --cov-config", true)
 
 // pipValued are pip install's options that take a value.

@@ -1,0 +1,95 @@
+package argspec
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// toolEffects are the deletes and writes outside their operands that the
+// options of test runners and package managers cause (checked against the
+// real programs: jest 30, vitest 4, tox 3.28, nox 2022.11, pip 23.2, npm
+// 11). They come on top of the guesses for a program the catalogue does
+// not fully know (Effects).
+func toolEffects(prog string, args []word.Word) []Effect {
+	var effs []Effect
+	anywhere := func(text string) word.Word { return word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: text}}} }
+	switch prog {
+	case "jest":
+		// --clearCache removes the cache directory, whole.
+		if rawFlag(&Cmd{Args: args, Raw: true}, "", "--clearCache") {
+			for _, d := range rawValues(args, "--cacheDirectory") {
+				effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
+			}
+		}
+	case "vitest":
+		// coverage.clean (on by default) removes the reports directory
+		// before the run.
+		if !rawFlag(&Cmd{Args: args, Raw: true}, "", "--coverage.clean=false") {
+			for _, d := range rawValues(args, "--coverage.reportsDirectory") {
+				effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
+			}
+		}
+	case "tox":
+		// tox empties WORKDIR/log (shutil.rmtree) and writes its
+		// environments under WORKDIR.
+		for _, d := range rawValues(args, "--workdir") {
+			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true},
+				Effect{Path: join(d, word.FromLit("log")), Access: Write, Op: "delete", Recursive: true})
+		}
+	case "nox":
+		// nox removes ENVDIR/SESSION before it makes a session's
+		// environment, for any session name the noxfile has.
+		for _, d := range rawValues(args, "--envdir") {
+			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true},
+				Effect{Path: join(d, anywhere("$SESSION")), Access: Write, Op: "delete", Recursive: true})
+		}
+		for _, f := range rawValues(args, "--report") {
+			effs = append(effs, Effect{Path: f, Access: Write})
+		}
+	case "pip", "pip3":
+		upgrade := rawFlag(&Cmd{Args: args, Raw: true}, "U", "--upgrade")
+		for _, d := range rawValues(args, "--target", "-t") {
+			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true})
+			if upgrade {
+				// The packages it replaces there are removed first.
+				effs = append(effs, Effect{Path: join(d, anywhere("$PACKAGE")), Access: Write, Op: "delete", Recursive: true})
+			}
+		}
+		if rawFlag(&Cmd{Args: args, Raw: true}, "", "--user") {
+			effs = append(effs, Effect{Path: anywhere("$HOME/.local"), Access: Write, Recursive: true})
+		}
+	case "npm", "pnpm":
+		// Global installs write the global prefix (npm prefix -g).
+		if rawFlag(&Cmd{Args: args, Raw: true}, "g", "--global", "--location=global") {
+			effs = append(effs, Effect{Path: anywhere("$(npm prefix -g)"), Access: Write, Recursive: true})
+		}
+	}
+	return effs
+}
+
+// rawValues returns the values of options in an argv read without a
+// spec: --name=V, --name V, and for a short -n also -nV.
+func rawValues(args []word.Word, names ...string) []word.Word {
+	var out []word.Word
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			continue
+		}
+		if t == "--" {
+			break
+		}
+		for _, n := range names {
+			switch {
+			case t == n && i+1 < len(args):
+				out = append(out, args[i+1])
+			case strings.HasPrefix(t, n+"="):
+				out = append(out, word.FromLit(t[len(n)+1:]))
+			case len(n) == 2 && n[1] != '-' && len(t) > 2 && strings.HasPrefix(t, n) && t[1] != '-':
+				out = append(out, word.FromLit(t[2:]))
+			}
+		}
+	}
+	return out
+}
