@@ -502,7 +502,7 @@ func TestUntrustedProject(t *testing.T) {
 }
 
 func TestPresets(t *testing.T) {
-	pol := build(t, "presets = [\"node\", \"python\", \"go\", \"rust\", \"make\"]\n", "", false)
+	pol := build(t, "presets = [\"node\", \"python\", \"go\", \"rust\", \"make\", \"git\", \"ruby\"]\n", "", false)
 	check(t, pol, "presets", []want{
 		{"npm test", "allow"},
 		{"npm run build", "allow"},
@@ -595,6 +595,17 @@ func TestPresets(t *testing.T) {
 		{"mypy src", "allow"},
 		{"flake8 --config /opt/x.cfg", "ask"},
 		{"flake8 src", "allow"},
+		{"git --work-tree=/etc stash -u", "ask"},
+		{"GIT_WORK_TREE=/opt/w git switch main", "ask"},
+		{"git --work-tree=. stash", "allow"},
+		{"pnpm test --dir /tmp/other", "ask"},
+		{"pnpm build --dir dist", "allow"},
+		{"poetry install -C /opt/p", "ask"},
+		{"poetry install", "allow"},
+		{"bundle install --gemfile=/opt/Gemfile", "ask"},
+		{"bundle install", "allow"},
+		{"rake test -C /opt", "ask"},
+		{"rake test", "allow"},
 		{"twine upload dist/*", "ask"},
 		{"go test ./...", "allow"},
 		{"go build ./cmd/x", "allow"},

@@ -36,6 +36,8 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 			}
 		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && outsideDir(sc, *o.Value):
 			w.opaquePart(cmd, "git "+o.Name+" "+o.Value.String()+" uses that repository's configuration and hooks, which can name programs to run")
+		case o.Name == "--work-tree" && o.Value != nil && outsideDir(sc, *o.Value):
+			w.opaquePart(cmd, workTreeReason("git --work-tree", *o.Value))
 		}
 	}
 	if len(c.Sub) == 0 {
@@ -235,6 +237,10 @@ func (w *walker) gitEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		w.carriedProgram(sc, cmd, a.Value, a.Name+" (git's proxy command)")
 	case "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG":
 		w.untrustedLocation(sc, cmd, a, "git reads helpers, hooks or configuration (which can name programs)")
+	case "GIT_WORK_TREE":
+		if outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, workTreeReason("GIT_WORK_TREE", a.Value))
+		}
 	case "GIT_DIR", "GIT_COMMON_DIR":
 		if outsideDir(sc, a.Value) {
 			w.opaquePart(cmd, "setting "+a.Name+" makes git use the repository at "+a.Value.String()+", whose configuration and hooks can name programs to run")
@@ -243,4 +249,12 @@ func (w *walker) gitEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		return false
 	}
 	return true
+}
+
+// workTreeReason: with another work tree, git's checkouts, merges and
+// stashes write the files there, and stash -u removes every untracked
+// file in it (checked with git 2.39: git --work-tree=DIR stash -u
+// emptied DIR of its untracked files).
+func workTreeReason(what string, dir word.Word) string {
+	return what + " " + dir.String() + " makes git write, and stash -u delete, the files there as its work tree"
 }

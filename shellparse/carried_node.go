@@ -13,7 +13,8 @@ import (
 // npmValued are npm's options that take the next word as their value
 // (npm's config definitions whose type is not boolean), by long name.
 var npmValued = map[string]bool{
-	"_auth": true, "access": true, "allow-directory": true, "allow-file": true, "allow-git": true, "allow-remote": true,
+	"_auth": true, "access": true, "dir": true, // pnpm --dir DIR (npm has no --dir: reading a value there only asks more)
+	"allow-directory": true, "allow-file": true, "allow-git": true, "allow-remote": true,
 	"allow-scripts": true, "also": true, "audit-level": true, "auth-type": true, "before": true, "ca": true, "cache": true,
 	"cache-max": true, "cache-min": true, "cafile": true, "call": true, "cert": true, "cidr": true, "cpu": true, "depth": true,
 	"diff": true, "diff-dst-prefix": true, "diff-src-prefix": true, "diff-unified": true, "editor": true,

@@ -26,6 +26,34 @@ func poetryCarried(w *walker, sc *scope, cmd *Cmd) {
 	if len(cmd.Argv) < 2 {
 		return
 	}
+	// --directory/-C and --project/-P make poetry work on another
+	// project, and install runs its build code (checked with Poetry 1.3:
+	// a build script there ran).
+	for i := 1; i < len(cmd.Argv); i++ {
+		t, ok := cmd.Argv[i].Static()
+		if !ok || t == "--" || i > 1 && t == "run" {
+			break
+		}
+		name, val, attached := strings.Cut(t, "=")
+		if strings.HasPrefix(t, "-C") && len(t) > 2 && !strings.HasPrefix(t, "--") || strings.HasPrefix(t, "-P") && len(t) > 2 {
+			name, val, attached = t[:2], t[2:], true
+		}
+		if name != "-C" && name != "--directory" && name != "-P" && name != "--project" {
+			continue
+		}
+		v := word.FromLit(val)
+		if !attached {
+			if i+1 >= len(cmd.Argv) {
+				break
+			}
+			i++
+			v = cmd.Argv[i]
+		}
+		if outsideDir(sc, v) {
+			w.opaquePart(cmd, "poetry "+name+" "+v.String()+" works on the project there, and runs its build code")
+			return
+		}
+	}
 	if t, _ := cmd.Argv[1].Static(); t == "run" {
 		w.carriedArgv(sc, cmd, pythonCommand(cmd.Argv[2:]), "poetry run", true)
 	}

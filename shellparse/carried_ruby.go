@@ -10,12 +10,21 @@ import (
 // Gemfile is code.
 func bundleCarried(w *walker, sc *scope, cmd *Cmd) {
 	args := cmd.Argv[1:]
-	for i, a := range args {
+	// --gemfile before or after the subcommand (bundle install
+	// --gemfile=G, checked with Bundler 2.3: G's code ran), up to what
+	// bundle exec runs.
+	for _, a := range args {
 		t, _ := a.Static()
+		if t == "exec" {
+			break
+		}
 		if t == "--gemfile" || strings.HasPrefix(t, "--gemfile=") {
 			w.opaquePart(cmd, "bundle --gemfile evaluates another Gemfile, which is ruby code")
 			return
 		}
+	}
+	for i, a := range args {
+		t, _ := a.Static()
 		if t == "exec" {
 			rest := args[i+1:]
 			for len(rest) > 0 {
@@ -52,6 +61,22 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 			w.opaquePart(cmd, "rake "+name+" runs inline ruby code")
 		case name == "-f" || name == "--rakefile" || name == "-g" || name == "--system":
 			w.opaquePart(cmd, "rake "+name+" runs another Rakefile")
+		case name == "-C" || name == "--directory" || strings.HasPrefix(t, "-C") && !strings.HasPrefix(t, "--"):
+			// Anywhere on the line (rake test -C DIR, checked with rake
+			// 13.0: DIR's Rakefile ran).
+			v := word.FromLit(t[2:])
+			switch {
+			case strings.Contains(t, "="):
+				v = word.FromLit(t[len(name)+1:])
+			case t == "-C" || t == "--directory":
+				if i+1 < len(args) {
+					i++
+					v = args[i]
+				}
+			}
+			if outsideDir(sc, v) {
+				w.opaquePart(cmd, "rake "+name+" "+v.String()+" runs the Rakefile there")
+			}
 		case name == "-r" || name == "--require" || name == "-I" || name == "--libdir" || name == "-R" || name == "--rakelibdir" || name == "--rakelib":
 			v := word.FromLit("")
 			if strings.Contains(t, "=") {
