@@ -324,6 +324,12 @@ func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		w.untrustedLocation(sc, cmd, a, "python loads its standard library")
 	case "PYTHONPATH":
 		w.searchPath(sc, cmd, a, "python imports modules")
+	case "PYLINTRC", "COVERAGE_RCFILE":
+		// pylint's init-hook is code; coverage's [run] plugins are
+		// imported (checked with pylint 2.16 and coverage 6.5).
+		if outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, a.Name+"="+a.Value.String()+" names a configuration outside the working directory, which can run code")
+		}
 	case "PYTEST_PLUGINS":
 		w.opaquePart(cmd, "PYTEST_PLUGINS names modules pytest imports as plugins")
 	case "PYTEST_ADDOPTS":
