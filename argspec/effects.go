@@ -413,8 +413,15 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 	case "git":
 		return gitEffects(c), true
 	default:
+		if c.Raw {
+			w, whole := readerWrites(c.Prog, args)
+			if whole {
+				return w, true
+			}
+			effs = append(effs, w...)
+		}
 		if noPaths(c.Prog) {
-			return nil, true
+			return effs, true
 		}
 		if readers(c.Prog) {
 			raw := c.Raw

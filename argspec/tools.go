@@ -93,3 +93,72 @@ func rawValues(args []word.Word, names ...string) []word.Word {
 	}
 	return out
 }
+
+// readerWrites are the files that programs of the read-only catalogue
+// write when an option says so (checked against the real programs where
+// installed: xxd 2022, less 590, GNU tree 2.1, file 5.44): without them a
+// read-only allow would cover a write anywhere.
+func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
+	c := &Cmd{Args: args, Raw: true}
+	write := func(ws []word.Word) {
+		for _, w := range ws {
+			if s, ok := w.Static(); ok && s == "-" {
+				continue // standard output
+			}
+			effs = append(effs, Effect{Path: w, Access: Write})
+		}
+	}
+	switch prog {
+	case "xxd":
+		// xxd [options] [infile [outfile]]: the second operand is
+		// written, with or without -r.
+		ops := nonOptions(args)
+		for i, o := range ops {
+			if i == 1 {
+				write([]word.Word{o})
+				continue
+			}
+			effs = append(effs, Effect{Path: o, Access: Read})
+		}
+		return effs, true
+	case "tree":
+		write(rawValues(args, "-o"))
+	case "less", "more":
+		write(rawValues(args, "-o", "-O", "--log-file", "--LOG-FILE"))
+	case "yq":
+		if rawFlag(c, "i", "--inplace") {
+			for _, o := range nonOptions(args)[min(1, len(nonOptions(args))):] {
+				effs = append(effs, Effect{Path: o, Access: Write | Read})
+			}
+		}
+	case "cloc":
+		write(rawValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
+			"--categorized", "--counted", "--found", "--ignored", "--unique"))
+	case "file":
+		// file -C compiles each -m magic file into FILE.mgc.
+		if rawFlag(c, "C", "--compile") {
+			ms := rawValues(args, "-m", "--magic-file")
+			if len(ms) == 0 {
+				ms = []word.Word{word.FromLit("magic")}
+			}
+			for _, m := range ms {
+				mgc := m
+				mgc.Matches = nil
+				mgc.AddLit(".mgc")
+				effs = append(effs, Effect{Path: mgc, Access: Write})
+			}
+		}
+	case "history":
+		if rawFlag(c, "wa", "") {
+			ops := nonOptions(args)
+			if len(ops) == 0 {
+				ops = []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Text: "$HISTFILE"}}}}
+			}
+			write(ops)
+		}
+		return effs, true
+	default:
+		return nil, false
+	}
+	return effs, false
+}

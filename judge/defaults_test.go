@@ -198,6 +198,10 @@ func TestDefaultsWrites(t *testing.T) {
 // Row 5: destructive but legitimate commands ask.
 func TestDefaultsDestructive(t *testing.T) {
 	runRows(t, "destructive", ask(
+		"fd . -X touch", "fd -Hx rm", "fdfind x --exec-batch rm",
+		// Read-only programs whose options write a file.
+		"xxd -r in.hex /etc/x", "yq -i .a=1 /etc/x.yaml", "less -o /etc/passwd in.txt", "history -w /etc/passwd",
+		"file -C -m /etc/magic", "cloc --report-file=/etc/x .", "tree -o /etc/passwd",
 		"rm -r build", "rm -rf ./build", "rm -rf build/", "rm -rf /tmp/x", "rm -rf ~/old", "rm -rf node_modules",
 		"rm -rf /home/u/proj", "rm -r /opt/x",
 		"git reset --hard", "git reset --hard HEAD~1", "git reset --har",
