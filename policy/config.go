@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -199,30 +200,55 @@ func isRuleHeader(l string) bool {
 // ParseFile parses config text. Rules are returned uncompiled; Build
 // compiles and checks them.
 func ParseFile(path string, text []byte, layer Layer) (*File, error) {
+	return parseFile(path, text, layer, true)
+}
+
+// parseFile parses config text; with fast, a file of plain rules is read
+// without the TOML decoder (readSimpleConfig), to the same result.
+func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) {
 	var fc fileConfig
-	md, err := toml.Decode(string(text), &fc)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &ConfigError{File: path, Line: parseErrorLine(pe, text), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
-		}
-		return nil, &ConfigError{File: path, Line: typeErrorLine(err, string(text)), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
-	}
-	lines := strings.Split(string(text), "\n")
+	var undecoded []toml.Key
 	var headers []int
-	for i, l := range lines {
-		if isRuleHeader(l) {
-			headers = append(headers, i+1)
+	src := string(text)
+	simple := false
+	if fast {
+		fc.Rule, headers, simple = readSimpleConfig(src)
+	}
+	if !simple {
+		fc = fileConfig{}
+		md, err := toml.Decode(src, &fc)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return nil, &ConfigError{File: path, Line: parseErrorLine(pe, text), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
+			}
+			return nil, &ConfigError{File: path, Line: typeErrorLine(err, src), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 		}
+		undecoded = md.Undecoded()
+		headers = nil
+		for i, l := range strings.Split(src, "\n") {
+			if isRuleHeader(l) {
+				headers = append(headers, i+1)
+			}
+		}
+	}
+	// The lines, for finding a key's line: split only when a setting is
+	// wrong (the fast path's files have none).
+	var lineCache []string
+	lines := func() []string {
+		if lineCache == nil {
+			lineCache = strings.Split(src, "\n")
+		}
+		return lineCache
 	}
 	// Every problem of the file at once, each at its line.
 	var errs ConfigErrors
 	bad := func(line int, msg, hint string) {
 		errs = append(errs, &ConfigError{File: path, Line: line, Msg: msg, Hint: hint})
 	}
-	keyAt := func(key string) int { return findKey(lines, 0, len(lines), key) }
-	for _, key := range md.Undecoded() {
-		bad(keyLine(lines, headers, key), fmt.Sprintf("unknown key %q", key.String()), unknownKeyHint(key))
+	keyAt := func(key string) int { l := lines(); return findKey(l, 0, len(l), key) }
+	for _, key := range undecoded {
+		bad(keyLine(lines(), headers, key), fmt.Sprintf("unknown key %q", key.String()), unknownKeyHint(key))
 	}
 	f := &File{Path: path, Layer: layer}
 	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact, DevPorts: fc.DevPorts}
@@ -272,7 +298,13 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		}
 		f.Settings.QueueTimeout = d
 	}
-	for i, fr := range fc.Rule {
+	// The rules, allocated together, and their sources ("file:line") cut
+	// from one string: a file may hold thousands.
+	rules := make([]Rule, len(fc.Rule))
+	sources := ruleSources(path, headers, len(fc.Rule))
+	f.Rules = make([]*Rule, 0, len(fc.Rule))
+	for i := range fc.Rule {
+		fr := &fc.Rule[i]
 		line := 0
 		if i < len(headers) {
 			line = headers[i]
@@ -289,11 +321,13 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 			bad(line, msg, hint)
 			continue
 		}
-		f.Rules = append(f.Rules, &Rule{
+		r := &rules[i]
+		*r = Rule{
 			Decision: d, Command: fr.Command, Flags: fr.Flags, Path: fr.Path, Access: fr.Access,
 			Why: fr.Why, Instead: fr.Instead, Match: fr.Match, NotMatch: fr.NotMatch, Exact: fr.Exact, Project: fr.Project,
-			Source: fmt.Sprintf("%s:%d", path, line), Layer: layer,
-		})
+			Source: sources[i], Layer: layer,
+		}
+		f.Rules = append(f.Rules, r)
 	}
 	if len(errs) > 0 {
 		// Say what else is wrong too, rules included, so that one run of
@@ -310,6 +344,32 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		return nil, errs.err()
 	}
 	return f, nil
+}
+
+// ruleSources returns "path:line" for each of n rules, cut from one
+// string. A rule past the headers found (which should not happen) is at
+// line 0, as before.
+func ruleSources(path string, headers []int, n int) []string {
+	var b strings.Builder
+	b.Grow(n * (len(path) + 8))
+	ends := make([]int, n)
+	for i := range n {
+		line := 0
+		if i < len(headers) {
+			line = headers[i]
+		}
+		b.WriteString(path)
+		b.WriteByte(':')
+		b.WriteString(strconv.Itoa(line))
+		ends[i] = b.Len()
+	}
+	all := b.String()
+	out := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		out[i], start = all[start:end], end
+	}
+	return out
 }
 
 // keyLine finds the line of an undecoded key.
