@@ -34,7 +34,10 @@ func (r *Rule) build(env *Env, full bool) error {
 		return fmt.Errorf("project must be an absolute path (the project's root), not %q", r.Project)
 	}
 	spec := 0
-	if r.Command != "" || len(r.Flags) > 0 {
+	if !full && len(r.Flags) == 0 && plainCommand(r.Command) {
+		// Nothing in it can fail to compile: no quotes, escapes, wildcards
+		// or program path (the common rule, checked on every call).
+	} else if r.Command != "" || len(r.Flags) > 0 {
 		cp, s, err := compileCommand(r.Command, r.Flags, env.Project, env.Home, full)
 		if err != nil {
 			return fmt.Errorf("command %q: %v", r.Command, err)
@@ -69,7 +72,9 @@ func (r *Rule) build(env *Env, full bool) error {
 		if err != nil {
 			return fmt.Errorf("path %q: %v", r.Path, err)
 		}
-		spec += pathSpec(abs)
+		if full {
+			spec += pathSpec(abs)
+		}
 		var acc Access
 		switch r.Access {
 		case "", "any":
@@ -105,4 +110,23 @@ func hasGlob(command string) bool {
 		}
 	}
 	return false
+}
+
+// plainCommand reports whether a rule's command is words of ordinary
+// characters, which compileCommand cannot refuse: at least one character
+// that is not a blank, and none of the quotes, escapes, wildcards and
+// brackets its syntax gives meaning to, nor a '/' (a program path, which
+// is compiled as a path pattern).
+func plainCommand(command string) bool {
+	words := false
+	for i := 0; i < len(command); i++ {
+		switch command[i] {
+		case ' ', '\t', '\n':
+		case '\'', '"', '\\', '*', '?', '[', ']', '{', '}', '/':
+			return false
+		default:
+			words = true
+		}
+	}
+	return words
 }
