@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,18 +41,93 @@ func (p *Policy) Rules() []*Rule {
 type index struct {
 	byProg map[string][]*Rule
 	any    []*Rule
+	// subbed names the programs some rule of which has a subWord: a
+	// part naming one may be judged by fewer of its rules.
+	subbed map[string]bool
 }
 
 func newIndex(rules []*Rule) index {
-	ix := index{byProg: map[string][]*Rule{}}
+	ix := index{byProg: map[string][]*Rule{}, subbed: map[string]bool{}}
 	for _, r := range rules {
 		if k := r.progKey(); k != "" {
 			ix.byProg[k] = append(ix.byProg[k], r)
+			if r.sub = r.subWord(); r.sub != "" {
+				ix.subbed[k] = true
+			}
 		} else {
 			ix.any = append(ix.any, r)
 		}
 	}
 	return ix
+}
+
+// useSubIndex: tests turn it off to compare with judging by every rule
+// of a program.
+var useSubIndex = true
+
+// subWord is the word after the program in a command rule, when the rule
+// can match only a part that has that word itself: the rule is words of
+// ordinary characters (plainCommand, so splitRule's words are its blank
+// separated fields, all literal) and its second word is no option. Read
+// the way the program reads it, such a word is a subcommand or the first
+// operand, never an option's value; either way it is matched, literally,
+// against a word of the part's argv (or of its subcommand chain): see
+// subKeys for when that holds. "" when the rule has no such word.
+func (r *Rule) subWord() string {
+	if r.pred != nil || r.predEffect != nil || r.isPath() || !plainCommand(r.Command) {
+		return ""
+	}
+	rest := strings.TrimLeft(r.Command, " \t\n")
+	i := strings.IndexAny(rest, " \t\n")
+	if i < 0 {
+		return ""
+	}
+	rest = strings.TrimLeft(rest[i:], " \t\n")
+	if j := strings.IndexAny(rest, " \t\n"); j >= 0 {
+		rest = rest[:j]
+	}
+	if rest == "" || rest[0] == '-' {
+		return ""
+	}
+	return rest
+}
+
+// subKeys returns the words a rule's subWord must be for the rule to
+// match p (Yes or Maybe): every static word after the program, and the
+// subcommands as the program reads them. ok is false when any rule of
+// the program may match whatever its subWord: a word known only at run
+// time, a reading that is open, or a program read by its own code
+// (argspec's Custom and Fixup may make operands of other text).
+func subKeys(p *Part, prog string) (keys []string, ok bool) {
+	if p.Norm != nil && p.Norm.Open {
+		return nil, false
+	}
+	if sp := argspec.Lookup(prog); sp != nil && (sp.Custom != nil || sp.Fixup != nil) {
+		return nil, false
+	}
+	for _, w := range p.Argv[1:] {
+		s, static := w.Static()
+		if !static || w.Multi || w.Split && w.HasHole() {
+			return nil, false
+		}
+		keys = append(keys, s)
+	}
+	if p.Norm != nil {
+		keys = append(keys, p.Norm.Sub...)
+	}
+	return keys, true
+}
+
+// withSub returns the rules of rules that have no subWord or one of keys,
+// in order.
+func withSub(rules []*Rule, keys []string) []*Rule {
+	var out []*Rule
+	for _, r := range rules {
+		if r.sub == "" || slices.Contains(keys, r.sub) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ruleSet is the rules that may match parts naming one program, split
@@ -70,7 +146,18 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 			dynamic = true // any rule could match a program named at run time
 		}
 	}
-	key := candKey{prog, dynamic, abs}
+	// A program with many rules (git push origin feature-1, feature-2,
+	// …) is judged by those of its rules that name a word the part has:
+	// a guard process compiles each rule it tries.
+	var keys []string
+	filter := false
+	if !dynamic && !abs && useSubIndex && pol.idx.subbed[prog] {
+		keys, filter = subKeys(p, prog)
+	}
+	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter}
+	if filter {
+		key.keys = strings.Join(keys, "\x00")
+	}
 	pol.candMu.Lock()
 	defer pol.candMu.Unlock()
 	if c, ok := pol.cands[key]; ok {
@@ -92,7 +179,11 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 		}
 		all = append(all, pol.builtin.absAny...)
 	default:
-		all = append(append(all, pol.idx.byProg[prog]...), pol.idx.any...)
+		user := pol.idx.byProg[prog]
+		if filter {
+			user = withSub(user, keys)
+		}
+		all = append(append(all, user...), pol.idx.any...)
 		if prog != "" {
 			br, _ := pol.builtin.forProg(prog)
 			all = append(all, br...)
@@ -117,6 +208,10 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 type candKey struct {
 	prog         string
 	dynamic, abs bool
+	// filtered: the user rules of prog are those with no subWord or one
+	// of keys (the subKeys, joined by NUL).
+	filtered bool
+	keys     string
 }
 
 // Match is one rule that matched a part, for explanations.

@@ -90,6 +90,8 @@ type Rule struct {
 	// command and needs only the rules for its programs.
 	lazy bool
 	env  *Env
+	// sub is the rule's subWord, set by indexing.
+	sub  string
 	once sync.Once
 	cerr error
 }
