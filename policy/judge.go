@@ -642,6 +642,11 @@ func (r *Rule) explicitFor(p *Part) bool {
 // matchEffect matches a path rule (or a built-in effect rule) against one
 // effect with one access.
 func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
+	if r.predEffect == nil && !accessMay(r.Access, e.Access) {
+		// Told without compiling the rule, as compiling would tell (r.acc):
+		// a write judged under thousands of read rules compiles none.
+		return word.No
+	}
 	if !r.ready() || !r.inProject() {
 		return word.No
 	}
@@ -672,6 +677,19 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		return t
 	}
 	return andTri(t, r.cmd.match(p))
+}
+
+// accessMay reports whether a path rule with the access written in its
+// config can be about an effect with access acc; an access compiling
+// refuses may be, for compiling to say so.
+func accessMay(access string, acc Access) bool {
+	switch access {
+	case "read":
+		return acc&argspec.Read != 0
+	case "write":
+		return acc&argspec.Write != 0
+	}
+	return true
 }
 
 // treeReaches reports whether r matches e only as a recursive write into a
