@@ -206,16 +206,23 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 // parseFile parses config text; with fast, a file of plain rules is read
 // without the TOML decoder (readSimpleConfig), to the same result.
 func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) {
+	src := string(text)
+	if fast {
+		if rules, headers, ok := readSimpleConfig(src); ok {
+			// Plain rules, no settings: nothing more to check here.
+			f := &File{Path: path, Layer: layer, Rules: make([]*Rule, len(rules))}
+			sources := ruleSources(path, headers, len(rules))
+			for i := range rules {
+				rules[i].Source, rules[i].Layer = sources[i], layer
+				f.Rules[i] = &rules[i]
+			}
+			return f, nil
+		}
+	}
 	var fc fileConfig
 	var undecoded []toml.Key
 	var headers []int
-	src := string(text)
-	simple := false
-	if fast {
-		fc.Rule, headers, simple = readSimpleConfig(src)
-	}
-	if !simple {
-		fc = fileConfig{}
+	{
 		md, err := toml.Decode(src, &fc)
 		if err != nil {
 			var pe toml.ParseError
@@ -225,15 +232,13 @@ func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) 
 			return nil, &ConfigError{File: path, Line: typeErrorLine(err, src), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 		}
 		undecoded = md.Undecoded()
-		headers = nil
 		for i, l := range strings.Split(src, "\n") {
 			if isRuleHeader(l) {
 				headers = append(headers, i+1)
 			}
 		}
 	}
-	// The lines, for finding a key's line: split only when a setting is
-	// wrong (the fast path's files have none).
+	// The lines, for finding a key's line: split only when a key is wrong.
 	var lineCache []string
 	lines := func() []string {
 		if lineCache == nil {

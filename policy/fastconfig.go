@@ -19,15 +19,17 @@ import (
 // Anything else (settings, arrays, escapes, a carriage return, a key
 // before the first header, a byte it is unsure of) makes it report false,
 // and the file is decoded as always: it never guesses, and what it reads
-// it reads as the decoder does (FuzzSimpleConfig holds it to that). headers
-// are the lines of the [[rule]] headers, 1-based, as isRuleHeader finds
-// them.
-func readSimpleConfig(text string) (rules []fileRule, headers []int, ok bool) {
+// it reads as the decoder does (FuzzSimpleConfig holds it to that). A rule
+// without a valid decision is left to the decoder too, for ParseFile's
+// message about it. The rules come without Source and Layer; headers are
+// the lines of the [[rule]] headers, 1-based, as isRuleHeader finds them.
+func readSimpleConfig(text string) (rules []Rule, headers []int, ok bool) {
 	if strings.IndexByte(text, '\r') >= 0 || strings.HasPrefix(text, "\ufeff") {
 		return nil, nil, false
 	}
-	// About four lines a rule: one allocation for the lot.
-	rules = make([]fileRule, 0, strings.Count(text, "[[")+1)
+	// One allocation for all the rules, and one for their lines.
+	n := strings.Count(text, "[")/2 + 1 // a byte's count is the fast one
+	rules, headers = make([]Rule, 0, n), make([]int, 0, n)
 	var seen uint8 // the keys the current rule has, one bit each
 	line := 0
 	for len(text) > 0 {
@@ -38,7 +40,7 @@ func readSimpleConfig(text string) (rules []fileRule, headers []int, ok bool) {
 			l, text = text, ""
 		}
 		line++
-		l = strings.Trim(l, " \t")
+		l = trimBlanks(l)
 		switch {
 		case l == "":
 			continue
@@ -48,7 +50,10 @@ func readSimpleConfig(text string) (rules []fileRule, headers []int, ok bool) {
 			}
 			continue
 		case l == "[[rule]]":
-			rules = append(rules, fileRule{})
+			if len(rules) > 0 && seen&1 == 0 {
+				return nil, nil, false // no decision
+			}
+			rules = append(rules, Rule{})
 			headers = append(headers, line)
 			seen = 0
 			continue
@@ -59,14 +64,14 @@ func readSimpleConfig(text string) (rules []fileRule, headers []int, ok bool) {
 		if !found {
 			return nil, nil, false
 		}
-		key = strings.TrimRight(key, " \t")
-		val = strings.TrimLeft(val, " \t")
+		key, val = trimBlanks(key), trimBlanks(val)
 		r := &rules[len(rules)-1]
 		var bit uint8
 		var dst *string
+		var decision string
 		switch key {
 		case "decision":
-			bit, dst = 1, &r.Decision
+			bit, dst = 1, &decision
 		case "command":
 			bit, dst = 2, &r.Command
 		case "path":
@@ -104,12 +109,33 @@ func readSimpleConfig(text string) (rules []fileRule, headers []int, ok bool) {
 				return nil, nil, false
 			}
 			*dst, rest = s, after
+			if bit == 1 {
+				if r.Decision, ok = ParseDecision(s); !ok {
+					return nil, nil, false
+				}
+			}
 		}
 		if !plainTail(rest) {
 			return nil, nil, false
 		}
 	}
+	if len(rules) > 0 && seen&1 == 0 {
+		return nil, nil, false
+	}
 	return rules, headers, true
+}
+
+// trimBlanks removes spaces and tabs at both ends (strings.Trim with a
+// cutset of two builds a set on every call: this is most of the work).
+func trimBlanks(s string) string {
+	i, j := 0, len(s)
+	for i < j && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	for j > i && (s[j-1] == ' ' || s[j-1] == '\t') {
+		j--
+	}
+	return s[i:j]
 }
 
 // plainString reads a string at the start of val: 'literal', or "basic"
@@ -149,11 +175,11 @@ func plainTail(rest string) bool {
 	if rest == "" {
 		return true
 	}
-	t := strings.TrimLeft(rest, " \t")
+	t := trimBlanks(rest)
 	if t == "" {
 		return true
 	}
-	return len(t) < len(rest) && t[0] == '#' && plainComment(t)
+	return (rest[0] == ' ' || rest[0] == '\t') && t[0] == '#' && plainComment(t)
 }
 
 // plainComment reports whether a comment holds only what TOML allows
