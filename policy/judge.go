@@ -38,27 +38,54 @@ func (p *Policy) Rules() []*Rule {
 }
 
 // index finds the rules that can match a part without trying them all.
+// A program's rules are gathered the first time a part names it: a guard
+// process judges a few programs, and a map of every program of thousands
+// of rules cost more than its lookups.
 type index struct {
-	byProg map[string][]*Rule
-	any    []*Rule
-	// subbed names the programs some rule of which has a subWord: a
-	// part naming one may be judged by fewer of its rules.
-	subbed map[string]bool
+	rules  []*Rule
+	keys   []string // each rule's progKey
+	any    []*Rule  // the rules of no one program
+	byProg map[string]*progRules
+}
+
+// progRules are the rules of one program; subbed is set when some of them
+// have a subWord, so that a part naming it may be judged by fewer.
+type progRules struct {
+	rules  []*Rule
+	subbed bool
 }
 
 func newIndex(rules []*Rule) index {
-	ix := index{byProg: map[string][]*Rule{}, subbed: map[string]bool{}}
-	for _, r := range rules {
-		if k := r.progKey(); k != "" {
-			ix.byProg[k] = append(ix.byProg[k], r)
-			if r.sub = r.subWord(); r.sub != "" {
-				ix.subbed[k] = true
-			}
-		} else {
+	ix := index{rules: rules, keys: make([]string, len(rules))}
+	for i, r := range rules {
+		if ix.keys[i] = r.progKey(); ix.keys[i] == "" {
 			ix.any = append(ix.any, r)
 		}
 	}
 	return ix
+}
+
+// forProg returns the rules of prog. The caller holds Policy.candMu.
+func (ix *index) forProg(prog string) *progRules {
+	if pr, ok := ix.byProg[prog]; ok {
+		return pr
+	}
+	pr := &progRules{}
+	if prog != "" {
+		for i, k := range ix.keys {
+			if k == prog {
+				r := ix.rules[i]
+				r.sub = r.subWord()
+				pr.rules = append(pr.rules, r)
+				pr.subbed = pr.subbed || r.sub != ""
+			}
+		}
+	}
+	if ix.byProg == nil {
+		ix.byProg = map[string]*progRules{}
+	}
+	ix.byProg[prog] = pr
+	return pr
 }
 
 // useSubIndex: tests turn it off to compare with judging by every rule
@@ -149,17 +176,21 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 	// A program with many rules (git push origin feature-1, feature-2,
 	// …) is judged by those of its rules that name a word the part has:
 	// a guard process compiles each rule it tries.
+	pol.candMu.Lock()
+	defer pol.candMu.Unlock()
+	var user *progRules
 	var keys []string
 	filter := false
-	if !dynamic && !abs && useSubIndex && pol.idx.subbed[prog] {
-		keys, filter = subKeys(p, prog)
+	if !dynamic && !abs {
+		user = pol.idx.forProg(prog)
+		if useSubIndex && user.subbed {
+			keys, filter = subKeys(p, prog)
+		}
 	}
 	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter}
 	if filter {
 		key.keys = strings.Join(keys, "\x00")
 	}
-	pol.candMu.Lock()
-	defer pol.candMu.Unlock()
 	if c, ok := pol.cands[key]; ok {
 		return c
 	}
@@ -179,11 +210,11 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 		}
 		all = append(all, pol.builtin.absAny...)
 	default:
-		user := pol.idx.byProg[prog]
+		mine := user.rules
 		if filter {
-			user = withSub(user, keys)
+			mine = withSub(mine, keys)
 		}
-		all = append(append(all, user...), pol.idx.any...)
+		all = append(append(all, mine...), pol.idx.any...)
 		if prog != "" {
 			br, _ := pol.builtin.forProg(prog)
 			all = append(all, br...)

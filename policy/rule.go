@@ -117,8 +117,11 @@ func (r *Rule) progKey() string {
 	if len(first) >= 2 && first[0] == '\'' && first[len(first)-1] == '\'' {
 		return first[1 : len(first)-1]
 	}
-	if strings.ContainsAny(first, "*?[]\\'\"/") {
-		return ""
+	for i := 0; i < len(first); i++ {
+		switch first[i] {
+		case '*', '?', '[', ']', '\\', '\'', '"', '/':
+			return ""
+		}
 	}
 	return first
 }
