@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/BurntSushi/toml"
 
@@ -176,9 +176,9 @@ type File struct {
 // reports an error found at a line's end ("[[rule]" then newline) on the
 // next line, past the newline it choked on; the error's byte offset is
 // where it starts.
-func parseErrorLine(pe toml.ParseError, text []byte) int {
+func parseErrorLine(pe toml.ParseError, text string) int {
 	if st := pe.Position.Start; st > 0 && st <= len(text) {
-		return 1 + bytes.Count(text[:st], []byte("\n"))
+		return 1 + strings.Count(text[:st], "\n")
 	}
 	return pe.Position.Line
 }
@@ -206,7 +206,12 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 // parseFile parses config text; with fast, a file of plain rules is read
 // without the TOML decoder (readSimpleConfig), to the same result.
 func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) {
-	src := string(text)
+	return parseText(path, string(text), layer, fast)
+}
+
+// parseText is parseFile of text as a string, which the rules' strings may
+// share.
+func parseText(path, src string, layer Layer, fast bool) (*File, error) {
 	if fast {
 		if rules, headers, ok := readSimpleConfig(src); ok {
 			// Plain rules, no settings: nothing more to check here.
@@ -227,7 +232,7 @@ func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) 
 		if err != nil {
 			var pe toml.ParseError
 			if errors.As(err, &pe) {
-				return nil, &ConfigError{File: path, Line: parseErrorLine(pe, text), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
+				return nil, &ConfigError{File: path, Line: parseErrorLine(pe, src), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
 			}
 			return nil, &ConfigError{File: path, Line: typeErrorLine(err, src), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 		}
@@ -451,7 +456,13 @@ func LoadFile(path string, layer Layer) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseFile(path, text, layer)
+	if len(text) == 0 {
+		return ParseFile(path, text, layer)
+	}
+	// The rules' strings are cut from the text: this buffer is no one
+	// else's and is never written again, so it is the string, not copied
+	// (a file of 10,000 rules is most of a megabyte, every call).
+	return parseText(path, unsafe.String(&text[0], len(text)), layer, true)
 }
 
 // Sources are the configuration layers to build a policy from.
@@ -480,6 +491,11 @@ func Build(src Sources) (*Policy, error) {
 			files = append(files, f)
 		}
 	}
+	n := len(src.Session)
+	for _, f := range files {
+		n += len(f.Rules)
+	}
+	pol.rules = make([]*Rule, 0, n) // presets and dev ports may add a few
 	presets := map[string]bool{}
 	var ruleErrs ConfigErrors // every broken rule of every file, at once
 	for _, f := range files {
