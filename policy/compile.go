@@ -120,13 +120,29 @@ func hasGlob(command string) bool {
 func plainCommand(command string) bool {
 	words := false
 	for i := 0; i < len(command); i++ {
-		switch command[i] {
-		case ' ', '\t', '\n':
-		case '\'', '"', '\\', '*', '?', '[', ']', '{', '}', '/':
+		switch commandClass[command[i]] {
+		case special:
 			return false
-		default:
+		case ordinary:
 			words = true
 		}
 	}
 	return words
 }
+
+const (
+	ordinary = iota
+	blank
+	special
+)
+
+// commandClass sorts the bytes of a rule's command for plainCommand.
+var commandClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\n") {
+		t[c] = blank
+	}
+	for _, c := range []byte("'\"\\*?[]{}/") {
+		t[c] = special
+	}
+	return t
+}()

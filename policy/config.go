@@ -360,20 +360,19 @@ func parseText(path, src string, layer Layer, fast bool) (*File, error) {
 // string. A rule past the headers found (which should not happen) is at
 // line 0, as before.
 func ruleSources(path string, headers []int, n int) []string {
-	var b strings.Builder
-	b.Grow(n * (len(path) + 8))
+	b := make([]byte, 0, n*(len(path)+8))
 	ends := make([]int, n)
 	for i := range n {
 		line := 0
 		if i < len(headers) {
 			line = headers[i]
 		}
-		b.WriteString(path)
-		b.WriteByte(':')
-		b.WriteString(strconv.Itoa(line))
-		ends[i] = b.Len()
+		b = append(b, path...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(line), 10)
+		ends[i] = len(b)
 	}
-	all := b.String()
+	all := unsafe.String(unsafe.SliceData(b), len(b)) // b is written no more
 	out := make([]string, n)
 	start := 0
 	for i, end := range ends {

@@ -146,9 +146,16 @@ func plainString(val string) (s, rest string, ok bool) {
 		return "", "", false
 	}
 	q := val[0]
+	stop := &literalStop
+	if q == '"' {
+		stop = &basicStop
+	}
 	ascii := true
 	for i := 1; i < len(val); i++ {
 		c := val[i]
+		if !stop[c] {
+			continue
+		}
 		switch {
 		case c == q:
 			s = val[1:i]
@@ -159,13 +166,27 @@ func plainString(val string) (s, rest string, ok bool) {
 				return "", "", false
 			}
 			return s, val[i+1:], true
-		case c == '\\' && q == '"', c < 0x20 && c != '\t', c == 0x7f:
-			return "", "", false
 		case c >= 0x80:
 			ascii = false
+		default:
+			return "", "", false // a control character, or an escape
 		}
 	}
 	return "", "", false
+}
+
+// literalStop and basicStop are the bytes plainString stops at in a
+// 'literal' and a "basic" string: its quote, control characters but tab,
+// DEL, bytes of characters outside ASCII, and in a basic string '\\'.
+var literalStop, basicStop = stopTables()
+
+func stopTables() (literal, basic [256]bool) {
+	for c := range 256 {
+		stop := c < 0x20 && c != '\t' || c >= 0x7f
+		literal[c] = stop || c == '\''
+		basic[c] = stop || c == '"' || c == '\\'
+	}
+	return literal, basic
 }
 
 // plainTail reports whether what follows a value is nothing, or blanks and

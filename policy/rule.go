@@ -61,18 +61,20 @@ type Rule struct {
 	Instead  string
 	Match    []string // example commands the rule must match
 	NotMatch []string // example commands it must not match
-	// Exact: the command must be the rule's words exactly, no more
-	// operands or options (a person's approval of one command). An exact
-	// allow is an approval: it outranks every ask rule that matches the
-	// same command, and loses to every deny rule (see Policy.aspect).
-	Exact bool
 	// Project, when set, limits the rule to commands judged in that
 	// project (its root, absolute): an approval of a project's own command
 	// (./scripts/check.sh, npm run build) is not one for every project.
 	Project string
 
-	Source   string // "file:line", or "built-in: name"
-	Layer    Layer
+	Source string // "file:line", or "built-in: name"
+	Layer  Layer
+	// Exact: the command must be the rule's words exactly, no more
+	// operands or options (a person's approval of one command). An exact
+	// allow is an approval: it outranks every ask rule that matches the
+	// same command, and loses to every deny rule (see Policy.aspect).
+	// (The booleans sit together, and acc and lazy by once: a config may
+	// hold thousands of rules, and padding is pages.)
+	Exact    bool
 	Absolute bool // part of the absolute denylist
 	Name     string
 
@@ -83,17 +85,17 @@ type Rule struct {
 
 	cmd  *cmdPattern
 	path *word.Pattern
-	acc  Access
 	spec int
 
+	env *Env
+	// sub is the rule's subWord, set by indexing.
+	sub  string
+	cerr error
+	once sync.Once
+	acc  Access
 	// Built-in rules compile on first use: a guard process judges one
 	// command and needs only the rules for its programs.
 	lazy bool
-	env  *Env
-	// sub is the rule's subWord, set by indexing.
-	sub  string
-	once sync.Once
-	cerr error
 }
 
 // ready compiles a lazily compiled rule; false means it cannot be used.
