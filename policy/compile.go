@@ -68,7 +68,13 @@ func (r *Rule) build(env *Env, full bool) error {
 		if abs == "" {
 			abs = "/"
 		}
-		p, err := word.CompilePath(abs)
+		var p *word.Pattern
+		var err error
+		if full {
+			p, err = word.CompilePath(abs)
+		} else {
+			err = word.CheckPath(abs)
+		}
 		if err != nil {
 			return fmt.Errorf("path %q: %v", r.Path, err)
 		}
