@@ -135,3 +135,15 @@ func TestFirstField(t *testing.T) {
 		}
 	}
 }
+
+func TestSubWord(t *testing.T) {
+	for _, c := range []struct{ command, path, want string }{
+		{"git push origin main", "", "push"}, {" git\tpush", "", "push"}, {"git push ", "", "push"}, {"git", "", ""},
+		{"git ", "", ""}, {"git -C x status", "", ""}, {"git 'push'", "", ""}, {"git pu*", "", ""}, {"./x run", "", ""},
+		{"npm\nrun test", "", "run"}, {"git push", "src/**", ""}, {"tool1 café", "", "café"},
+	} {
+		if got := (&Rule{Command: c.command, Path: c.path}).subWord(); got != c.want {
+			t.Errorf("%q: subWord %q, want %q", c.command, got, c.want)
+		}
+	}
+}

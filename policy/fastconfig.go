@@ -53,7 +53,11 @@ func readSimpleConfig(text string) (rules []Rule, headers []int, ok bool) {
 			if len(rules) > 0 && seen&1 == 0 {
 				return nil, nil, false // no decision
 			}
-			rules = append(rules, Rule{})
+			if len(rules) < cap(rules) {
+				rules = rules[:len(rules)+1] // zeroed by make: not zeroed again
+			} else {
+				rules = append(rules, Rule{})
+			}
 			headers = append(headers, line)
 			seen = 0
 			continue

@@ -104,19 +104,28 @@ func (r *Rule) subWord() string {
 	if r.pred != nil || r.predEffect != nil || r.isPath() || !plainCommand(r.Command) {
 		return ""
 	}
-	rest := strings.TrimLeft(r.Command, " \t\n")
-	i := strings.IndexAny(rest, " \t\n")
-	if i < 0 {
-		return ""
+	// The second of the blank-separated fields (commandClass's blanks).
+	c := r.Command
+	i := 0
+	for field := 0; ; field++ {
+		for i < len(c) && commandClass[c[i]] == blank {
+			i++
+		}
+		start := i
+		for i < len(c) && commandClass[c[i]] != blank {
+			i++
+		}
+		if field == 1 {
+			w := c[start:i]
+			if w == "" || w[0] == '-' {
+				return ""
+			}
+			return w
+		}
+		if i == len(c) {
+			return ""
+		}
 	}
-	rest = strings.TrimLeft(rest[i:], " \t\n")
-	if j := strings.IndexAny(rest, " \t\n"); j >= 0 {
-		rest = rest[:j]
-	}
-	if rest == "" || rest[0] == '-' {
-		return ""
-	}
-	return rest
 }
 
 // subKeys returns the words a rule's subWord must be for the rule to
