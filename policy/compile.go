@@ -51,35 +51,24 @@ func (r *Rule) build(env *Env, full bool) error {
 		}
 	}
 	if r.Path != "" {
-		abs := r.Path
-		switch {
-		case abs == "~" || strings.HasPrefix(abs, "~/"):
-			abs = filepath.Join(env.Home, strings.TrimPrefix(abs, "~"))
-			if strings.HasSuffix(r.Path, "/") {
-				abs += "/"
+		// Checking a plain path needs no absolute pattern: Join, Clean and
+		// "/**" add no byte a pattern can fail on to plain paths.
+		if full || !plainPath(r.Path) || !plainPath(env.Project) || !plainPath(env.Home) {
+			abs := absPattern(r.Path, env)
+			var p *word.Pattern
+			var err error
+			if full {
+				p, err = word.CompilePath(abs)
+			} else {
+				err = word.CheckPath(abs)
 			}
-		case !filepath.IsAbs(abs):
-			abs = filepath.Join(env.Project, abs)
-		}
-		if strings.HasSuffix(r.Path, "/**") && !strings.HasSuffix(abs, "/**") {
-			abs += "/**"
-		}
-		abs = strings.TrimSuffix(abs, "/")
-		if abs == "" {
-			abs = "/"
-		}
-		var p *word.Pattern
-		var err error
-		if full {
-			p, err = word.CompilePath(abs)
-		} else {
-			err = word.CheckPath(abs)
-		}
-		if err != nil {
-			return fmt.Errorf("path %q: %v", r.Path, err)
-		}
-		if full {
-			spec += pathSpec(abs)
+			if err != nil {
+				return fmt.Errorf("path %q: %v", r.Path, err)
+			}
+			if full {
+				r.path = p
+				spec += pathSpec(abs)
+			}
 		}
 		var acc Access
 		switch r.Access {
@@ -93,7 +82,7 @@ func (r *Rule) build(env *Env, full bool) error {
 			return fmt.Errorf("access must be \"read\", \"write\" or \"any\", not %q", r.Access)
 		}
 		if full {
-			r.path, r.acc = p, acc
+			r.acc = acc
 		}
 	} else if r.Access != "" {
 		return fmt.Errorf("access is only meaningful with path")
@@ -102,6 +91,41 @@ func (r *Rule) build(env *Env, full bool) error {
 		r.spec = spec
 	}
 	return nil
+}
+
+// absPattern is a path rule's pattern made absolute: ~/ in the home
+// directory, a relative one in the project.
+func absPattern(path string, env *Env) string {
+	abs := path
+	switch {
+	case abs == "~" || strings.HasPrefix(abs, "~/"):
+		abs = filepath.Join(env.Home, strings.TrimPrefix(abs, "~"))
+		if strings.HasSuffix(path, "/") {
+			abs += "/"
+		}
+	case !filepath.IsAbs(abs):
+		abs = filepath.Join(env.Project, abs)
+	}
+	if strings.HasSuffix(path, "/**") && !strings.HasSuffix(abs, "/**") {
+		abs += "/**"
+	}
+	abs = strings.TrimSuffix(abs, "/")
+	if abs == "" {
+		abs = "/"
+	}
+	return abs
+}
+
+// plainPath reports whether a path holds none of the bytes that can make
+// a doublestar pattern invalid (a backslash, brackets, braces).
+func plainPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\', '[', ']', '{', '}':
+			return false
+		}
+	}
+	return true
 }
 
 // hasGlob reports whether a rule's command has an unquoted wildcard.

@@ -147,3 +147,17 @@ func TestSubWord(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPathOddHomes: a plain path rule is checked without building
+// its absolute pattern only where the project and home are plain too.
+func TestCheckPathOddHomes(t *testing.T) {
+	for _, env := range []*Env{{Home: "/home/u", Project: "/home/u/proj"}, {Home: "/home/u", Project: "/src/a[1"},
+		{Home: "/h{", Project: "/src/p"}, {Home: `/h\`, Project: `/src/p\`}, {Home: "/h", Project: "/src/]x["}} {
+		for _, path := range []string{"x", "~/x", "/abs/**", "src/**", "a[b", "~"} {
+			a, b := &Rule{Path: path}, &Rule{Path: path}
+			if errCheck, errCompile := a.check(env), b.compile(env); (errCheck == nil) != (errCompile == nil) {
+				t.Errorf("path %q in %+v: check says %v, compile says %v", path, env, errCheck, errCompile)
+			}
+		}
+	}
+}
