@@ -34,7 +34,10 @@ func (r *Rule) build(env *Env, full bool) error {
 		return fmt.Errorf("project must be an absolute path (the project's root), not %q", r.Project)
 	}
 	spec := 0
-	if r.Command != "" || len(r.Flags) > 0 {
+	if !full && len(r.Flags) == 0 && plainCommand(r.Command) {
+		// Nothing in it can fail to compile: no quotes, escapes, wildcards
+		// or program path (the common rule, checked on every call).
+	} else if r.Command != "" || len(r.Flags) > 0 {
 		cp, s, err := compileCommand(r.Command, r.Flags, env.Project, env.Home, full)
 		if err != nil {
 			return fmt.Errorf("command %q: %v", r.Command, err)
@@ -48,28 +51,25 @@ func (r *Rule) build(env *Env, full bool) error {
 		}
 	}
 	if r.Path != "" {
-		abs := r.Path
-		switch {
-		case abs == "~" || strings.HasPrefix(abs, "~/"):
-			abs = filepath.Join(env.Home, strings.TrimPrefix(abs, "~"))
-			if strings.HasSuffix(r.Path, "/") {
-				abs += "/"
+		// Checking a plain path needs no absolute pattern: Join, Clean and
+		// "/**" add no byte a pattern can fail on to plain paths.
+		if full || !plainPath(r.Path) || !plainPath(env.Project) || !plainPath(env.Home) {
+			abs := absPattern(r.Path, env)
+			var p *word.Pattern
+			var err error
+			if full {
+				p, err = word.CompilePath(abs)
+			} else {
+				err = word.CheckPath(abs)
 			}
-		case !filepath.IsAbs(abs):
-			abs = filepath.Join(env.Project, abs)
+			if err != nil {
+				return fmt.Errorf("path %q: %v", r.Path, err)
+			}
+			if full {
+				r.path = p
+				spec += pathSpec(abs)
+			}
 		}
-		if strings.HasSuffix(r.Path, "/**") && !strings.HasSuffix(abs, "/**") {
-			abs += "/**"
-		}
-		abs = strings.TrimSuffix(abs, "/")
-		if abs == "" {
-			abs = "/"
-		}
-		p, err := word.CompilePath(abs)
-		if err != nil {
-			return fmt.Errorf("path %q: %v", r.Path, err)
-		}
-		spec += pathSpec(abs)
 		var acc Access
 		switch r.Access {
 		case "", "any":
@@ -82,7 +82,7 @@ func (r *Rule) build(env *Env, full bool) error {
 			return fmt.Errorf("access must be \"read\", \"write\" or \"any\", not %q", r.Access)
 		}
 		if full {
-			r.path, r.acc = p, acc
+			r.acc = acc
 		}
 	} else if r.Access != "" {
 		return fmt.Errorf("access is only meaningful with path")
@@ -91,6 +91,41 @@ func (r *Rule) build(env *Env, full bool) error {
 		r.spec = spec
 	}
 	return nil
+}
+
+// absPattern is a path rule's pattern made absolute: ~/ in the home
+// directory, a relative one in the project.
+func absPattern(path string, env *Env) string {
+	abs := path
+	switch {
+	case abs == "~" || strings.HasPrefix(abs, "~/"):
+		abs = filepath.Join(env.Home, strings.TrimPrefix(abs, "~"))
+		if strings.HasSuffix(path, "/") {
+			abs += "/"
+		}
+	case !filepath.IsAbs(abs):
+		abs = filepath.Join(env.Project, abs)
+	}
+	if strings.HasSuffix(path, "/**") && !strings.HasSuffix(abs, "/**") {
+		abs += "/**"
+	}
+	abs = strings.TrimSuffix(abs, "/")
+	if abs == "" {
+		abs = "/"
+	}
+	return abs
+}
+
+// plainPath reports whether a path holds none of the bytes that can make
+// a doublestar pattern invalid (a backslash, brackets, braces).
+func plainPath(p string) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\', '[', ']', '{', '}':
+			return false
+		}
+	}
+	return true
 }
 
 // hasGlob reports whether a rule's command has an unquoted wildcard.
@@ -106,3 +141,38 @@ func hasGlob(command string) bool {
 	}
 	return false
 }
+
+// plainCommand reports whether a rule's command is words of ordinary
+// characters, which compileCommand cannot refuse: at least one character
+// that is not a blank, and none of the quotes, escapes, wildcards and
+// brackets its syntax gives meaning to, nor a '/' (a program path, which
+// is compiled as a path pattern).
+func plainCommand(command string) bool {
+	words := false
+	for i := 0; i < len(command); i++ {
+		switch commandClass[command[i]] {
+		case special:
+			return false
+		case ordinary:
+			words = true
+		}
+	}
+	return words
+}
+
+const (
+	ordinary = iota
+	blank
+	special
+)
+
+// commandClass sorts the bytes of a rule's command for plainCommand.
+var commandClass = func() (t [256]uint8) {
+	for _, c := range []byte(" \t\n") {
+		t[c] = blank
+	}
+	for _, c := range []byte("'\"\\*?[]{}/") {
+		t[c] = special
+	}
+	return t
+}()

@@ -1,16 +1,17 @@
 package policy
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/BurntSushi/toml"
 
@@ -175,9 +176,9 @@ type File struct {
 // reports an error found at a line's end ("[[rule]" then newline) on the
 // next line, past the newline it choked on; the error's byte offset is
 // where it starts.
-func parseErrorLine(pe toml.ParseError, text []byte) int {
+func parseErrorLine(pe toml.ParseError, text string) int {
 	if st := pe.Position.Start; st > 0 && st <= len(text) {
-		return 1 + bytes.Count(text[:st], []byte("\n"))
+		return 1 + strings.Count(text[:st], "\n")
 	}
 	return pe.Position.Line
 }
@@ -199,30 +200,65 @@ func isRuleHeader(l string) bool {
 // ParseFile parses config text. Rules are returned uncompiled; Build
 // compiles and checks them.
 func ParseFile(path string, text []byte, layer Layer) (*File, error) {
-	var fc fileConfig
-	md, err := toml.Decode(string(text), &fc)
-	if err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &ConfigError{File: path, Line: parseErrorLine(pe, text), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
+	return parseFile(path, text, layer, true)
+}
+
+// parseFile parses config text; with fast, a file of plain rules is read
+// without the TOML decoder (readSimpleConfig), to the same result.
+func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) {
+	return parseText(path, string(text), layer, fast)
+}
+
+// parseText is parseFile of text as a string, which the rules' strings may
+// share.
+func parseText(path, src string, layer Layer, fast bool) (*File, error) {
+	if fast {
+		if rules, headers, ok := readSimpleConfig(src); ok {
+			// Plain rules, no settings: nothing more to check here.
+			f := &File{Path: path, Layer: layer, Rules: make([]*Rule, len(rules))}
+			sources := ruleSources(path, headers, len(rules))
+			for i := range rules {
+				rules[i].Source, rules[i].Layer = sources[i], layer
+				f.Rules[i] = &rules[i]
+			}
+			return f, nil
 		}
-		return nil, &ConfigError{File: path, Line: typeErrorLine(err, string(text)), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 	}
-	lines := strings.Split(string(text), "\n")
+	var fc fileConfig
+	var undecoded []toml.Key
 	var headers []int
-	for i, l := range lines {
-		if isRuleHeader(l) {
-			headers = append(headers, i+1)
+	{
+		md, err := toml.Decode(src, &fc)
+		if err != nil {
+			var pe toml.ParseError
+			if errors.As(err, &pe) {
+				return nil, &ConfigError{File: path, Line: parseErrorLine(pe, src), Msg: "not valid TOML: " + pe.Message, Hint: "fix the TOML syntax at that line"}
+			}
+			return nil, &ConfigError{File: path, Line: typeErrorLine(err, src), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 		}
+		undecoded = md.Undecoded()
+		for i, l := range strings.Split(src, "\n") {
+			if isRuleHeader(l) {
+				headers = append(headers, i+1)
+			}
+		}
+	}
+	// The lines, for finding a key's line: split only when a key is wrong.
+	var lineCache []string
+	lines := func() []string {
+		if lineCache == nil {
+			lineCache = strings.Split(src, "\n")
+		}
+		return lineCache
 	}
 	// Every problem of the file at once, each at its line.
 	var errs ConfigErrors
 	bad := func(line int, msg, hint string) {
 		errs = append(errs, &ConfigError{File: path, Line: line, Msg: msg, Hint: hint})
 	}
-	keyAt := func(key string) int { return findKey(lines, 0, len(lines), key) }
-	for _, key := range md.Undecoded() {
-		bad(keyLine(lines, headers, key), fmt.Sprintf("unknown key %q", key.String()), unknownKeyHint(key))
+	keyAt := func(key string) int { l := lines(); return findKey(l, 0, len(l), key) }
+	for _, key := range undecoded {
+		bad(keyLine(lines(), headers, key), fmt.Sprintf("unknown key %q", key.String()), unknownKeyHint(key))
 	}
 	f := &File{Path: path, Layer: layer}
 	f.Settings = Settings{Shell: fc.Shell, Mode: fc.Mode, Presets: fc.Presets, AuditRedact: fc.AuditRedact, DevPorts: fc.DevPorts}
@@ -272,7 +308,13 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		}
 		f.Settings.QueueTimeout = d
 	}
-	for i, fr := range fc.Rule {
+	// The rules, allocated together, and their sources ("file:line") cut
+	// from one string: a file may hold thousands.
+	rules := make([]Rule, len(fc.Rule))
+	sources := ruleSources(path, headers, len(fc.Rule))
+	f.Rules = make([]*Rule, 0, len(fc.Rule))
+	for i := range fc.Rule {
+		fr := &fc.Rule[i]
 		line := 0
 		if i < len(headers) {
 			line = headers[i]
@@ -289,11 +331,13 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 			bad(line, msg, hint)
 			continue
 		}
-		f.Rules = append(f.Rules, &Rule{
+		r := &rules[i]
+		*r = Rule{
 			Decision: d, Command: fr.Command, Flags: fr.Flags, Path: fr.Path, Access: fr.Access,
 			Why: fr.Why, Instead: fr.Instead, Match: fr.Match, NotMatch: fr.NotMatch, Exact: fr.Exact, Project: fr.Project,
-			Source: fmt.Sprintf("%s:%d", path, line), Layer: layer,
-		})
+			Source: sources[i], Layer: layer,
+		}
+		f.Rules = append(f.Rules, r)
 	}
 	if len(errs) > 0 {
 		// Say what else is wrong too, rules included, so that one run of
@@ -310,6 +354,31 @@ func ParseFile(path string, text []byte, layer Layer) (*File, error) {
 		return nil, errs.err()
 	}
 	return f, nil
+}
+
+// ruleSources returns "path:line" for each of n rules, cut from one
+// string. A rule past the headers found (which should not happen) is at
+// line 0, as before.
+func ruleSources(path string, headers []int, n int) []string {
+	b := make([]byte, 0, n*(len(path)+8))
+	ends := make([]int, n)
+	for i := range n {
+		line := 0
+		if i < len(headers) {
+			line = headers[i]
+		}
+		b = append(b, path...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(line), 10)
+		ends[i] = len(b)
+	}
+	all := unsafe.String(unsafe.SliceData(b), len(b)) // b is written no more
+	out := make([]string, n)
+	start := 0
+	for i, end := range ends {
+		out[i], start = all[start:end], end
+	}
+	return out
 }
 
 // keyLine finds the line of an undecoded key.
@@ -386,7 +455,13 @@ func LoadFile(path string, layer Layer) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseFile(path, text, layer)
+	if len(text) == 0 {
+		return ParseFile(path, text, layer)
+	}
+	// The rules' strings are cut from the text: this buffer is no one
+	// else's and is never written again, so it is the string, not copied
+	// (a file of 10,000 rules is most of a megabyte, every call).
+	return parseText(path, unsafe.String(&text[0], len(text)), layer, true)
 }
 
 // Sources are the configuration layers to build a policy from.
@@ -415,6 +490,11 @@ func Build(src Sources) (*Policy, error) {
 			files = append(files, f)
 		}
 	}
+	n := len(src.Session)
+	for _, f := range files {
+		n += len(f.Rules)
+	}
+	pol.rules = make([]*Rule, 0, n) // presets and dev ports may add a few
 	presets := map[string]bool{}
 	var ruleErrs ConfigErrors // every broken rule of every file, at once
 	for _, f := range files {

@@ -3,6 +3,7 @@ package policy
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -37,21 +38,132 @@ func (p *Policy) Rules() []*Rule {
 }
 
 // index finds the rules that can match a part without trying them all.
+// A program's rules are gathered the first time a part names it: a guard
+// process judges a few programs, and a map of every program of thousands
+// of rules cost more than its lookups.
 type index struct {
-	byProg map[string][]*Rule
-	any    []*Rule
+	rules  []*Rule
+	keys   []string // each rule's progKey
+	any    []*Rule  // the rules of no one program
+	byProg map[string]*progRules
+}
+
+// progRules are the rules of one program; subbed is set when some of them
+// have a subWord, so that a part naming it may be judged by fewer.
+type progRules struct {
+	rules  []*Rule
+	subbed bool
 }
 
 func newIndex(rules []*Rule) index {
-	ix := index{byProg: map[string][]*Rule{}}
-	for _, r := range rules {
-		if k := r.progKey(); k != "" {
-			ix.byProg[k] = append(ix.byProg[k], r)
-		} else {
+	ix := index{rules: rules, keys: make([]string, len(rules))}
+	for i, r := range rules {
+		if ix.keys[i] = r.progKey(); ix.keys[i] == "" {
 			ix.any = append(ix.any, r)
 		}
 	}
 	return ix
+}
+
+// forProg returns the rules of prog. The caller holds Policy.candMu.
+func (ix *index) forProg(prog string) *progRules {
+	if pr, ok := ix.byProg[prog]; ok {
+		return pr
+	}
+	pr := &progRules{}
+	if prog != "" {
+		for i, k := range ix.keys {
+			if k == prog {
+				r := ix.rules[i]
+				r.sub = r.subWord()
+				pr.rules = append(pr.rules, r)
+				pr.subbed = pr.subbed || r.sub != ""
+			}
+		}
+	}
+	if ix.byProg == nil {
+		ix.byProg = map[string]*progRules{}
+	}
+	ix.byProg[prog] = pr
+	return pr
+}
+
+// useSubIndex: tests turn it off to compare with judging by every rule
+// of a program.
+var useSubIndex = true
+
+// subWord is the word after the program in a command rule, when the rule
+// can match only a part that has that word itself: the rule is words of
+// ordinary characters (plainCommand, so splitRule's words are its blank
+// separated fields, all literal) and its second word is no option. Read
+// the way the program reads it, such a word is a subcommand or the first
+// operand, never an option's value; either way it is matched, literally,
+// against a word of the part's argv (or of its subcommand chain): see
+// subKeys for when that holds. "" when the rule has no such word.
+func (r *Rule) subWord() string {
+	if r.pred != nil || r.predEffect != nil || r.isPath() || !plainCommand(r.Command) {
+		return ""
+	}
+	// The second of the blank-separated fields (commandClass's blanks).
+	c := r.Command
+	i := 0
+	for field := 0; ; field++ {
+		for i < len(c) && commandClass[c[i]] == blank {
+			i++
+		}
+		start := i
+		for i < len(c) && commandClass[c[i]] != blank {
+			i++
+		}
+		if field == 1 {
+			w := c[start:i]
+			if w == "" || w[0] == '-' {
+				return ""
+			}
+			return w
+		}
+		if i == len(c) {
+			return ""
+		}
+	}
+}
+
+// subKeys returns the words a rule's subWord must be for the rule to
+// match p (Yes or Maybe): every static word after the program, and the
+// subcommands as the program reads them. ok is false when any rule of
+// the program may match whatever its subWord: a word known only at run
+// time, a reading that is open, or a program read by its own code
+// (argspec's Custom and Fixup may make operands of other text).
+func subKeys(p *Part, prog string) (keys []string, ok bool) {
+	if p.Norm != nil && p.Norm.Open {
+		return nil, false
+	}
+	if sp := argspec.Lookup(prog); sp != nil && (sp.Custom != nil || sp.Fixup != nil) {
+		return nil, false
+	}
+	for _, w := range p.Argv[1:] {
+		s, static := w.Static()
+		if !static || w.Multi || w.Split && w.HasHole() {
+			return nil, false
+		}
+		keys = append(keys, s)
+	}
+	if p.Norm != nil {
+		keys = append(keys, p.Norm.Sub...)
+	}
+	return keys, true
+}
+
+// withSub returns the rules of rules that have no subWord or one of keys,
+// in order.
+func withSub(rules []*Rule, keys []string) []*Rule {
+	var out []*Rule
+	for _, r := range rules {
+		if r.sub == "" || slices.Contains(keys, r.sub) {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // ruleSet is the rules that may match parts naming one program, split
@@ -70,9 +182,24 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 			dynamic = true // any rule could match a program named at run time
 		}
 	}
-	key := candKey{prog, dynamic, abs}
+	// A program with many rules (git push origin feature-1, feature-2,
+	// …) is judged by those of its rules that name a word the part has:
+	// a guard process compiles each rule it tries.
 	pol.candMu.Lock()
 	defer pol.candMu.Unlock()
+	var user *progRules
+	var keys []string
+	filter := false
+	if !dynamic && !abs {
+		user = pol.idx.forProg(prog)
+		if useSubIndex && user.subbed {
+			keys, filter = subKeys(p, prog)
+		}
+	}
+	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter}
+	if filter {
+		key.keys = strings.Join(keys, "\x00")
+	}
 	if c, ok := pol.cands[key]; ok {
 		return c
 	}
@@ -92,7 +219,11 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 		}
 		all = append(all, pol.builtin.absAny...)
 	default:
-		all = append(append(all, pol.idx.byProg[prog]...), pol.idx.any...)
+		mine := user.rules
+		if filter {
+			mine = withSub(mine, keys)
+		}
+		all = append(append(all, mine...), pol.idx.any...)
 		if prog != "" {
 			br, _ := pol.builtin.forProg(prog)
 			all = append(all, br...)
@@ -117,6 +248,10 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 type candKey struct {
 	prog         string
 	dynamic, abs bool
+	// filtered: the user rules of prog are those with no subWord or one
+	// of keys (the subKeys, joined by NUL).
+	filtered bool
+	keys     string
 }
 
 // Match is one rule that matched a part, for explanations.
@@ -553,6 +688,11 @@ func (r *Rule) explicitFor(p *Part) bool {
 // matchEffect matches a path rule (or a built-in effect rule) against one
 // effect with one access.
 func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
+	if r.predEffect == nil && !accessMay(r.Access, e.Access) {
+		// Told without compiling the rule, as compiling would tell (r.acc):
+		// a write judged under thousands of read rules compiles none.
+		return word.No
+	}
 	if !r.ready() || !r.inProject() {
 		return word.No
 	}
@@ -583,6 +723,19 @@ func (r *Rule) matchEffect(p *Part, e Effect) word.Tri {
 		return t
 	}
 	return andTri(t, r.cmd.match(p))
+}
+
+// accessMay reports whether a path rule with the access written in its
+// config can be about an effect with access acc; an access compiling
+// refuses may be, for compiling to say so.
+func accessMay(access string, acc Access) bool {
+	switch access {
+	case "read":
+		return acc&argspec.Read != 0
+	case "write":
+		return acc&argspec.Write != 0
+	}
+	return true
 }
 
 // treeReaches reports whether r matches e only as a recursive write into a

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -60,18 +61,20 @@ type Rule struct {
 	Instead  string
 	Match    []string // example commands the rule must match
 	NotMatch []string // example commands it must not match
-	// Exact: the command must be the rule's words exactly, no more
-	// operands or options (a person's approval of one command). An exact
-	// allow is an approval: it outranks every ask rule that matches the
-	// same command, and loses to every deny rule (see Policy.aspect).
-	Exact bool
 	// Project, when set, limits the rule to commands judged in that
 	// project (its root, absolute): an approval of a project's own command
 	// (./scripts/check.sh, npm run build) is not one for every project.
 	Project string
 
-	Source   string // "file:line", or "built-in: name"
-	Layer    Layer
+	Source string // "file:line", or "built-in: name"
+	Layer  Layer
+	// Exact: the command must be the rule's words exactly, no more
+	// operands or options (a person's approval of one command). An exact
+	// allow is an approval: it outranks every ask rule that matches the
+	// same command, and loses to every deny rule (see Policy.aspect).
+	// (The booleans sit together, and acc and lazy by once: a config may
+	// hold thousands of rules, and padding is pages.)
+	Exact    bool
 	Absolute bool // part of the absolute denylist
 	Name     string
 
@@ -82,15 +85,17 @@ type Rule struct {
 
 	cmd  *cmdPattern
 	path *word.Pattern
-	acc  Access
 	spec int
 
+	env *Env
+	// sub is the rule's subWord, set by indexing.
+	sub  string
+	cerr error
+	once sync.Once
+	acc  Access
 	// Built-in rules compile on first use: a guard process judges one
 	// command and needs only the rules for its programs.
 	lazy bool
-	env  *Env
-	once sync.Once
-	cerr error
 }
 
 // ready compiles a lazily compiled rule; false means it cannot be used.
@@ -110,14 +115,43 @@ func (r *Rule) progKey() string {
 	if r.isPath() || r.pred != nil || r.Command == "" {
 		return ""
 	}
-	first := strings.Fields(r.Command)[0]
+	first := firstField(r.Command)
 	if len(first) >= 2 && first[0] == '\'' && first[len(first)-1] == '\'' {
 		return first[1 : len(first)-1]
 	}
-	if strings.ContainsAny(first, "*?[]\\'\"/") {
-		return ""
+	for i := 0; i < len(first); i++ {
+		switch first[i] {
+		case '*', '?', '[', ']', '\\', '\'', '"', '/':
+			return ""
+		}
 	}
 	return first
+}
+
+// firstField is strings.Fields(s)[0] without making the slice: indexing
+// takes it from every rule.
+func firstField(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return strings.Fields(s)[0] // Unicode blanks: as Fields has them
+		}
+		if asciiSpace(s[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(s) && s[j] < utf8.RuneSelf && !asciiSpace(s[j]) {
+			j++
+		}
+		if j < len(s) && s[j] >= utf8.RuneSelf {
+			return strings.Fields(s)[0]
+		}
+		return s[i:j]
+	}
+	return strings.Fields(s)[0]
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'
 }
 
 // Key is a rule's precedence: compare Spec, then Configured, then Strict.
@@ -249,7 +283,7 @@ func compileCommand(command string, flags []string, base, home string, full bool
 			return nil, 0, err
 		}
 		spec += 20
-	} else {
+	} else if full || hasClass(words[0]) {
 		cp.prog, err = word.CompileSegs(words[0].Segs)
 		if err != nil {
 			return nil, 0, err
@@ -259,20 +293,29 @@ func compileCommand(command string, flags []string, base, home string, full bool
 			cp.progLit = s
 		}
 	}
-	for _, w := range words[1:] {
-		p, err := word.CompileSegs(w.Segs)
-		if err != nil {
-			return nil, 0, err
-		}
-		cp.rawArgs = append(cp.rawArgs, p)
-	}
 	if !full {
+		// Only a character class can make a word fail to compile (splitRule
+		// makes no other special segment): checking compiles only those.
+		for _, w := range words[1:] {
+			if hasClass(w) {
+				if _, err := word.CompileSegs(w.Segs); err != nil {
+					return nil, 0, err
+				}
+			}
+		}
 		for _, f := range flags {
 			if !strings.HasPrefix(f, "-") {
 				return nil, 0, fmt.Errorf("flag %q does not start with '-'", f)
 			}
 		}
 		return nil, 0, nil
+	}
+	for _, w := range words[1:] {
+		p, err := word.CompileSegs(w.Segs)
+		if err != nil {
+			return nil, 0, err
+		}
+		cp.rawArgs = append(cp.rawArgs, p)
 	}
 	if cp.progLit != "" {
 		cp.norm = argspec.Normalize(append([]word.Word{word.FromLit(cp.progLit)}, words[1:]...), true)
@@ -332,6 +375,17 @@ func compileCommand(command string, flags []string, base, home string, full bool
 		spec += optionSpec
 	}
 	return cp, spec, nil
+}
+
+// hasClass reports whether a rule's word has a character class, the only
+// segment of splitRule's that can fail to compile.
+func hasClass(w word.Word) bool {
+	for _, s := range w.Segs {
+		if s.Kind == word.Class {
+			return true
+		}
+	}
+	return false
 }
 
 func isStar(w word.Word) bool {
@@ -422,7 +476,7 @@ func splitRule(s string) ([]word.Word, error) {
 			has = true
 		case c == '\\' && i+1 < len(s):
 			i++
-			cur.AddLit(string(s[i]))
+			cur.AddLit(s[i : i+1])
 			has = true
 		case c == '*':
 			cur.Add(word.Seg{Kind: word.Star})
@@ -443,7 +497,14 @@ func splitRule(s string) ([]word.Word, error) {
 			}
 			has = true
 		default:
-			cur.AddLit(string(c))
+			// A run of ordinary characters at once: one literal, not one
+			// concatenation a byte (loading checks every rule's command).
+			j := i + 1
+			for j < len(s) && strings.IndexByte(" \t\n'\"\\*?[", s[j]) < 0 {
+				j++
+			}
+			cur.AddLit(s[i:j])
+			i = j - 1
 			has = true
 		}
 	}

@@ -1,5 +1,7 @@
 package pycode
 
+import "sync"
+
 // A module is a reviewed standard-library module the code may import and
 // use without a question. A module absent from the table is never allowed
 // on its own ("imports shutil"). The review is of what the module can do
@@ -15,176 +17,194 @@ type module struct {
 
 // Special attributes: calls judged as commands, network requests or file
 // effects rather than asked about (see analysis.go).
-var commandCalls = map[string]string{
-	"subprocess.run": "argv", "subprocess.call": "argv", "subprocess.check_call": "argv",
-	"subprocess.check_output": "argv", "subprocess.Popen": "argv",
-	"subprocess.getoutput": "shell", "subprocess.getstatusoutput": "shell",
-	"os.system": "shell", "os.popen": "shell",
-}
+var commandCalls = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"subprocess.run": "argv", "subprocess.call": "argv", "subprocess.check_call": "argv",
+		"subprocess.check_output": "argv", "subprocess.Popen": "argv",
+		"subprocess.getoutput": "shell", "subprocess.getstatusoutput": "shell",
+		"os.system": "shell", "os.popen": "shell",
+	}
+})
 
 // modules is the reviewed table. Each entry says why it is safe, and the
 // parts that are not (asked about by name).
-var modules = map[string]module{
-	"json":       {why: "encodes and decodes JSON", all: true},
-	"re":         {why: "regular expressions", all: true},
-	"math":       {why: "arithmetic", all: true},
-	"cmath":      {why: "arithmetic", all: true},
-	"decimal":    {why: "arithmetic", all: true},
-	"fractions":  {why: "arithmetic", all: true},
-	"statistics": {why: "arithmetic", all: true},
-	"random":     {why: "pseudo-random numbers", all: true},
-	"secrets":    {why: "random tokens", all: true},
-	"string": {why: "string constants and templates", all: true,
-		deny: map[string]string{"Formatter": "gets attributes by names written in a string (get_field)"}},
-	"textwrap":        {why: "text formatting", all: true},
-	"difflib":         {why: "compares sequences", all: true},
-	"pprint":          {why: "prints values", all: true},
-	"reprlib":         {why: "prints values", all: true},
-	"collections":     {why: "containers", all: true},
-	"collections.abc": {why: "container interfaces", all: true},
-	"itertools":       {why: "iteration", all: true},
-	"functools": {why: "higher-order functions", all: true,
-		deny: map[string]string{"singledispatch": "evaluates annotations written as strings", "singledispatchmethod": "evaluates annotations written as strings"}},
-	"operator": {why: "operators as functions", all: true,
-		deny: map[string]string{"attrgetter": "gets attributes by a name", "methodcaller": "calls methods by a name"}},
-	"heapq":       {why: "heaps", all: true},
-	"bisect":      {why: "sorted lists", all: true},
-	"array":       {why: "typed arrays", all: true},
-	"copy":        {why: "copies values", all: true},
-	"enum":        {why: "enumerations", all: true},
-	"dataclasses": {why: "record classes", all: true},
-	"typing": {why: "type annotations", all: true,
-		deny: map[string]string{"get_type_hints": "evaluates annotations written as strings", "ForwardRef": "evaluates a string as code",
-			"evaluate_forward_ref": "evaluates a string as code"}},
-	"abc":      {why: "abstract classes", all: true},
-	"numbers":  {why: "numeric interfaces", all: true},
-	"datetime": {why: "dates and times", all: true},
-	"calendar": {why: "calendars", all: true},
-	"zoneinfo": {why: "time zones (reads the zone database)", all: true},
-	"time": {why: "clocks and sleeping", all: true,
-		deny: map[string]string{"tzset": "changes the process's time zone"}},
-	"uuid": {why: "identifiers", all: true,
-		deny: map[string]string{"getnode": "may run ifconfig to find a MAC address", "uuid1": "may run ifconfig to find a MAC address"}},
-	"hashlib":      {why: "hashes", all: true},
-	"hmac":         {why: "hashes", all: true},
-	"base64":       {why: "encodings", all: true},
-	"binascii":     {why: "encodings", all: true},
-	"struct":       {why: "binary packing", all: true},
-	"zlib":         {why: "compression in memory", all: true},
-	"unicodedata":  {why: "character data", all: true},
-	"keyword":      {why: "Python keywords", all: true},
-	"ast":          {why: "parses Python without running it", all: true},
-	"tokenize":     {why: "reads Python source", all: true},
-	"shlex":        {why: "shell-like splitting and quoting", all: true},
-	"fnmatch":      {why: "name patterns", all: true},
-	"glob":         {why: "lists files (reads directories)", all: true},
-	"html":         {why: "escapes HTML", all: true},
-	"urllib.parse": {why: "parses URLs", all: true},
-	"ipaddress":    {why: "IP address arithmetic", all: true},
-	"graphlib":     {why: "topological sorting", all: true},
-	"errno":        {why: "error numbers", all: true},
-	"stat":         {why: "file mode constants", all: true},
-	"tomllib":      {why: "reads TOML", all: true},
-	"csv":          {why: "reads and writes CSV on files the code opened (open() is judged)", all: true},
-	"contextlib": {why: "context managers", all: true,
-		deny: map[string]string{"chdir": "changes the working directory"}},
-	"warnings":  {why: "warnings", all: true},
-	"traceback": {why: "prints tracebacks", all: true},
-	"argparse": {why: "reads the command line", all: true,
-		deny: map[string]string{"FileType": "opens files named on the command line, for writing too"}},
-	"getopt":    {why: "reads the command line", all: true},
-	"getpass":   {why: "reads a password from the terminal", all: true},
-	"pathlib":   {why: "paths; its methods that change files are judged as writes (see pathWrites)", all: true},
-	"os.path":   {why: "path arithmetic and file tests", all: true},
-	"posixpath": {why: "path arithmetic and file tests", all: true},
-	"io":        {why: "in-memory files", allow: []string{"StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "SEEK_SET", "SEEK_CUR", "SEEK_END", "IOBase", "TextIOBase", "UnsupportedOperation", "DEFAULT_BUFFER_SIZE"}},
-	"logging": {why: "log messages (to stderr unless a file is named)", all: true,
-		deny: map[string]string{"FileHandler": "writes a log file", "handlers": "log handlers write files and send messages",
-			"config": "logging.config can listen for and run configuration"}},
-	"sys": {why: "the interpreter's arguments, streams and facts", allow: []string{
-		"argv", "stdin", "stdout", "stderr", "exit", "version", "version_info", "platform", "maxsize", "maxunicode",
-		"byteorder", "executable", "implementation", "float_info", "int_info", "hexversion", "getsizeof",
-		"getrecursionlimit", "setrecursionlimit", "getdefaultencoding", "getfilesystemencoding", "exc_info",
-		"exception", "stdlib_module_names", "builtin_module_names", "flags", "prefix", "base_prefix", "exec_prefix",
-		"api_version", "copyright", "orig_argv", "set_int_max_str_digits", "get_int_max_str_digits", "getrefcount",
-		"intern", "is_finalizing", "last_value", "last_type", "last_traceback", "float_repr_style", "path"}},
-	"os": {why: "facts about the process and reading the file system", allow: []string{
-		"path", "getcwd", "getcwdb", "listdir", "scandir", "walk", "stat", "lstat", "access", "fspath", "fsencode", "fsdecode",
-		"getenv", "environ", "sep", "altsep", "extsep", "pathsep", "linesep", "defpath", "devnull", "curdir", "pardir",
-		"name", "cpu_count", "getpid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups", "getlogin",
-		"uname", "get_terminal_size", "isatty", "urandom", "times", "getloadavg", "strerror", "sched_getaffinity",
-		"R_OK", "W_OK", "X_OK", "F_OK", "O_RDONLY", "SEEK_SET", "SEEK_CUR", "SEEK_END", "DirEntry", "PathLike",
-		"error", "terminal_size", "stat_result", "get_exec_path", "readlink", "supports_follow_symlinks", "fstat",
-		"getpgrp", "getsid"}},
-	"shutil": {why: "only its questions about the system", allow: []string{"which", "get_terminal_size", "disk_usage"}},
-	"platform": {why: "only the facts it reads without running programs", allow: []string{
-		"python_version", "python_version_tuple", "python_implementation", "system", "machine", "release", "node", "version"}},
-	"subprocess": {why: "only literal commands, judged as commands (commandCalls)", allow: []string{
-		"PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired", "CompletedProcess", "SubprocessError"}},
-	"urllib.request": {why: "only urlopen of a literal URL, judged like curl", allow: []string{}},
-}
+var modules = sync.OnceValue(func() map[string]module {
+	return map[string]module{
+		"json":       {why: "encodes and decodes JSON", all: true},
+		"re":         {why: "regular expressions", all: true},
+		"math":       {why: "arithmetic", all: true},
+		"cmath":      {why: "arithmetic", all: true},
+		"decimal":    {why: "arithmetic", all: true},
+		"fractions":  {why: "arithmetic", all: true},
+		"statistics": {why: "arithmetic", all: true},
+		"random":     {why: "pseudo-random numbers", all: true},
+		"secrets":    {why: "random tokens", all: true},
+		"string": {why: "string constants and templates", all: true,
+			deny: map[string]string{"Formatter": "gets attributes by names written in a string (get_field)"}},
+		"textwrap":        {why: "text formatting", all: true},
+		"difflib":         {why: "compares sequences", all: true},
+		"pprint":          {why: "prints values", all: true},
+		"reprlib":         {why: "prints values", all: true},
+		"collections":     {why: "containers", all: true},
+		"collections.abc": {why: "container interfaces", all: true},
+		"itertools":       {why: "iteration", all: true},
+		"functools": {why: "higher-order functions", all: true,
+			deny: map[string]string{"singledispatch": "evaluates annotations written as strings", "singledispatchmethod": "evaluates annotations written as strings"}},
+		"operator": {why: "operators as functions", all: true,
+			deny: map[string]string{"attrgetter": "gets attributes by a name", "methodcaller": "calls methods by a name"}},
+		"heapq":       {why: "heaps", all: true},
+		"bisect":      {why: "sorted lists", all: true},
+		"array":       {why: "typed arrays", all: true},
+		"copy":        {why: "copies values", all: true},
+		"enum":        {why: "enumerations", all: true},
+		"dataclasses": {why: "record classes", all: true},
+		"typing": {why: "type annotations", all: true,
+			deny: map[string]string{"get_type_hints": "evaluates annotations written as strings", "ForwardRef": "evaluates a string as code",
+				"evaluate_forward_ref": "evaluates a string as code"}},
+		"abc":      {why: "abstract classes", all: true},
+		"numbers":  {why: "numeric interfaces", all: true},
+		"datetime": {why: "dates and times", all: true},
+		"calendar": {why: "calendars", all: true},
+		"zoneinfo": {why: "time zones (reads the zone database)", all: true},
+		"time": {why: "clocks and sleeping", all: true,
+			deny: map[string]string{"tzset": "changes the process's time zone"}},
+		"uuid": {why: "identifiers", all: true,
+			deny: map[string]string{"getnode": "may run ifconfig to find a MAC address", "uuid1": "may run ifconfig to find a MAC address"}},
+		"hashlib":      {why: "hashes", all: true},
+		"hmac":         {why: "hashes", all: true},
+		"base64":       {why: "encodings", all: true},
+		"binascii":     {why: "encodings", all: true},
+		"struct":       {why: "binary packing", all: true},
+		"zlib":         {why: "compression in memory", all: true},
+		"unicodedata":  {why: "character data", all: true},
+		"keyword":      {why: "Python keywords", all: true},
+		"ast":          {why: "parses Python without running it", all: true},
+		"tokenize":     {why: "reads Python source", all: true},
+		"shlex":        {why: "shell-like splitting and quoting", all: true},
+		"fnmatch":      {why: "name patterns", all: true},
+		"glob":         {why: "lists files (reads directories)", all: true},
+		"html":         {why: "escapes HTML", all: true},
+		"urllib.parse": {why: "parses URLs", all: true},
+		"ipaddress":    {why: "IP address arithmetic", all: true},
+		"graphlib":     {why: "topological sorting", all: true},
+		"errno":        {why: "error numbers", all: true},
+		"stat":         {why: "file mode constants", all: true},
+		"tomllib":      {why: "reads TOML", all: true},
+		"csv":          {why: "reads and writes CSV on files the code opened (open() is judged)", all: true},
+		"contextlib": {why: "context managers", all: true,
+			deny: map[string]string{"chdir": "changes the working directory"}},
+		"warnings":  {why: "warnings", all: true},
+		"traceback": {why: "prints tracebacks", all: true},
+		"argparse": {why: "reads the command line", all: true,
+			deny: map[string]string{"FileType": "opens files named on the command line, for writing too"}},
+		"getopt":    {why: "reads the command line", all: true},
+		"getpass":   {why: "reads a password from the terminal", all: true},
+		"pathlib":   {why: "paths; its methods that change files are judged as writes (see pathWrites)", all: true},
+		"os.path":   {why: "path arithmetic and file tests", all: true},
+		"posixpath": {why: "path arithmetic and file tests", all: true},
+		"io":        {why: "in-memory files", allow: []string{"StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "SEEK_SET", "SEEK_CUR", "SEEK_END", "IOBase", "TextIOBase", "UnsupportedOperation", "DEFAULT_BUFFER_SIZE"}},
+		"logging": {why: "log messages (to stderr unless a file is named)", all: true,
+			deny: map[string]string{"FileHandler": "writes a log file", "handlers": "log handlers write files and send messages",
+				"config": "logging.config can listen for and run configuration"}},
+		"sys": {why: "the interpreter's arguments, streams and facts", allow: []string{
+			"argv", "stdin", "stdout", "stderr", "exit", "version", "version_info", "platform", "maxsize", "maxunicode",
+			"byteorder", "executable", "implementation", "float_info", "int_info", "hexversion", "getsizeof",
+			"getrecursionlimit", "setrecursionlimit", "getdefaultencoding", "getfilesystemencoding", "exc_info",
+			"exception", "stdlib_module_names", "builtin_module_names", "flags", "prefix", "base_prefix", "exec_prefix",
+			"api_version", "copyright", "orig_argv", "set_int_max_str_digits", "get_int_max_str_digits", "getrefcount",
+			"intern", "is_finalizing", "last_value", "last_type", "last_traceback", "float_repr_style", "path"}},
+		"os": {why: "facts about the process and reading the file system", allow: []string{
+			"path", "getcwd", "getcwdb", "listdir", "scandir", "walk", "stat", "lstat", "access", "fspath", "fsencode", "fsdecode",
+			"getenv", "environ", "sep", "altsep", "extsep", "pathsep", "linesep", "defpath", "devnull", "curdir", "pardir",
+			"name", "cpu_count", "getpid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups", "getlogin",
+			"uname", "get_terminal_size", "isatty", "urandom", "times", "getloadavg", "strerror", "sched_getaffinity",
+			"R_OK", "W_OK", "X_OK", "F_OK", "O_RDONLY", "SEEK_SET", "SEEK_CUR", "SEEK_END", "DirEntry", "PathLike",
+			"error", "terminal_size", "stat_result", "get_exec_path", "readlink", "supports_follow_symlinks", "fstat",
+			"getpgrp", "getsid"}},
+		"shutil": {why: "only its questions about the system", allow: []string{"which", "get_terminal_size", "disk_usage"}},
+		"platform": {why: "only the facts it reads without running programs", allow: []string{
+			"python_version", "python_version_tuple", "python_implementation", "system", "machine", "release", "node", "version"}},
+		"subprocess": {why: "only literal commands, judged as commands (commandCalls)", allow: []string{
+			"PIPE", "DEVNULL", "STDOUT", "CalledProcessError", "TimeoutExpired", "CompletedProcess", "SubprocessError"}},
+		"urllib.request": {why: "only urlopen of a literal URL, judged like curl", allow: []string{}},
+	}
+})
 
 // pathWrites are pathlib.Path methods that change the file system, with
 // how many positional arguments they take when they are Path's (a call
 // that cannot be Path's, such as str.replace(a, b), is left alone).
-var pathWrites = map[string]int{
-	"write_text": -1, "write_bytes": -1, "touch": -1, "mkdir": -1, "unlink": -1, "rmdir": -1,
-	"rename": 1, "replace": 1, "symlink_to": -1, "hardlink_to": -1, "link_to": -1, "chmod": -1, "lchmod": -1,
-	"open": -1,
-}
+var pathWrites = sync.OnceValue(func() map[string]int {
+	return map[string]int{
+		"write_text": -1, "write_bytes": -1, "touch": -1, "mkdir": -1, "unlink": -1, "rmdir": -1,
+		"rename": 1, "replace": 1, "symlink_to": -1, "hardlink_to": -1, "link_to": -1, "chmod": -1, "lchmod": -1,
+		"open": -1,
+	}
+})
 
 // pathReads are pathlib.Path methods that read a file's content.
-var pathReads = map[string]bool{"read_text": true, "read_bytes": true, "iterdir": true, "glob": true, "rglob": true, "walk": true}
+var pathReads = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"read_text": true, "read_bytes": true, "iterdir": true, "glob": true, "rglob": true, "walk": true}
+})
 
 // pathReaders are functions of reviewed modules that read what a path
 // names (a file's content, a directory's entries): their first argument
 // is a read effect, so that rules about secret files see it.
-var pathReaders = map[string]bool{
-	"os.listdir": true, "os.scandir": true, "os.walk": true, "os.readlink": true,
-	"glob.glob": true, "glob.iglob": true, "tokenize.open": true,
-}
+var pathReaders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"os.listdir": true, "os.scandir": true, "os.walk": true, "os.readlink": true,
+		"glob.glob": true, "glob.iglob": true, "tokenize.open": true,
+	}
+})
 
 // frameAttrs are attributes of frames, tracebacks, generators and
 // functions that reach the names of other modules (f_globals…) or code
 // objects: never followed.
-var frameAttrs = map[string]bool{
-	"f_globals": true, "f_locals": true, "f_builtins": true, "f_back": true, "f_code": true, "tb_frame": true,
-	"tb_next": true, "gi_frame": true, "gi_code": true, "cr_frame": true, "cr_code": true, "ag_frame": true,
-	"ag_code": true, "co_code": true, "func_globals": true, "gi_yieldfrom": true, "cr_await": true,
-}
+var frameAttrs = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"f_globals": true, "f_locals": true, "f_builtins": true, "f_back": true, "f_code": true, "tb_frame": true,
+		"tb_next": true, "gi_frame": true, "gi_code": true, "cr_frame": true, "cr_code": true, "ag_frame": true,
+		"ag_code": true, "co_code": true, "func_globals": true, "gi_yieldfrom": true, "cr_await": true,
+	}
+})
 
 // builtins that reach past the names the analysis can follow, or run
 // something other than the code.
-var riskyBuiltins = map[string]string{
-	"exec": "runs code built at run time (exec)", "eval": "evaluates code built at run time (eval)",
-	"compile": "compiles code built at run time (compile)", "__import__": "imports a module by a name (__import__)",
-	"globals": "reaches names through globals()", "locals": "reaches names through locals()", "vars": "reaches names through vars()",
-	"breakpoint": "calls breakpoint(), which runs the hook PYTHONBREAKPOINT names",
-	"help":       "calls help(), which runs a pager", "setattr": "sets an attribute by name (setattr)",
-	"delattr": "deletes an attribute by name (delattr)", "__build_class__": "uses __build_class__",
-	"__builtins__": "reaches the builtins through __builtins__", "__loader__": "uses the module loader",
-	"__spec__": "uses the module spec",
-}
+var riskyBuiltins = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"exec": "runs code built at run time (exec)", "eval": "evaluates code built at run time (eval)",
+		"compile": "compiles code built at run time (compile)", "__import__": "imports a module by a name (__import__)",
+		"globals": "reaches names through globals()", "locals": "reaches names through locals()", "vars": "reaches names through vars()",
+		"breakpoint": "calls breakpoint(), which runs the hook PYTHONBREAKPOINT names",
+		"help":       "calls help(), which runs a pager", "setattr": "sets an attribute by name (setattr)",
+		"delattr": "deletes an attribute by name (delattr)", "__build_class__": "uses __build_class__",
+		"__builtins__": "reaches the builtins through __builtins__", "__loader__": "uses the module loader",
+		"__spec__": "uses the module spec",
+	}
+})
 
 // okDunders are special names whose use reaches nothing new.
-var okDunders = map[string]bool{
-	"__name__": true, "__doc__": true, "__file__": true, "__version__": true, "__qualname__": true,
-	"__module__": true, "__init__": true, "__all__": true, "__annotations__": true, "__slots__": true,
-	"__author__": true, "__debug__": true, "__enter__": true, "__exit__": true, "__post_init__": true,
-	"__str__": true, "__repr__": true, "__len__": true, "__iter__": true, "__next__": true, "__eq__": true,
-	"__hash__": true, "__lt__": true,
-}
+var okDunders = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"__name__": true, "__doc__": true, "__file__": true, "__version__": true, "__qualname__": true,
+		"__module__": true, "__init__": true, "__all__": true, "__annotations__": true, "__slots__": true,
+		"__author__": true, "__debug__": true, "__enter__": true, "__exit__": true, "__post_init__": true,
+		"__str__": true, "__repr__": true, "__len__": true, "__iter__": true, "__next__": true, "__eq__": true,
+		"__hash__": true, "__lt__": true,
+	}
+})
 
 // harmlessEnv are PYTHON* variables of the command that change nothing
 // of what code runs; any other one (PYTHONPATH is followed, the rest
 // asked about) may.
-var harmlessEnv = map[string]bool{
-	"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONIOENCODING": true, "PYTHONHASHSEED": true,
-	"PYTHONUTF8": true, "PYTHONFAULTHANDLER": true, "PYTHONNOUSERSITE": true, "PYTHONOPTIMIZE": true,
-	"PYTHONVERBOSE": true, "PYTHONSAFEPATH": true, "PYTHONDEVMODE": true, "PYTHONTRACEMALLOC": true,
-	"PYTHONLEGACYWINDOWSSTDIO": true, "PYTHONCOERCECLOCALE": true, "PYTHONMALLOC": true, "PYTHONINTMAXSTRDIGITS": true,
-}
+var harmlessEnv = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"PYTHONUNBUFFERED": true, "PYTHONDONTWRITEBYTECODE": true, "PYTHONIOENCODING": true, "PYTHONHASHSEED": true,
+		"PYTHONUTF8": true, "PYTHONFAULTHANDLER": true, "PYTHONNOUSERSITE": true, "PYTHONOPTIMIZE": true,
+		"PYTHONVERBOSE": true, "PYTHONSAFEPATH": true, "PYTHONDEVMODE": true, "PYTHONTRACEMALLOC": true,
+		"PYTHONLEGACYWINDOWSSTDIO": true, "PYTHONCOERCECLOCALE": true, "PYTHONMALLOC": true, "PYTHONINTMAXSTRDIGITS": true,
+	}
+})
 
 // HarmlessEnv reports whether setting the variable for a python command
 // leaves what it runs unchanged (PYTHONPATH is not: it is followed).
-func HarmlessEnv(name string) bool { return harmlessEnv[name] }
+func HarmlessEnv(name string) bool { return harmlessEnv()[name] }

@@ -600,7 +600,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 			}
 			continue
 		}
-		m, ok := modules[mod]
+		m, ok := modules()[mod]
 		if !ok || !stdlib[top] {
 			st.ask("imports " + mod + line)
 			continue
@@ -613,7 +613,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 		case name != "":
 			d := mod + "." + name
 			bind(firstNonEmpty(as, name), binding{dotted: d})
-			if _, sub := modules[d]; !sub {
+			if _, sub := modules()[d]; !sub {
 				// Its uses are judged where they are (called or not).
 				st.chain(strings.Split(d, "."), true, "Load", im.Line)
 			}
@@ -638,21 +638,21 @@ func (st *state) judge(f *facts, file string, depth int) {
 				full := append(strings.Split(b.dotted, "."), r.Chain[1:]...)
 				st.chain(full, r.Called, r.Ctx, r.Line)
 			}
-		} else if why, ok := riskyBuiltins[root]; ok {
+		} else if why, ok := riskyBuiltins()[root]; ok {
 			st.ask(why + fmt.Sprintf(" (line %d)", r.Line))
 			continue
 		} else if (root == "getattr" || root == "open") && !r.Called {
 			st.ask(fmt.Sprintf("passes %s around, so the guard cannot see what it is called with (line %d)", root, r.Line))
 		}
-		if isDunder(root) && !okDunders[root] {
+		if isDunder(root) && !okDunders()[root] {
 			st.ask(fmt.Sprintf("uses %s, which reaches past the names the guard follows (line %d)", root, r.Line))
 		}
 	}
 	for _, at := range f.Attrs {
-		if frameAttrs[at.Name] {
+		if frameAttrs()[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches the names of other code (line %d)", at.Name, at.Line))
 		}
-		if isDunder(at.Name) && !okDunders[at.Name] {
+		if isDunder(at.Name) && !okDunders()[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches past the names the guard follows (line %d)", at.Name, at.Line))
 		}
 	}
@@ -705,7 +705,7 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 	// The longest prefix that is a reviewed module.
 	n := 0
 	for i := len(full); i > 0; i-- {
-		if _, ok := modules[strings.Join(full[:i], ".")]; ok {
+		if _, ok := modules()[strings.Join(full[:i], ".")]; ok {
 			n = i
 			break
 		}
@@ -715,7 +715,7 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		return
 	}
 	modName := strings.Join(full[:n], ".")
-	m := modules[modName]
+	m := modules()[modName]
 	rest := full[n:]
 	if len(rest) == 0 {
 		// A module as a value: what is used of it later is not a dotted
@@ -732,11 +732,11 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		st.ask("changes " + dotted + at)
 		return
 	}
-	if strings.HasPrefix(attr, "_") && !okDunders[attr] {
+	if strings.HasPrefix(attr, "_") && !okDunders()[attr] {
 		st.ask("uses the private name " + dotted + at)
 		return
 	}
-	if _, ok := commandCalls[dotted]; ok {
+	if _, ok := commandCalls()[dotted]; ok {
 		// Called, it is judged as the command it runs (call).
 		if !called || len(rest) > 1 {
 			st.ask("uses " + dotted + " other than by calling it with a command the guard can read" + at)
@@ -791,7 +791,7 @@ func (st *state) isModuleName(name string) bool {
 	if st.stdlib[name] {
 		return true
 	}
-	_, ok := modules[name]
+	_, ok := modules()[name]
 	return ok
 }
 
@@ -814,7 +814,7 @@ func resolve(c *call, binds map[string][]binding) []string {
 func (st *state) call(c *call, binds map[string][]binding) {
 	at := fmt.Sprintf(" (line %d)", c.Line)
 	for _, d := range resolve(c, binds) {
-		switch kind := commandCalls[d]; {
+		switch kind := commandCalls()[d]; {
 		case kind == "argv":
 			st.subprocess(c, d)
 		case kind == "shell":
@@ -825,10 +825,10 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			if _, ok := c.Kw["filename"]; ok || c.Star {
 				st.ask("logging.basicConfig may write a log file" + at)
 			}
-		case strings.HasPrefix(d, "pathlib.") && pathWrites[d[strings.LastIndexByte(d, '.')+1:]] != 0:
+		case strings.HasPrefix(d, "pathlib.") && pathWrites()[d[strings.LastIndexByte(d, '.')+1:]] != 0:
 			// Path.write_text(p, …): the method called through its class.
 			st.ask("calls " + d + " on a path the guard does not follow" + at)
-		case pathReaders[d]:
+		case pathReaders()[d]:
 			var p lit
 			switch {
 			case len(c.Args) > 0:
@@ -859,10 +859,10 @@ func (st *state) call(c *call, binds map[string][]binding) {
 				st.ask("uses getattr with a name built at run time" + at)
 				return
 			}
-			if isDunder(name) && !okDunders[name] || frameAttrs[name] {
+			if isDunder(name) && !okDunders()[name] || frameAttrs()[name] {
 				st.ask("uses getattr(…, " + name + "), which reaches past the names the guard follows" + at)
 			}
-			if pathWrites[name] != 0 {
+			if pathWrites()[name] != 0 {
 				st.ask("uses getattr(…, " + name + "), a method that changes files" + at)
 			}
 			// getattr(os, "system"): the same as os.system, not called
@@ -887,11 +887,11 @@ func (st *state) call(c *call, binds map[string][]binding) {
 	// too): the methods that change files are checked on every object.
 	method := c.Chain[len(c.Chain)-1]
 	recvPath, known := c.pathReceiver(binds)
-	if pathReads[method] {
+	if pathReads()[method] {
 		st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Via: "python Path." + method, Line: c.Line})
 		return
 	}
-	nargs, ok := pathWrites[method]
+	nargs, ok := pathWrites()[method]
 	if !ok {
 		return
 	}
@@ -992,9 +992,11 @@ func (st *state) open(c *call, pathArg int, recvPath string) {
 
 // subprocessKw are the keyword arguments of subprocess calls that change
 // nothing about what runs or where.
-var subprocessKw = map[string]bool{"check": true, "capture_output": true, "text": true, "universal_newlines": true,
-	"encoding": true, "errors": true, "stdout": true, "stderr": true, "stdin": true, "input": true, "timeout": true,
-	"bufsize": true, "close_fds": true, "shell": true, "args": true}
+var subprocessKw = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"check": true, "capture_output": true, "text": true, "universal_newlines": true,
+		"encoding": true, "errors": true, "stdout": true, "stderr": true, "stdin": true, "input": true, "timeout": true,
+		"bufsize": true, "close_fds": true, "shell": true, "args": true}
+})
 
 func (st *state) subprocess(c *call, fn string) {
 	at := fmt.Sprintf(" (line %d)", c.Line)
@@ -1008,7 +1010,7 @@ func (st *state) subprocess(c *call, fn string) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !subprocessKw[k] {
+		if !subprocessKw()[k] {
 			st.ask("calls " + fn + " with " + k + "=, which changes what runs or where" + at)
 			return
 		}

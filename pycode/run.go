@@ -3,7 +3,6 @@ package pycode
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	_ "embed"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/guard-exec/guard-exec/internal/sha256"
 )
 
 // analyseProgram is the analysis program the interpreter runs (-c), with
@@ -212,10 +213,11 @@ func (a *Analyser) diskKey(interp, src string) string {
 	if err != nil {
 		return ""
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%d\x00%d\x00", analyseProgram, interp, real, fi.ModTime().UnixNano(), fi.Size())
-	h.Write([]byte(src))
-	return hex.EncodeToString(h.Sum(nil))
+	// The guard's own SHA-256: crypto/sha256 brings in the FIPS 140
+	// module, a dozen package initialisations on every start.
+	b := fmt.Appendf(nil, "%s\x00%s\x00%s\x00%d\x00%d\x00", analyseProgram, interp, real, fi.ModTime().UnixNano(), fi.Size())
+	sum := sha256.Sum256(append(b, src...))
+	return hex.EncodeToString(sum[:])
 }
 
 func (a *Analyser) diskGet(key string) ([]byte, bool) {

@@ -104,10 +104,20 @@ func segsNFA(segs []Seg) (*nfa, error) {
 	return b.n, nil
 }
 
+// CheckPath reports the error CompilePath would give for pattern, without
+// compiling it: loading a config checks every path rule, and compiles
+// only those a command could match.
+func CheckPath(pattern string) error {
+	if !doublestar.ValidatePattern(pattern) {
+		return fmt.Errorf("invalid path pattern %q", pattern)
+	}
+	return nil
+}
+
 // CompilePath compiles a doublestar path pattern.
 func CompilePath(pattern string) (*Pattern, error) {
-	if !doublestar.ValidatePattern(pattern) {
-		return nil, fmt.Errorf("invalid path pattern %q", pattern)
+	if err := CheckPath(pattern); err != nil {
+		return nil, err
 	}
 	p := &Pattern{src: pattern, path: true}
 	if i := strings.IndexAny(pattern, `*?[{\`); i >= 0 {

@@ -1,0 +1,10 @@
+package policy
+
+// SetSubIndex turns judging by a program's rules that name a word of the
+// part (subWord) on or off, for comparing the two; it returns the setting
+// before.
+func SetSubIndex(on bool) bool {
+	was := useSubIndex
+	useSubIndex = on
+	return was
+}
