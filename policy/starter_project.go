@@ -104,10 +104,10 @@ func hasPreset(found []string, name string) bool {
 	return false
 }
 
-// plainCommand reports a task command that poe and pdm run as the guard
+// plainTaskCommand reports a task command that poe and pdm run as the guard
 // would judge it typed: plain words, at most 16, none that a shell or the
 // task runner would expand, quote, redirect or split.
-func plainCommand(text string) bool {
+func plainTaskCommand(text string) bool {
 	words := strings.Fields(text)
 	if len(words) == 0 || len(words) > 16 {
 		return false
@@ -523,7 +523,7 @@ func pyprojectProposals(read func(string) ([]byte, bool), found []string, allowe
 				why = "it reads like a deploy or a release"
 			case !clean(text, 200):
 				why = "its command cannot be shown whole here"
-			case !plainCommand(text):
+			case !plainTaskCommand(text):
 				why = "not plain words the guard reads as the task runner does"
 			case allowed == nil:
 				why = "not judged here"
