@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -237,6 +238,22 @@ func parseText(path, src string, layer Layer, fast bool) (*File, error) {
 			return nil, &ConfigError{File: path, Line: typeErrorLine(err, src), Msg: err.Error(), Hint: "check the value's type (strings are quoted, lists use [ ])"}
 		}
 		undecoded = md.Undecoded()
+		// The decoder matches keys ignoring case, so [[Rule]] beside
+		// [[rule]] was read one way or the other by map order: a key
+		// spelled in another case is unknown, as any misspelling is.
+		said := map[string]bool{}
+		for _, k := range md.Keys() {
+			for i, c := range k {
+				if !slices.Contains(configKeys, c) && !slices.Contains(ruleKeys, c) &&
+					(slices.Contains(configKeys, strings.ToLower(c)) || slices.Contains(ruleKeys, strings.ToLower(c))) {
+					if top := k[:i+1]; !said[top.String()] {
+						said[top.String()] = true
+						undecoded = append(undecoded, top)
+					}
+					break
+				}
+			}
+		}
 		for i, l := range strings.Split(src, "\n") {
 			if isRuleHeader(l) {
 				headers = append(headers, i+1)

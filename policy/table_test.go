@@ -401,6 +401,11 @@ func TestConfigErrors(t *testing.T) {
 		{"unknown key in the second rule", rule("deny", "x") + rule("deny", "y", `why = "z"`, `comand = "q"`), []int{8}},
 		{"misspelt table [[rules]]", "shell = \"/bin/bash\"\n\n[[rules]]\ndecision = \"deny\"\ncommand = \"x\"\n", []int{3, 4, 5}},
 		{"unknown table", "[extra]\na = 1\n", []int{1, 2}},
+		// The decoder ignores case: [[Rule]] beside [[rule]] was read
+		// either way, by map order.
+		{"a table in another case", "[[Rule]]\ndecision = \"allow\"\ncommand = \"rm\"\n\n" + rule("deny", "ls"), []int{1}},
+		{"a rule key in another case", "[[rule]]\nDecision = \"allow\"\ncommand = \"rm\"\n", []int{2}},
+		{"a top-level key in another case", "Mode = \"audit\"\n", []int{1}},
 		{"unknown sub-table of a rule", rule("deny", "x") + "[rule.extra]\na = 1\n", []int{4, 5}},
 		{"bad decision", "\n" + rule("allow", "ls") + "\n" + rule("maybe", "ls"), []int{6, 7}},
 		{"missing decision", "[[rule]]\ncommand = \"ls\"\n", []int{1}},
