@@ -280,6 +280,15 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		} else {
 			addAll(args, Read, "", true)
 		}
+		// Files the formatter itself writes: prettier's cache, gofmt's
+		// and goimports' profiles.
+		if c.Raw {
+			addAll(rawValues(c.Args, "-cpuprofile", "-memprofile", "--cache-location"), Write, "", false)
+		} else {
+			addAll(c.Values("--cache-location"), Write, "", false)
+			addAll(c.Values("--cpuprofile"), Write, "", false) // gofmt, goimports (single-dash, named as long)
+			addAll(c.Values("--memprofile"), Write, "", false)
+		}
 	case "sort":
 		addAll(c.Values("--output"), Write, "", false)
 		addAll(args, Read, "", false)
@@ -744,6 +753,14 @@ func zipEffects(c *Cmd) []Effect {
 // passes its contents on as arguments; strace -o, time -o, script and
 // flock write files of their own.
 func WrapperEffects(c *Cmd) []Effect {
+	if c != nil && c.Prog == "coverage" {
+		// coverage run --data-file=FILE replaces FILE with its database.
+		var effs []Effect
+		for _, v := range rawValues(c.Args, "--data-file") {
+			effs = append(effs, Effect{Path: v, Access: Write})
+		}
+		return effs
+	}
 	if c == nil || c.Raw {
 		return nil
 	}

@@ -64,6 +64,7 @@ func pytestEffects(args []word.Word) []Effect {
 				cacheDirs = append(cacheDirs, dir)
 			}
 			effs = append(effs, iniAddopts(v)...)
+			effs = append(effs, iniLogFile(v)...)
 			continue
 		}
 		switch name {
@@ -93,6 +94,7 @@ func pytestEffects(args []word.Word) []Effect {
 					cacheDirs = append(cacheDirs, dir)
 				}
 				effs = append(effs, iniAddopts(v)...)
+				effs = append(effs, iniLogFile(v)...)
 			}
 		case "--debug":
 			// Only attached: --debug alone writes pytestdebug.log here.
@@ -134,6 +136,18 @@ func iniCacheDir(v word.Word) (word.Word, bool) {
 	dir := word.Word{Segs: append([]word.Seg(nil), v.Segs...)}
 	dir.Segs[0].Text = dir.Segs[0].Text[len(key)+1:]
 	return dir, true
+}
+
+// iniLogFile reads -o log_file=FILE: pytest truncates and writes FILE
+// (checked with pytest 7.2).
+func iniLogFile(v word.Word) []Effect {
+	key, _, ok := strings.Cut(v.Prefix(), "=")
+	if !ok || strings.TrimSpace(key) != "log_file" {
+		return nil
+	}
+	f := word.Word{Segs: append([]word.Seg(nil), v.Segs...)}
+	f.Segs[0].Text = f.Segs[0].Text[len(key)+1:]
+	return []Effect{{Path: f, Access: Write}}
 }
 
 // iniAddopts reads -o addopts=OPTIONS as more of pytest's options (checked

@@ -59,6 +59,31 @@ func toolEffects(prog string, args []word.Word) []Effect {
 		if rawFlag(&Cmd{Args: args, Raw: true}, "", "--user") {
 			effs = append(effs, Effect{Path: anywhere("$HOME/.local"), Access: Write, Recursive: true})
 		}
+	case "playwright":
+		// playwright test empties its --output directory before the run
+		// (checked with playwright 1.5x: .git given as --output was
+		// destroyed).
+		for _, d := range rawValues(args, "--output") {
+			effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
+		}
+	case "pylint":
+		// --output-format=json:FILE,text writes FILE.
+		for _, v := range rawValues(args, "--output-format", "-f") {
+			t, ok := v.Static()
+			if !ok {
+				effs = append(effs, Effect{Path: anywhere(v.String()), Access: Write})
+				continue
+			}
+			for _, f := range strings.Split(t, ",") {
+				if _, file, ok := strings.Cut(f, ":"); ok && file != "" {
+					effs = append(effs, Effect{Path: word.FromLit(file), Access: Write})
+				}
+			}
+		}
+	case "mvn", "mvnw":
+		for _, f := range rawValues(args, "-l", "--log-file") {
+			effs = append(effs, Effect{Path: f, Access: Write})
+		}
 	case "npm", "pnpm":
 		// Global installs write the global prefix (npm prefix -g).
 		if rawFlag(&Cmd{Args: args, Raw: true}, "g", "--global", "--location=global") {

@@ -83,6 +83,12 @@ func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pylintLoader) }
 	case "mypy":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, mypyLoader) }
+	case "tsc":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, tscLoader) }
+	case "playwright":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, playwrightLoader) }
+	case "pyright":
+		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pyrightLoader) }
 	case "flake8":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, flake8Loader) }
 	case "pip", "pip3":
@@ -236,6 +242,17 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 		// whose effects the policy judges (GOCACHE=/etc; go build).
 		w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1})
 	}
+	switch a.Name {
+	case "HOME", "XDG_CONFIG_HOME", "BUNDLE_APP_CONFIG", "DOCKER_CONFIG":
+		// Where programs read their configuration: git's hooks and
+		// helpers, go's env file, npm's script shell, bundler's Gemfile,
+		// docker's CLI plugins (the red team ran a witness through each).
+		w.untrustedLocation(sc, cmd, a, "programs read their configuration, which can name programs to run")
+		return true
+	case "BROWSER":
+		w.carriedProgram(sc, cmd, a.Value, "BROWSER (the program cargo doc --open, python's webbrowser and xdg-open run)")
+		return true
+	}
 	if buildProgramVar(a.Name) {
 		w.carriedProgram(sc, cmd, a.Value, a.Name+" (the program build tools run as "+a.Name+")")
 		return true
@@ -316,6 +333,11 @@ func (w *walker) loadedCode(sc *scope, cmd *Cmd, l *codeLoader) {
 			operandsOnly = true
 			continue
 		}
+		if !operandsOnly && strings.HasPrefix(t, "@") && len(t) > 1 {
+			// tsc @FILE, mypy @FILE: more options, read from a file.
+			w.opaquePart(cmd, prog+" "+t+" reads more options from that file")
+			continue
+		}
 		if operandsOnly || !strings.HasPrefix(t, "-") || t == "-" {
 			if l.operands && outsideDir(sc, a) {
 				w.opaquePart(cmd, prog+" loads "+a.String()+", code from outside the working directory")
@@ -336,6 +358,12 @@ func (w *walker) loadedCode(sc *scope, cmd *Cmd, l *codeLoader) {
 			}
 			i++
 			v = args[i]
+		}
+		if code[name] && strings.HasPrefix(strings.TrimSpace(v.Prefix()), "{") {
+			// Inline configuration (jest --config='{"reporters":[…]}'):
+			// it names code wherever it is.
+			w.opaquePart(cmd, prog+" "+name+" is inline configuration, which can name code to load")
+			continue
 		}
 		if slices.Contains(strings.Fields(l.always), name) {
 			w.opaquePart(cmd, prog+" "+name+" runs "+v.String()+" as code or a program")

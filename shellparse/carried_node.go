@@ -432,11 +432,16 @@ var (
 	jestLoader = newLoader("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform",
 		"-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters", true).
 		alwaysCode("--transform")
-	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout",
-		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true)
-	mochaLoader = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec",
+	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout --typecheck.checker",
+		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true).alwaysCode("--typecheck.checker")
+	// tsc: another project's configuration says where it writes and what
+	// it loads (tsc -p, -b; checked with TypeScript 7: -b DIR --clean
+	// removed DIR's outputs). playwright loads its config and reporters.
+	tscLoader        = newLoader("-p --project -b --build --outDir --declarationDir --tsBuildInfoFile --generateTrace --rootDir --baseUrl", "-p --project -b --build", false)
+	playwrightLoader = newLoader("-c --config --reporter --project -g --grep --grep-invert --output --workers -j --retries --timeout --shard --repeat-each --max-failures", "-c --config --reporter", false)
+	mochaLoader      = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec",
 		"-r --require --file --config --package -u --ui -R --reporter", true)
 	eslintLoader = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type",
 		"-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser -f --format", false)
-	prettierLoader = newLoader("--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", "--config --plugin", false)
+	prettierLoader = newLoader("--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", "--config --plugin", true)
 )

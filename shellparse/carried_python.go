@@ -178,6 +178,18 @@ func noxCarried(w *walker, sc *scope, cmd *Cmd) {
 		if t == "--" {
 			return
 		}
+		if t == "-P" || t == "--force-python" || t == "--extra-python" || strings.HasPrefix(t, "--force-python=") || strings.HasPrefix(t, "--extra-python=") {
+			// An interpreter nox runs: a name (python3.12) or a path.
+			v := word.FromLit(t[strings.IndexByte(t, '=')+1:])
+			if !strings.Contains(t, "=") && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			if s, ok := v.Static(); !ok || strings.Contains(s, "/") {
+				w.carriedProgram(sc, cmd, v, "nox "+t+" (the python it runs)")
+			}
+			continue
+		}
 		if t == "-f" || t == "--noxfile" || strings.HasPrefix(t, "--noxfile=") || strings.HasPrefix(t, "-f") && len(t) > 2 {
 			var v word.Word
 			switch {
@@ -211,6 +223,15 @@ func coverageCarried(w *walker, sc *scope, cmd *Cmd) {
 		w.opaquePart(cmd, reason)
 		return
 	}
+	// The rc file can write data anywhere and names plugins it imports;
+	// the data file is written (checked with coverage 6.5: an ordinary
+	// file became an SQLite database). The data file's place is a path
+	// effect (argspec's WrapperEffects).
+	for _, v := range c.Values("--rcfile") {
+		if outsideDir(sc, v) {
+			w.opaquePart(cmd, "coverage run --rcfile "+v.String()+" reads a configuration outside the working directory, which can import plugins")
+		}
+	}
 	if len(rest) == 0 {
 		return
 	}
@@ -233,6 +254,8 @@ var (
 		"--rcfile --load-plugins", true).alwaysCode("--init-hook")
 	mypyLoader = newLoader("--cache-dir --junit-xml --html-report --txt-report --xml-report --linecount-report --any-exprs-report --cobertura-xml-report --lineprecision-report --python-version --platform -m --module -p --package --exclude --python-executable --config-file",
 		"--config-file", true).alwaysCode("--python-executable")
+	pyrightLoader = newLoader("-p --project --pythonpath --pythonplatform --pythonversion --venvpath -t --typeshedpath --level --threads",
+		"-p --project --venvpath -t --typeshedpath", true).alwaysCode("--pythonpath")
 	flake8Loader = newLoader("--output-file --max-line-length --select --ignore --extend-ignore --extend-select --exclude --extend-exclude --per-file-ignores --format --max-complexity -j --jobs --config --append-config",
 		"--config --append-config", true)
 )
@@ -292,6 +315,13 @@ func (w *walker) pipInstall(sc *scope, cmd *Cmd, args []word.Word) {
 			switch name {
 			case "-r", "--requirement", "-c", "--constraint", "-e", "--editable":
 				w.pipSource(sc, cmd, v)
+			case "-f", "--find-links", "-i", "--index-url", "--extra-index-url":
+				// A local directory or file:// index: pip builds the
+				// sdists there, running their setup.py (checked with pip
+				// 23.2). A remote index is no worse than PyPI.
+				if strings.HasPrefix(v, "file:") || !strings.Contains(v, "://") && outsideDir(sc, word.FromLit(v)) {
+					w.opaquePart(cmd, "pip install "+name+" "+v+" builds packages from there, running their code")
+				}
 			}
 		case strings.HasPrefix(t, "-"):
 		default:
@@ -324,6 +354,16 @@ func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		w.untrustedLocation(sc, cmd, a, "python loads its standard library")
 	case "PYTHONPATH":
 		w.searchPath(sc, cmd, a, "python imports modules")
+	case "PIP_FIND_LINKS", "PIP_INDEX_URL", "PIP_EXTRA_INDEX_URL":
+		if t, ok := a.Value.Static(); !ok || strings.HasPrefix(t, "file:") || !strings.Contains(t, "://") && outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, a.Name+"="+a.Value.String()+" makes pip build packages from there, running their code")
+		}
+	case "PIP_CONFIG_FILE":
+		w.opaquePart(cmd, "PIP_CONFIG_FILE names pip's configuration, which can name indexes and find-links to build from")
+	case "PYTHONUSERBASE", "VIRTUAL_ENV":
+		// site imports .pth code from the user base; poetry run and uv
+		// run the programs of VIRTUAL_ENV/bin.
+		w.untrustedLocation(sc, cmd, a, "python loads code, or its tools run programs")
 	case "PYLINTRC", "COVERAGE_RCFILE":
 		// pylint's init-hook is code; coverage's [run] plugins are
 		// imported (checked with pylint 2.16 and coverage 6.5).

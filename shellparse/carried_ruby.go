@@ -89,6 +89,10 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 				w.opaquePart(cmd, "rake "+name+" loads ruby code from "+v.String())
 			}
 		case !strings.HasPrefix(t, "-"):
+			if n, _, val, ok := assignName(t); ok && (n == "TEST" || n == "TESTOPTS") && outsideDir(sc, word.FromLit(val)) {
+				// rake's test task loads the files TEST names.
+				w.opaquePart(cmd, "rake "+n+"="+val+" loads tests from outside the working directory")
+			}
 			if n, _, val, ok := assignName(t); ok && word.IsName(n) {
 				// rake sets ENV[NAME] for its tasks and the programs they run.
 				w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(val)}}, false)
@@ -100,8 +104,8 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 // rspec loads its spec files, -r requires and an options file; rubocop
 // loads -r requires and a config whose require: lists code.
 var (
-	rspecLoader   = newLoader("-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", "-r --require -I -O --options --default-path", true)
-	rubocopLoader = newLoader("-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", "-r --require -c --config --plugin", false)
+	rspecLoader   = newLoader("-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", "-r --require -I -O --options --default-path -P --pattern", true)
+	rubocopLoader = newLoader("-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", "-r --require -c --config --plugin", true)
 )
 
 // rubyEnv: another Gemfile, library directories outside the working
