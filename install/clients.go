@@ -444,12 +444,16 @@ func shimDir(p *planner) (string, error) {
 	return filepath.Clean(dir), nil
 }
 
+// ShimNames are the names the path shim links to the guard (each a name
+// bash answers to: bashcli.IsShellName).
+var ShimNames = []string{"bash", "sh"}
+
 func shimInstall(p *planner) error {
 	dir, err := shimDir(p)
 	if err != nil {
 		return err
 	}
-	for _, n := range []string{"bash", "sh"} {
+	for _, n := range ShimNames {
 		if err := p.link(filepath.Join(dir, n)); err != nil {
 			return err
 		}
@@ -467,7 +471,7 @@ func shimUninstall(p *planner) error {
 	if err != nil {
 		return err
 	}
-	for _, n := range []string{"bash", "sh"} {
+	for _, n := range ShimNames {
 		if err := p.unlink(filepath.Join(dir, n)); err != nil {
 			return err
 		}

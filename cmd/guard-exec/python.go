@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/install"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/pycode"
 	"github.com/guard-exec/guard-exec/shellparse"
@@ -48,7 +49,7 @@ func analysisEnviron(e *env) []string {
 	var dirs []string
 	for _, d := range filepath.SplitList(e.get("PATH")) {
 		guard := false
-		for _, sh := range []string{"bash", "sh"} {
+		for _, sh := range install.ShimNames {
 			if r, err := filepath.EvalSymlinks(filepath.Join(d, sh)); err == nil && self != "" && r == self {
 				guard = true
 			}
