@@ -267,7 +267,7 @@ func readKill(s *Spec, args []wordT, pattern bool) *Cmd {
 	var rest []wordT
 	for i, w := range args {
 		t, ok := w.Static()
-		if ok && len(t) > 1 && t[0] == '-' && t[1] != '-' && !isDigits(t[1:]) && s.Opt(t) == "" {
+		if ok && len(t) > 1 && t[0] == '-' && t[1] != '-' && !word.IsDigits(t[1:]) && s.Opt(t) == "" {
 			v := word.FromLit(t[1:])
 			c.Opts = append(c.Opts, Opt{Name: "--signal", Value: &v, Known: true})
 			continue

@@ -283,7 +283,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		// Files the formatter itself writes: prettier's cache, gofmt's
 		// and goimports' profiles.
 		if c.Raw {
-			addAll(rawValues(c.Args, "-cpuprofile", "-memprofile", "--cache-location"), Write, "", false)
+			addAll(OptionValues(c.Args, "-cpuprofile", "-memprofile", "--cache-location"), Write, "", false)
 		} else {
 			addAll(c.Values("--cache-location"), Write, "", false)
 			addAll(c.Values("--cpuprofile"), Write, "", false) // gofmt, goimports (single-dash, named as long)
@@ -756,7 +756,7 @@ func WrapperEffects(c *Cmd) []Effect {
 	if c != nil && c.Prog == "coverage" {
 		// coverage run --data-file=FILE replaces FILE with its database.
 		var effs []Effect
-		for _, v := range rawValues(c.Args, "--data-file") {
+		for _, v := range OptionValues(c.Args, "--data-file") {
 			effs = append(effs, Effect{Path: v, Access: Write})
 		}
 		return effs

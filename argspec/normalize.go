@@ -243,7 +243,7 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 			continue
 		}
 		// A cluster of short options.
-		if s.NumericOpt != "" && isDigits(t[1:]) {
+		if s.NumericOpt != "" && word.IsDigits(t[1:]) {
 			v := word.FromLit(t[1:])
 			c.Opts = append(c.Opts, Opt{Name: s.NumericOpt, Value: &v, Known: true})
 			continue
@@ -282,18 +282,6 @@ func afterEq(w word.Word) word.Word {
 		return word.FromLit("")
 	}
 	return rest
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, r := range s {
-		if r < '0' || r > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // withParent returns a copy of sub that also accepts parent's options.

@@ -18,7 +18,7 @@ func toolEffects(prog string, args []word.Word) []Effect {
 	case "jest":
 		// --clearCache removes the cache directory, whole.
 		if rawFlag(&Cmd{Args: args, Raw: true}, "", "--clearCache") {
-			for _, d := range rawValues(args, "--cacheDirectory") {
+			for _, d := range OptionValues(args, "--cacheDirectory") {
 				effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
 			}
 		}
@@ -26,30 +26,30 @@ func toolEffects(prog string, args []word.Word) []Effect {
 		// coverage.clean (on by default) removes the reports directory
 		// before the run.
 		if !rawFlag(&Cmd{Args: args, Raw: true}, "", "--coverage.clean=false") {
-			for _, d := range rawValues(args, "--coverage.reportsDirectory") {
+			for _, d := range OptionValues(args, "--coverage.reportsDirectory") {
 				effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
 			}
 		}
 	case "tox":
 		// tox empties WORKDIR/log (shutil.rmtree) and writes its
 		// environments under WORKDIR.
-		for _, d := range rawValues(args, "--workdir") {
+		for _, d := range OptionValues(args, "--workdir") {
 			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true},
 				Effect{Path: join(d, word.FromLit("log")), Access: Write, Op: "delete", Recursive: true})
 		}
 	case "nox":
 		// nox removes ENVDIR/SESSION before it makes a session's
 		// environment, for any session name the noxfile has.
-		for _, d := range rawValues(args, "--envdir") {
+		for _, d := range OptionValues(args, "--envdir") {
 			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true},
 				Effect{Path: join(d, anywhere("$SESSION")), Access: Write, Op: "delete", Recursive: true})
 		}
-		for _, f := range rawValues(args, "--report") {
+		for _, f := range OptionValues(args, "--report") {
 			effs = append(effs, Effect{Path: f, Access: Write})
 		}
 	case "pip", "pip3":
 		upgrade := rawFlag(&Cmd{Args: args, Raw: true}, "U", "--upgrade")
-		for _, d := range rawValues(args, "--target", "-t") {
+		for _, d := range OptionValues(args, "--target", "-t") {
 			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true})
 			if upgrade {
 				// The packages it replaces there are removed first.
@@ -63,12 +63,12 @@ func toolEffects(prog string, args []word.Word) []Effect {
 		// playwright test empties its --output directory before the run
 		// (checked with playwright 1.5x: .git given as --output was
 		// destroyed).
-		for _, d := range rawValues(args, "--output") {
+		for _, d := range OptionValues(args, "--output") {
 			effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
 		}
 	case "pylint":
 		// --output-format=json:FILE,text writes FILE.
-		for _, v := range rawValues(args, "--output-format", "-f") {
+		for _, v := range OptionValues(args, "--output-format", "-f") {
 			t, ok := v.Static()
 			if !ok {
 				effs = append(effs, Effect{Path: anywhere(v.String()), Access: Write})
@@ -81,7 +81,7 @@ func toolEffects(prog string, args []word.Word) []Effect {
 			}
 		}
 	case "mvn", "mvnw":
-		for _, f := range rawValues(args, "-l", "--log-file") {
+		for _, f := range OptionValues(args, "-l", "--log-file") {
 			effs = append(effs, Effect{Path: f, Access: Write})
 		}
 	case "npm", "pnpm":
@@ -93,9 +93,9 @@ func toolEffects(prog string, args []word.Word) []Effect {
 	return effs
 }
 
-// rawValues returns the values of options in an argv read without a
-// spec: --name=V, --name V, and for a short -n also -nV.
-func rawValues(args []word.Word, names ...string) []word.Word {
+// OptionValues returns the values of options in an argv read without a
+// spec, up to "--": --name=V, --name V, and for a short -n also -nV.
+func OptionValues(args []word.Word, names ...string) []word.Word {
 	var out []word.Word
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
@@ -147,9 +147,9 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		}
 		return effs, true
 	case "tree":
-		write(rawValues(args, "-o"))
+		write(OptionValues(args, "-o"))
 	case "less", "more":
-		write(rawValues(args, "-o", "-O", "--log-file", "--LOG-FILE"))
+		write(OptionValues(args, "-o", "-O", "--log-file", "--LOG-FILE"))
 	case "yq":
 		if rawFlag(c, "i", "--inplace") {
 			for _, o := range nonOptions(args)[min(1, len(nonOptions(args))):] {
@@ -157,12 +157,12 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 			}
 		}
 	case "cloc":
-		write(rawValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
+		write(OptionValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
 			"--categorized", "--counted", "--found", "--ignored", "--unique"))
 	case "file":
 		// file -C compiles each -m magic file into FILE.mgc.
 		if rawFlag(c, "C", "--compile") {
-			ms := rawValues(args, "-m", "--magic-file")
+			ms := OptionValues(args, "-m", "--magic-file")
 			if len(ms) == 0 {
 				ms = []word.Word{word.FromLit("magic")}
 			}

@@ -28,29 +28,17 @@ func poetryCarried(w *walker, sc *scope, cmd *Cmd) {
 	}
 	// --directory/-C and --project/-P make poetry work on another
 	// project, and install runs its build code (checked with Poetry 1.3:
-	// a build script there ran).
-	for i := 1; i < len(cmd.Argv); i++ {
-		t, ok := cmd.Argv[i].Static()
-		if !ok || t == "--" || i > 1 && t == "run" {
+	// a build script there ran). What poetry run runs is not poetry's.
+	own := cmd.Argv[1:]
+	for i, a := range own {
+		if t, _ := a.Static(); t == "run" {
+			own = own[:i]
 			break
 		}
-		name, val, attached := strings.Cut(t, "=")
-		if strings.HasPrefix(t, "-C") && len(t) > 2 && !strings.HasPrefix(t, "--") || strings.HasPrefix(t, "-P") && len(t) > 2 {
-			name, val, attached = t[:2], t[2:], true
-		}
-		if name != "-C" && name != "--directory" && name != "-P" && name != "--project" {
-			continue
-		}
-		v := word.FromLit(val)
-		if !attached {
-			if i+1 >= len(cmd.Argv) {
-				break
-			}
-			i++
-			v = cmd.Argv[i]
-		}
+	}
+	for _, v := range argspec.OptionValues(own, "-C", "--directory", "-P", "--project") {
 		if outsideDir(sc, v) {
-			w.opaquePart(cmd, "poetry "+name+" "+v.String()+" works on the project there, and runs its build code")
+			w.opaquePart(cmd, "poetry works on the project in "+v.String()+", and runs its build code")
 			return
 		}
 	}
@@ -173,22 +161,16 @@ func toxCarried(w *walker, sc *scope, cmd *Cmd) {
 // noxCarried: nox -f names another noxfile.
 func noxCarried(w *walker, sc *scope, cmd *Cmd) {
 	args := cmd.Argv[1:]
+	// An interpreter nox runs: a name (python3.12) or a path.
+	for _, v := range argspec.OptionValues(args, "-P", "--force-python", "--extra-python") {
+		if s, ok := v.Static(); !ok || strings.Contains(s, "/") {
+			w.carriedProgram(sc, cmd, v, "nox -P (the python it runs)")
+		}
+	}
 	for i := 0; i < len(args); i++ {
 		t, _ := args[i].Static()
 		if t == "--" {
 			return
-		}
-		if t == "-P" || t == "--force-python" || t == "--extra-python" || strings.HasPrefix(t, "--force-python=") || strings.HasPrefix(t, "--extra-python=") {
-			// An interpreter nox runs: a name (python3.12) or a path.
-			v := word.FromLit(t[strings.IndexByte(t, '=')+1:])
-			if !strings.Contains(t, "=") && i+1 < len(args) {
-				i++
-				v = args[i]
-			}
-			if s, ok := v.Static(); !ok || strings.Contains(s, "/") {
-				w.carriedProgram(sc, cmd, v, "nox "+t+" (the python it runs)")
-			}
-			continue
 		}
 		if t == "-f" || t == "--noxfile" || strings.HasPrefix(t, "--noxfile=") || strings.HasPrefix(t, "-f") && len(t) > 2 {
 			var v word.Word

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"strings"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -64,18 +65,10 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 		case name == "-C" || name == "--directory" || strings.HasPrefix(t, "-C") && !strings.HasPrefix(t, "--"):
 			// Anywhere on the line (rake test -C DIR, checked with rake
 			// 13.0: DIR's Rakefile ran).
-			v := word.FromLit(t[2:])
-			switch {
-			case strings.Contains(t, "="):
-				v = word.FromLit(t[len(name)+1:])
-			case t == "-C" || t == "--directory":
-				if i+1 < len(args) {
-					i++
-					v = args[i]
+			for _, v := range argspec.OptionValues(args[i:i+min(2, len(args)-i)], "-C", "--directory") {
+				if outsideDir(sc, v) {
+					w.opaquePart(cmd, "rake "+name+" "+v.String()+" runs the Rakefile there")
 				}
-			}
-			if outsideDir(sc, v) {
-				w.opaquePart(cmd, "rake "+name+" "+v.String()+" runs the Rakefile there")
 			}
 		case name == "-r" || name == "--require" || name == "-I" || name == "--libdir" || name == "-R" || name == "--rakelibdir" || name == "--rakelib":
 			v := word.FromLit("")

@@ -19,7 +19,11 @@ func IsName(s string) bool {
 
 // IsInteger reports whether s is a decimal integer with an optional sign.
 func IsInteger(s string) bool {
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+")
+	return IsDigits(strings.TrimPrefix(strings.TrimPrefix(s, "-"), "+"))
+}
+
+// IsDigits reports whether s is one or more decimal digits.
+func IsDigits(s string) bool {
 	if s == "" {
 		return false
 	}
