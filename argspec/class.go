@@ -3,6 +3,7 @@ package argspec
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Class says what kind of program a name is, for every layer that treats
@@ -252,13 +253,21 @@ func InterpreterOf(prog string) (in Interp, key string, ok bool) {
 	case strings.HasPrefix(prog, "perl5"):
 		key = "perl"
 	}
-	for _, e := range interpreters {
-		if e.name == key {
-			return e.Interp, key, true
-		}
+	if in, ok := interpreterIndex()[key]; ok {
+		return in, key, true
 	}
 	return Interp{}, "", false
 }
+
+// interpreterIndex is the interpreters by name, made on first use: the
+// walker asks about every command.
+var interpreterIndex = sync.OnceValue(func() map[string]Interp {
+	m := make(map[string]Interp, len(interpreters))
+	for _, e := range interpreters {
+		m[e.name] = e.Interp
+	}
+	return m
+})
 
 // IsPython reports whether prog names a Python interpreter: python,
 // python3, python3.12, pypy, pypy3.

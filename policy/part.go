@@ -243,18 +243,6 @@ func (p *Part) under(w word.Word) []string {
 	return out
 }
 
-// underMatch reports whether a path under one of dirs may match pat.
-func underMatch(pat *word.Pattern, dirs []string) word.Tri {
-	for _, d := range dirs {
-		sub := word.FromLit(strings.TrimSuffix(d, "/") + "/")
-		sub.Add(word.Seg{Kind: word.Hole, Text: "…"})
-		if pat.Match(sub) != word.No {
-			return word.Maybe
-		}
-	}
-	return word.No
-}
-
 // cleanWord cleans the static parts of an absolute path word: "/etc/../x"
 // is "/x". A ".." after a hole could go anywhere: the whole path becomes
 // unknown below its known prefix.

@@ -214,6 +214,7 @@ type homePats struct {
 	prefix string // the pattern's literal directory part
 	glob   string // what to list to see whether the row's files exist
 	except []*word.Pattern
+	tree   bool // the row is a whole tree under its literal directory (.ssh/**)
 }
 
 func compileRow(home string, row secretFile) homePats {
@@ -221,6 +222,7 @@ func compileRow(home string, row secretFile) homePats {
 	hp.pat, _ = word.CompilePath(filepath.Join(home, row.path))
 	hp.prefix = filepath.Join(home, literalDir(row.path))
 	hp.glob = filepath.Join(home, strings.TrimSuffix(row.path, "/**"))
+	hp.tree = strings.HasSuffix(row.path, "/**") && literalDir(row.path) == strings.TrimSuffix(row.path, "/**")
 	for _, e := range row.except {
 		if p, err := word.CompilePath(filepath.Join(home, e)); err == nil {
 			hp.except = append(hp.except, p)
@@ -307,6 +309,43 @@ func (m *secretMatcher) aboveAHome(dir string) bool {
 			h = literalDir(h)
 		}
 		if h == dir || strings.HasPrefix(h, dir+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether a path under one of dirs may be the row's: a
+// dir at or above the row's literal directory, or inside it. (Only as
+// written: a value that climbs out with ".." is not followed.)
+func (hp homePats) under(dirs []string) bool {
+	// Below the literal directory, only a row that is a whole tree
+	// (.ssh/**) still matches: a file (.netrc) or one level of names
+	// (.*history) is not deeper down.
+	if !strings.ContainsAny(hp.prefix, "*?[\\") {
+		for _, d := range dirs {
+			d = strings.TrimSuffix(d, "/") + "/"
+			if strings.HasPrefix(hp.prefix+"/", d) || hp.tree && strings.HasPrefix(d, hp.prefix+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	// A home that is a glob (/home/*): component by component.
+	pc := strings.Split(strings.Trim(hp.prefix, "/"), "/")
+	for _, d := range dirs {
+		dc := strings.Split(strings.Trim(d, "/"), "/")
+		if d == "/" {
+			return true
+		}
+		if len(dc) > len(pc) && !hp.tree {
+			continue
+		}
+		n, ok := min(len(dc), len(pc)), true
+		for i := 0; i < n && ok; i++ {
+			ok, _ = filepath.Match(pc[i], dc[i])
+		}
+		if ok {
 			return true
 		}
 	}
@@ -484,7 +523,7 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 	// cat ~/.ssh/"$k", cd ~/.aws && cat "$f": under a credential
 	// directory as written, whatever the value.
 	for _, hp := range m.pats() {
-		if underMatch(hp.pat, e.Under) != word.No {
+		if hp.under(e.Under) {
 			return word.Maybe
 		}
 	}
