@@ -553,6 +553,22 @@ func gitEffects(c *Cmd) []Effect {
 		sub = c.Sub[0]
 	}
 	switch sub {
+	case "commit", "tag", "merge", "notes":
+		// -F FILE (and commit's --template) read FILE into the message,
+		// which the log then shows.
+		if c.Spec != nil {
+			for _, canon := range []string{c.Spec.Opt("-F"), c.Spec.Opt("-t")} {
+				if canon == "" || sub != "commit" && canon == c.Spec.Opt("-t") {
+					continue
+				}
+				for _, v := range c.Values(canon) {
+					if s, ok := v.Static(); ok && s == "-" {
+						continue
+					}
+					effs = append(effs, Effect{Path: v, Access: Read})
+				}
+			}
+		}
 	case "checkout", "restore":
 		// git checkout [BRANCH] -- PATHS and git checkout BRANCH PATHS
 		// discard changes in those paths; git checkout BRANCH switches.

@@ -23,9 +23,29 @@ func EnvEffects(name string, value word.Word) []Effect {
 		"PIP_TARGET", "PIP_PREFIX", "PIP_ROOT", "PIP_CACHE_DIR", "PIP_SRC", "PIP_BUILD", "PIP_DEST", // pip
 		"MYPY_CACHE_DIR", "RUFF_CACHE_DIR", "UV_CACHE_DIR", "UV_PROJECT_ENVIRONMENT", "UV_TOOL_DIR",
 		"UV_PYTHON_INSTALL_DIR", "POETRY_CACHE_DIR", "POETRY_VIRTUALENVS_PATH", "PYTHONPYCACHEPREFIX",
-		"GOLANGCI_LINT_CACHE", "XDG_CACHE_HOME":
+		"GOLANGCI_LINT_CACHE", "XDG_CACHE_HOME",
+		"PYLINTHOME", "BLACK_CACHE_DIR", "RUBOCOP_CACHE_ROOT", "BUNDLE_PATH", "GEM_HOME", "UV_PYTHON_BIN_DIR",
+		"GIT_OBJECT_DIRECTORY", "PLAYWRIGHT_JUNIT_OUTPUT_DIR", "PLAYWRIGHT_JSON_OUTPUT_DIR":
 		return []Effect{{Path: value, Access: Write, Recursive: true}}
-	case "PIP_LOG", "PIP_LOG_FILE", "PIP_REPORT":
+	case "PIP_LOG", "PIP_LOG_FILE", "PIP_REPORT", "COVERAGE_FILE", "RUFF_OUTPUT_FILE", "GIT_INDEX_FILE",
+		"PLAYWRIGHT_JSON_OUTPUT_FILE", "PLAYWRIGHT_JUNIT_OUTPUT_FILE", "PLAYWRIGHT_LAST_RUN_OUTPUT_FILE":
+		return []Effect{{Path: value, Access: Write}}
+	case "PLAYWRIGHT_HTML_OUTPUT_DIR", "PLAYWRIGHT_BLOB_OUTPUT_DIR":
+		// Emptied before the reporter writes there.
+		return []Effect{{Path: value, Access: Write, Op: "delete", Recursive: true}}
+	case "PYTEST_DEBUG_TEMPROOT":
+		// pytest makes pytest-of-USER there, and removes its older runs.
+		return []Effect{{Path: value, Access: Write, Recursive: true}}
+	case "TOX_WORK_DIR":
+		// tox 4 reads it as --workdir: it empties DIR/log.
+		return toolEffects("tox", []word.Word{word.FromLit("--workdir"), value})
+	case "GIT_TRACE", "GIT_TRACE2", "GIT_TRACE2_EVENT", "GIT_TRACE2_PERF", "GIT_TRACE_PERFORMANCE", "GIT_TRACE_PACKET",
+		"GIT_TRACE_PACKFILE", "GIT_TRACE_SETUP", "GIT_TRACE_CURL", "GIT_TRACE_SHALLOW", "GIT_TRACE_REFS", "GIT_TRACE_FSMONITOR":
+		// An absolute path is a file git appends its trace to; 1, 2,
+		// true and the like are standard error.
+		if v, ok := value.Static(); ok && !strings.HasPrefix(v, "/") {
+			return nil
+		}
 		return []Effect{{Path: value, Access: Write}}
 	case "PYTEST_ADDOPTS":
 		// Read as options before the command line's (shlex-split: a
@@ -40,8 +60,47 @@ func EnvEffects(name string, value word.Word) []Effect {
 		return []Effect{{Path: word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: value.String()}}}, Access: Write, Op: "delete", Recursive: true}}
 	}
 	switch strings.ToLower(name) {
-	case "npm_config_cache", "npm_config_prefix", "npm_config_userconfig", "npm_config_globalconfig", "npm_config_tmp":
+	case "npm_config_cache", "npm_config_prefix", "npm_config_userconfig", "npm_config_globalconfig", "npm_config_tmp",
+		"npm_config_logs_dir":
 		return []Effect{{Path: value, Access: Write, Recursive: true}}
+	case "npm_config_global", "npm_config_location":
+		// Global installs write the global prefix (npm prefix -g).
+		if v, ok := value.Static(); ok && (v == "false" || v == "project" || v == "user") {
+			return nil
+		}
+		return []Effect{{Path: word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "$(npm prefix -g)"}}}, Access: Write, Recursive: true}}
 	}
 	return nil
+}
+
+// EnvDefault is where a tool writes when the variable is not set, relative
+// to the home (GOPATH: go): setting the variable to it changes nothing,
+// so it is no new write.
+func EnvDefault(name string) string {
+	switch name {
+	case "GOPATH":
+		return "go"
+	case "GOBIN":
+		return "go/bin"
+	case "GOMODCACHE":
+		return "go/pkg/mod"
+	case "GOCACHE":
+		return ".cache/go-build"
+	case "CARGO_HOME":
+		return ".cargo"
+	case "XDG_CACHE_HOME":
+		return ".cache"
+	case "PIP_CACHE_DIR":
+		return ".cache/pip"
+	case "UV_CACHE_DIR":
+		return ".cache/uv"
+	case "POETRY_CACHE_DIR":
+		return ".cache/pypoetry"
+	case "GOLANGCI_LINT_CACHE":
+		return ".cache/golangci-lint"
+	}
+	if strings.EqualFold(name, "npm_config_cache") {
+		return ".npm"
+	}
+	return ""
 }

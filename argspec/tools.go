@@ -16,9 +16,10 @@ func toolEffects(prog string, args []word.Word) []Effect {
 	anywhere := func(text string) word.Word { return word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: text}}} }
 	switch prog {
 	case "jest":
-		// --clearCache removes the cache directory, whole.
-		if rawFlag(&Cmd{Args: args, Raw: true}, "", "--clearCache") {
-			for _, d := range OptionValues(args, "--cacheDirectory") {
+		// --clearCache removes the cache directory, whole. (yargs takes
+		// every option in kebab case too.)
+		if rawFlag(&Cmd{Args: args, Raw: true}, "", "--clearCache", "--clear-cache") {
+			for _, d := range OptionValues(args, "--cacheDirectory", "--cache-directory") {
 				effs = append(effs, Effect{Path: d, Access: Write, Op: "delete", Recursive: true})
 			}
 		}
@@ -33,23 +34,23 @@ func toolEffects(prog string, args []word.Word) []Effect {
 	case "tox":
 		// tox empties WORKDIR/log (shutil.rmtree) and writes its
 		// environments under WORKDIR.
-		for _, d := range OptionValues(args, "--workdir") {
+		for _, d := range AbbrevValues(args, "--workdir") {
 			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true},
 				Effect{Path: join(d, word.FromLit("log")), Access: Write, Op: "delete", Recursive: true})
 		}
 	case "nox":
 		// nox removes ENVDIR/SESSION before it makes a session's
 		// environment, for any session name the noxfile has.
-		for _, d := range OptionValues(args, "--envdir") {
+		for _, d := range AbbrevValues(args, "--envdir") {
 			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true},
 				Effect{Path: join(d, anywhere("$SESSION")), Access: Write, Op: "delete", Recursive: true})
 		}
-		for _, f := range OptionValues(args, "--report") {
+		for _, f := range AbbrevValues(args, "--report") {
 			effs = append(effs, Effect{Path: f, Access: Write})
 		}
 	case "pip", "pip3":
 		upgrade := rawFlag(&Cmd{Args: args, Raw: true}, "U", "--upgrade")
-		for _, d := range OptionValues(args, "--target", "-t") {
+		for _, d := range append(AbbrevValues(args, "--target"), OptionValues(args, "-t")...) {
 			effs = append(effs, Effect{Path: d, Access: Write, Recursive: true})
 			if upgrade {
 				// The packages it replaces there are removed first.
@@ -86,7 +87,13 @@ func toolEffects(prog string, args []word.Word) []Effect {
 		}
 	case "npm", "pnpm":
 		// Global installs write the global prefix (npm prefix -g).
-		if rawFlag(&Cmd{Args: args, Raw: true}, "g", "--global", "--location=global") {
+		global := rawFlag(&Cmd{Args: args, Raw: true}, "g", "--global", "--location=global")
+		for _, v := range OptionValues(args, "--location") {
+			if t, ok := v.Static(); !ok || t == "global" {
+				global = true
+			}
+		}
+		if global {
 			effs = append(effs, Effect{Path: anywhere("$(npm prefix -g)"), Access: Write, Recursive: true})
 		}
 	}
@@ -186,4 +193,39 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		return nil, false
 	}
 	return effs, false
+}
+
+// AbbrevValues is OptionValues for a program whose option parser takes
+// any unambiguous prefix of a long option (argparse: tox, nox; optparse:
+// pip): --workd DIR is --workdir DIR. A prefix of three letters or more
+// counts; where it is ambiguous the program refuses it, so counting it
+// only ever reports more.
+func AbbrevValues(args []word.Word, longs ...string) []word.Word {
+	var out []word.Word
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			continue
+		}
+		if t == "--" {
+			break
+		}
+		name, val, attached := strings.Cut(t, "=")
+		if !strings.HasPrefix(name, "--") || len(name) < 5 {
+			continue
+		}
+		for _, l := range longs {
+			if !strings.HasPrefix(l, name) {
+				continue
+			}
+			switch {
+			case attached:
+				out = append(out, word.FromLit(val))
+			case i+1 < len(args):
+				out = append(out, args[i+1])
+			}
+			break
+		}
+	}
+	return out
 }

@@ -46,7 +46,7 @@ func (r *Rule) Matches(pol *Policy, command string) (bool, error) {
 	}
 	for _, p := range parts {
 		if r.isPath() {
-			if t, _, _ := r.matchPart(p, false); t == word.Yes {
+			if t, _, _ := r.matchPart(p, coverNone); t == word.Yes {
 				return true, nil
 			}
 			continue

@@ -382,7 +382,7 @@ func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
 		// person's own path rules, where they certainly match (a literal
 		// operand under a configured deny): no built-in rule second-guesses
 		// the allow, and a value known only at run time counts for nothing.
-		onlyOwn := covered && e.Guessed
+		onlyOwn := covered.covers(e)
 		for _, acc := range []Access{Read, argspec.Write} {
 			if e.Access&acc == 0 {
 				continue
@@ -599,8 +599,33 @@ func pick(a, b []*Rule, i int) *Rule {
 // allows everyday pytest, not whatever its options may write (pytest
 // --basetemp, go build -o /usr/local/bin/go, cargo --target-dir): the
 // person never saw those operands, so they are judged as any program's.
-func coversGuesses(p *Part, cv aspectResult) bool {
-	return !p.Known && cv.matched && cv.decision == Allow && cv.rule != nil && cv.rule.Layer != Builtin && !cv.rule.fromPreset()
+//
+// A preset's allow covers only the guesses whose place is known only at
+// run time (go test -run "$T", cd "$(git rev-parse --show-toplevel)" &&
+// npm test): nothing tells a word that is a path from one that is not,
+// and asking for every such word asked for everyday commands.
+func coversGuesses(p *Part, cv aspectResult) guessCover {
+	if p.Known || !cv.matched || cv.decision != Allow || cv.rule == nil || cv.rule.Layer == Builtin {
+		return coverNone
+	}
+	if cv.rule.fromPreset() {
+		return coverUnknown
+	}
+	return coverAll
+}
+
+// guessCover is which guessed effects an allow covers (coversGuesses).
+type guessCover uint8
+
+const (
+	coverNone    guessCover = iota
+	coverUnknown            // those whose path is known only at run time
+	coverAll
+)
+
+// covers reports whether g covers the effect.
+func (g guessCover) covers(e Effect) bool {
+	return e.Guessed && (g == coverAll || g == coverUnknown && bareHole(e.Path))
 }
 
 // fromPreset reports a rule a preset made (Build names its source so).
@@ -612,7 +637,7 @@ func (r *Rule) fromPreset() bool { return strings.HasPrefix(r.Source, "preset ")
 // covered (see coversGuesses), a guessed effect counts only for a deny
 // that certainly matches: a literal operand naming what nothing may
 // write (the guard's own configuration) is still refused.
-func (r *Rule) matchPart(p *Part, covered bool) (word.Tri, int, Access) {
+func (r *Rule) matchPart(p *Part, covered guessCover) (word.Tri, int, Access) {
 	if !r.isPath() {
 		return r.matchCommandAspect(p), -1, 0
 	}
@@ -625,7 +650,7 @@ func (r *Rule) matchPart(p *Part, covered bool) (word.Tri, int, Access) {
 			eff := e
 			eff.Access = acc
 			t := r.matchEffect(p, eff)
-			if covered && e.Guessed && (t != word.Yes || r.Decision != Deny) {
+			if covered.covers(e) && (t != word.Yes || r.Decision != Deny) {
 				continue
 			}
 			if t > best {

@@ -138,6 +138,11 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 	// command's own assignments, an export, and the bare assignment the
 	// walker reports on its own (shellparse's carriedEnv).
 	for _, a := range c.Assigns {
+		if def := argspec.EnvDefault(a.Name); def != "" && env != nil && env.Home != "" {
+			if v, ok := a.Value.Static(); ok && filepath.Clean(v) == filepath.Join(env.Home, def) {
+				continue // export GOPATH=$HOME/go: where go writes anyway
+			}
+		}
 		for _, e := range argspec.EnvEffects(a.Name, a.Value) {
 			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive})
 		}

@@ -238,11 +238,13 @@ func (w *walker) gitEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	case "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG":
 		w.untrustedLocation(sc, cmd, a, "git reads helpers, hooks or configuration (which can name programs)")
 	case "GIT_WORK_TREE":
-		if outsideDir(sc, a.Value) {
+		// A relative value is read where git runs, which a later cd
+		// may move (export GIT_WORK_TREE=.; cd elsewhere; git stash -u).
+		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || outsideDir(sc, a.Value) {
 			w.opaquePart(cmd, workTreeReason("GIT_WORK_TREE", a.Value))
 		}
 	case "GIT_DIR", "GIT_COMMON_DIR":
-		if outsideDir(sc, a.Value) {
+		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || outsideDir(sc, a.Value) {
 			w.opaquePart(cmd, "setting "+a.Name+" makes git use the repository at "+a.Value.String()+", whose configuration and hooks can name programs to run")
 		}
 	default:

@@ -215,6 +215,13 @@ func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		}
 		for _, f := range strings.Fields(t) {
 			n, val, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+			switch n {
+			case "o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
+				// Written files the argv's own flags would show as path
+				// effects; set here, they are hidden from them.
+				w.opaquePart(cmd, "GOFLAGS -"+n+" names a file go writes, which the guard does not place")
+				continue
+			}
 			w.goFlag(sc, cmd, "(GOFLAGS)", n, word.FromLit(val))
 		}
 	case "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_FFLAGS", "CGO_LDFLAGS":

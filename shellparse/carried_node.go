@@ -425,12 +425,32 @@ func (w *walker) npmEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	return true
 }
 
+// kebabToo adds the kebab-case spelling of each camelCase option, which
+// yargs (jest) takes as well: --testEnvironment, --test-environment.
+func kebabToo(opts string) string {
+	out := opts
+	for _, o := range strings.Fields(opts) {
+		var b strings.Builder
+		for _, r := range o {
+			if r >= 'A' && r <= 'Z' {
+				b.WriteByte('-')
+				r += 'a' - 'A'
+			}
+			b.WriteRune(r)
+		}
+		if k := b.String(); k != o {
+			out += " " + k
+		}
+	}
+	return out
+}
+
 // Test runners and linters load configs that are code (jest.config.js,
 // eslint.config.js), setup files, plugins, rule directories and test
 // files.
 var (
-	jestLoader = newLoader("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform",
-		"-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters", true).
+	jestLoader = newLoader(kebabToo("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform"),
+		kebabToo("-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters"), true).
 		alwaysCode("--transform")
 	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout --typecheck.checker",
 		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true).alwaysCode("--typecheck.checker")
@@ -438,7 +458,7 @@ var (
 	// it loads (tsc -p, -b; checked with TypeScript 7: -b DIR --clean
 	// removed DIR's outputs). playwright loads its config and reporters.
 	tscLoader        = newLoader("-p --project -b --build --outDir --declarationDir --tsBuildInfoFile --generateTrace --rootDir --baseUrl", "-p --project -b --build", false)
-	playwrightLoader = newLoader("-c --config --reporter --project -g --grep --grep-invert --output --workers -j --retries --timeout --shard --repeat-each --max-failures", "-c --config --reporter", false)
+	playwrightLoader = newLoader("-c --config --reporter --add-reporter --project -g --grep --grep-invert --output --workers -j --retries --timeout --shard --repeat-each --max-failures", "-c --config --reporter --add-reporter", false)
 	mochaLoader      = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec",
 		"-r --require --file --config --package -u --ui -R --reporter", true)
 	eslintLoader = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type",

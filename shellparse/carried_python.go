@@ -255,6 +255,24 @@ var pipSets = sync.OnceValue(func() map[string]bool {
 	return m
 })
 
+// pipLong is the valued option a unique prefix names, as optparse reads
+// it; otherwise the name as it is.
+func pipLong(name string) string {
+	found := ""
+	for _, f := range strings.Fields(pipValued) {
+		if strings.HasPrefix(f, "--") && strings.HasPrefix(f, name) {
+			if found != "" {
+				return name // ambiguous: pip refuses it
+			}
+			found = f
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
+}
+
 // pipCarried: pip install of the project (., -e ., -r requirements.txt)
 // and of named packages is ordinary; a path outside the working
 // directory or a URL (git+https://…, a file://) hands pip code to build.
@@ -280,6 +298,9 @@ func (w *walker) pipInstall(sc *scope, cmd *Cmd, args []word.Word) {
 		name, val, hasVal := strings.Cut(t, "=")
 		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && len(t) > 2 && valued[t[:2]] {
 			name, val, hasVal = t[:2], t[2:], true
+		}
+		if strings.HasPrefix(name, "--") && !valued[name] {
+			name = pipLong(name) // optparse takes a unique prefix: --index-u
 		}
 		switch {
 		case strings.HasPrefix(t, "-") && valued[name]:
@@ -340,12 +361,15 @@ func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		if t, ok := a.Value.Static(); !ok || strings.HasPrefix(t, "file:") || !strings.Contains(t, "://") && outsideDir(sc, a.Value) {
 			w.opaquePart(cmd, a.Name+"="+a.Value.String()+" makes pip build packages from there, running their code")
 		}
-	case "PIP_CONFIG_FILE":
-		w.opaquePart(cmd, "PIP_CONFIG_FILE names pip's configuration, which can name indexes and find-links to build from")
+	case "PIP_CONFIG_FILE", "UV_CONFIG_FILE", "POETRY_CONFIG_DIR":
+		w.opaquePart(cmd, a.Name+" names a tool's configuration, which can name indexes, find-links and sources to build from")
 	case "PYTHONUSERBASE", "VIRTUAL_ENV":
 		// site imports .pth code from the user base; poetry run and uv
-		// run the programs of VIRTUAL_ENV/bin.
-		w.untrustedLocation(sc, cmd, a, "python loads code, or its tools run programs")
+		// run the programs of VIRTUAL_ENV/bin. The project's own (.venv)
+		// is the project's code.
+		if outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, a.Name+"="+a.Value.String()+" is outside the working directory: python loads code, or its tools run programs, from there")
+		}
 	case "PYLINTRC", "COVERAGE_RCFILE":
 		// pylint's init-hook is code; coverage's [run] plugins are
 		// imported (checked with pylint 2.16 and coverage 6.5).
