@@ -291,6 +291,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 		}
 	case "sort":
 		addAll(c.Values("--output"), Write, "", false)
+		addAll(c.Values("--files0-from"), Read, "", false)
 		addAll(args, Read, "", false)
 	case "uniq":
 		if len(args) > 0 {

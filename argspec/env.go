@@ -33,6 +33,11 @@ func EnvEffects(name string, value word.Word) []Effect {
 	case "PLAYWRIGHT_HTML_OUTPUT_DIR", "PLAYWRIGHT_BLOB_OUTPUT_DIR":
 		// Emptied before the reporter writes there.
 		return []Effect{{Path: value, Access: Write, Op: "delete", Recursive: true}}
+	case "PIP_USER":
+		if v, ok := value.Static(); ok && (v == "0" || v == "false" || v == "no") {
+			return nil
+		}
+		return []Effect{{Path: word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "$HOME/.local"}}}, Access: Write, Recursive: true}}
 	case "PYTEST_DEBUG_TEMPROOT":
 		// pytest makes pytest-of-USER there, and removes its older runs.
 		return []Effect{{Path: value, Access: Write, Recursive: true}}

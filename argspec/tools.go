@@ -81,6 +81,11 @@ func toolEffects(prog string, args []word.Word) []Effect {
 				}
 			}
 		}
+	case "rspec", "rubocop":
+		// -o FILE, --out FILE, and -oFILE (Ruby's OptionParser).
+		for _, f := range OptionValues(args, "-o", "--out") {
+			effs = append(effs, Effect{Path: f, Access: Write})
+		}
 	case "mvn", "mvnw":
 		for _, f := range OptionValues(args, "-l", "--log-file") {
 			effs = append(effs, Effect{Path: f, Access: Write})
@@ -167,6 +172,11 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		write(OptionValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
 			"--categorized", "--counted", "--found", "--ignored", "--unique"))
 	case "file":
+		// file -f NAMES reads names from NAMES (and shows those that
+		// are no file: its contents).
+		for _, f := range OptionValues(args, "-f", "--files-from") {
+			effs = append(effs, Effect{Path: f, Access: Read})
+		}
 		// file -C compiles each -m magic file into FILE.mgc.
 		if rawFlag(c, "C", "--compile") {
 			ms := OptionValues(args, "-m", "--magic-file")
@@ -180,7 +190,25 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 				effs = append(effs, Effect{Path: mgc, Access: Write})
 			}
 		}
+	case "wc", "du":
+		// A file of names: a name that is no file is printed in the
+		// error, so the file's contents are shown.
+		for _, f := range OptionValues(args, "--files0-from") {
+			effs = append(effs, Effect{Path: f, Access: Read})
+		}
+	case "date":
+		// date -f FILE reads FILE's lines as dates, and prints those it
+		// cannot read: its contents.
+		for _, f := range OptionValues(args, "-f", "--file") {
+			effs = append(effs, Effect{Path: f, Access: Read})
+		}
+		return effs, true
 	case "history":
+		for _, f := range nonOptions(args) {
+			if rawFlag(c, "rn", "") {
+				effs = append(effs, Effect{Path: f, Access: Read})
+			}
+		}
 		if rawFlag(c, "wa", "") {
 			ops := nonOptions(args)
 			if len(ops) == 0 {

@@ -150,6 +150,11 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"grep -r x ~/.ssh/$d",
 		"cat ~/$f",
 		"cat ~/.ssh/$k.pub", // $k may hold a "/": not certainly a public key
+		// Options that read a file and show it (as names, dates, a
+		// message), and links through /proc.
+		"date -f ~/.ssh/id_ed25519", "file -f ~/.ssh/id_ed25519", "wc --files0-from ~/.ssh/id_ed25519",
+		"sort --files0-from=$HOME/.ssh/id_ed25519", "history -r ~/.ssh/id_ed25519",
+		"cd ~/.ssh; cat /proc/self/cwd/id_ed25519", "cat /proc/$$/root/etc/hostname",
 		// Recursive reads of the home or a credential directory.
 		"grep -r . ~/.ssh",
 		"grep -R PRIVATE ~",

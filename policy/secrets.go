@@ -190,6 +190,9 @@ func secretRules(env *Env, hs []string) []*Rule {
 			}
 			return matchPathWord(environ(), e.Path)
 		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "read through a process's root or working directory", spec: pathSpec("/proc/*/cwd"), predEffect: procLink(),
+			Why:     "reads through /proc/PID/cwd or /proc/PID/root, which lead to wherever that process is (cd ~/.ssh; cat /proc/self/cwd/id_rsa)",
+			Instead: "name the file by its own path"},
 		&Rule{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
 			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
 		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
@@ -197,6 +200,37 @@ func secretRules(env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
 			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"})
 	return out
+}
+
+// procLink matches reads through /proc/PID/cwd and /proc/PID/root (and
+// /proc/self/…): links the guard cannot follow to where they lead when
+// the command runs.
+func procLink() func(p *Part, e Effect) word.Tri {
+	pats := sync.OnceValue(func() []*word.Pattern {
+		var out []*word.Pattern
+		for _, g := range []string{"/proc/*/cwd/**", "/proc/*/root/**", "/proc/*/task/*/cwd/**", "/proc/*/task/*/root/**"} {
+			if p, err := word.CompilePath(g); err == nil {
+				out = append(out, p)
+			}
+		}
+		return out
+	})
+	return func(p *Part, e Effect) word.Tri {
+		if !readsContent(e) {
+			return word.No
+		}
+		if bareHole(e.Path) {
+			if strings.Contains(e.Written, "/proc/") && (strings.Contains(e.Written, "/cwd") || strings.Contains(e.Written, "/root")) {
+				return word.Maybe
+			}
+			return word.No
+		}
+		best := word.No
+		for _, pt := range pats() {
+			best = orTri(best, matchPathWord(pt, e.Path))
+		}
+		return best
+	}
 }
 
 // secretMatcher matches effects against one row of secretFiles under

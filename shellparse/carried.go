@@ -286,7 +286,37 @@ type codeLoader struct {
 	// a program wherever it is (pylint --init-hook, mypy
 	// --python-executable, jest --transform's JSON of modules).
 	always string
-	sets   func() [2]map[string]bool
+	// exact: the program takes no abbreviation of a long option (pytest;
+	// argparse, optparse and Ruby's OptionParser take any unique prefix).
+	exact bool
+	sets  func() [2]map[string]bool
+}
+
+// exactNames marks a loader whose program takes long options only whole.
+func (l *codeLoader) exactNames() *codeLoader {
+	l.exact = true
+	return l
+}
+
+// unabbreviate is the valued option a prefix of three letters or more
+// names (--python-exec, --init-h, --req): the code option among them if
+// any, as the program would take it if it is unique, and refuse it if not.
+func (l *codeLoader) unabbreviate(name string, valued map[string]bool) string {
+	if l.exact || valued[name] || !strings.HasPrefix(name, "--") || len(name) < 5 {
+		return name
+	}
+	found := ""
+	for _, o := range strings.Fields(l.valued + " " + l.code + " " + l.always) {
+		if strings.HasPrefix(o, name) && strings.HasPrefix(o, "--") {
+			if found == "" || strings.Contains(" "+l.code+" "+l.always+" ", " "+o+" ") {
+				found = o
+			}
+		}
+	}
+	if found == "" {
+		return name
+	}
+	return found
 }
 
 // alwaysCode sets a loader's always options.
@@ -348,6 +378,7 @@ func (w *walker) loadedCode(sc *scope, cmd *Cmd, l *codeLoader) {
 		if !strings.HasPrefix(t, "--") && len(t) > 2 && valued[t[:2]] {
 			name, val, hasVal = t[:2], t[2:], true
 		}
+		name = l.unabbreviate(name, valued)
 		if !valued[name] {
 			continue
 		}

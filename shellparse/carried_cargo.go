@@ -96,7 +96,14 @@ func (w *walker) cargoSetting(sc *scope, cmd *Cmd, key, val, what string, toml b
 			return
 		}
 		w.carriedProgram(sc, cmd, word.FromLit(prog), what)
-	case parts[0] == "build" && (last == "jobs" || last == "target" || last == "target-dir" || last == "incremental" || last == "dep-info-basedir"),
+	case parts[0] == "build" && (last == "target-dir" || last == "dep-info-basedir"):
+		// Where cargo writes the build: inside the working directory
+		// it is the project's target; elsewhere, a write the guard does
+		// not place (--config build.target-dir="/x" wrote there).
+		if v := strings.Trim(val, `"' `); v == "" || outsideDir(sc, word.FromLit(v)) {
+			w.opaquePart(cmd, what+" makes cargo write the build in "+val)
+		}
+	case parts[0] == "build" && (last == "jobs" || last == "target" || last == "incremental"),
 		parts[0] == "term", parts[0] == "cargo-new", parts[0] == "future-incompat-report",
 		k == "net.offline" || k == "net.retry" || k == "net.git-fetch-with-cli",
 		parts[0] == "http" && (last == "timeout" || last == "multiplexing" || last == "debug" || last == "low-speed-limit" ||

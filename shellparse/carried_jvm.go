@@ -52,6 +52,13 @@ func mvnCarried(w *walker, sc *scope, cmd *Cmd) {
 		if strings.HasPrefix(t, "-D") && len(t) > 2 {
 			name, val, hasVal = "-D", t[2:], true
 		}
+		// Maven's commons-cli takes a short option's value attached:
+		// -f/tmp/pom.xml, -s/tmp/s.xml, -l/tmp/log.
+		for _, short := range []string{"-f", "-s", "-t", "-l", "-b", "-e"} {
+			if !mvnValued[name] && strings.HasPrefix(t, short) && len(t) > 2 && !strings.HasPrefix(t, "--") && mvnValued[short] {
+				name, val, hasVal = short, t[2:], true
+			}
+		}
 		if !mvnValued[name] {
 			continue // a switch, or an option mvn refuses
 		}

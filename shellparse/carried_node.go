@@ -450,10 +450,10 @@ func kebabToo(opts string) string {
 // files.
 var (
 	jestLoader = newLoader(kebabToo("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform"),
-		kebabToo("-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters"), true).
+		kebabToo("-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters --testResultsProcessor --filter --watchPlugins --snapshotSerializers --moduleLoader --dependencyExtractor --haste"), true).
 		alwaysCode("--transform")
-	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout --typecheck.checker",
-		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true).alwaysCode("--typecheck.checker")
+	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout --typecheck.checker --coverage.customProviderModule",
+		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true).alwaysCode("--typecheck.checker --coverage.customProviderModule")
 	// tsc: another project's configuration says where it writes and what
 	// it loads (tsc -p, -b; checked with TypeScript 7: -b DIR --clean
 	// removed DIR's outputs). playwright loads its config and reporters.

@@ -143,9 +143,12 @@ func toxCarried(w *walker, sc *scope, cmd *Cmd) {
 			return
 		case t == "-x" || t == "--override" || strings.HasPrefix(t, "--override="):
 			w.opaquePart(cmd, "tox --override changes the commands tox.ini runs")
-		case t == "-c" || t == "--conf" || t == "--root" || t == "--installpkg" ||
+		case t == "-c" || t == "--conf" || t == "--root" || t == "--installpkg" || strings.HasPrefix(t, "-c") && !strings.HasPrefix(t, "--") ||
 			strings.HasPrefix(t, "--conf=") || strings.HasPrefix(t, "--root=") || strings.HasPrefix(t, "--installpkg="):
 			name, val, hasVal := strings.Cut(t, "=")
+			if strings.HasPrefix(t, "-c") && len(t) > 2 && !strings.HasPrefix(t, "--") {
+				name, val, hasVal = "-c", t[2:], true // -c/tmp/tox.ini
+			}
 			v := word.FromLit(val)
 			if !hasVal && i+1 < len(args) {
 				i++
@@ -242,7 +245,7 @@ var (
 		"--config --append-config", true)
 )
 
-var pytestLoader = newLoader("-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", "-c --config-file --rootdir --confcutdir --cov-config", true)
+var pytestLoader = newLoader("-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", "-c --config-file --rootdir --confcutdir --cov-config", true).exactNames()
 
 // pipValued are pip install's options that take a value.
 var pipValued = "-r --requirement -c --constraint -e --editable -t --target --platform --python-version --implementation --abi --root --prefix --src --upgrade-strategy -C --config-settings --global-option --no-binary --only-binary --progress-bar --root-user-action --report -i --index-url --extra-index-url -f --find-links --log --proxy --retries --timeout --exists-action --trusted-host --cert --client-cert --cache-dir --use-feature --use-deprecated --python --keyring-provider --resume-retries --group"
@@ -361,6 +364,25 @@ func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		if t, ok := a.Value.Static(); !ok || strings.HasPrefix(t, "file:") || !strings.Contains(t, "://") && outsideDir(sc, a.Value) {
 			w.opaquePart(cmd, a.Name+"="+a.Value.String()+" makes pip build packages from there, running their code")
 		}
+	case "PIP_EDITABLE", "PIP_REQUIREMENT", "PIP_CONSTRAINT":
+		// pip reads them as -e, -r and -c (checked with pip 23.2: a
+		// setup.py named by PIP_EDITABLE ran).
+		if t, ok := a.Value.Static(); ok {
+			for _, f := range strings.Fields(t) {
+				w.pipSource(sc, cmd, f)
+			}
+		} else {
+			w.opaquePart(cmd, a.Name+" is set to a value not known here: pip installs from it")
+		}
+	case "POETRY_VIRTUALENVS_PATH", "UV_PROJECT_ENVIRONMENT":
+		// Where poetry run and uv run find the programs they run.
+		if outsideDir(sc, a.Value) {
+			w.opaquePart(cmd, a.Name+"="+a.Value.String()+" is outside the working directory: the tool runs the programs of the environments there")
+		}
+	case "UV_PYTHON":
+		if t, ok := a.Value.Static(); !ok || strings.Contains(t, "/") {
+			w.carriedProgram(sc, cmd, a.Value, "UV_PYTHON (the python uv runs)")
+		}
 	case "PIP_CONFIG_FILE", "UV_CONFIG_FILE", "POETRY_CONFIG_DIR":
 		w.opaquePart(cmd, a.Name+" names a tool's configuration, which can name indexes, find-links and sources to build from")
 	case "PYTHONUSERBASE", "VIRTUAL_ENV":
@@ -387,7 +409,14 @@ func (w *walker) pythonEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			w.opaquePart(cmd, "PYTEST_ADDOPTS is set to options not known here (pytest -p loads plugins)")
 			return true
 		}
-		for _, f := range strings.Fields(t) {
+		fs := strings.Fields(t)
+		for i, f := range fs {
+			if strings.HasPrefix(f, "-pno:") || f == "-p" && i+1 < len(fs) && strings.HasPrefix(fs[i+1], "no:") {
+				continue // -p no:NAME disables a plugin
+			}
+			if strings.HasPrefix(f, "no:") && i > 0 && fs[i-1] == "-p" {
+				continue
+			}
 			if strings.HasPrefix(f, "-p") || f == "--pyargs" || strings.HasPrefix(f, "-c") || strings.HasPrefix(f, "--rootdir") ||
 				strings.HasPrefix(f, "--confcutdir") || strings.HasPrefix(f, "--config-file") || strings.HasPrefix(f, "-o") || strings.HasPrefix(f, "--override-ini") {
 				w.opaquePart(cmd, "PYTEST_ADDOPTS passes "+f+" to pytest, which loads code or configuration by it")
