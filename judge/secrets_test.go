@@ -155,6 +155,9 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"date -f ~/.ssh/id_ed25519", "file -f ~/.ssh/id_ed25519", "wc --files0-from ~/.ssh/id_ed25519",
 		"sort --files0-from=$HOME/.ssh/id_ed25519", "history -r ~/.ssh/id_ed25519",
 		"cd ~/.ssh; cat /proc/self/cwd/id_ed25519", "cat /proc/$$/root/etc/hostname",
+		// With dotglob (or GLOBIGNORE set) a * matches a leading dot.
+		"shopt -s dotglob; cat ~/*/id_ed25519", "GLOBIGNORE=x; cat ~/*/id_ed25519",
+		"cat ~/*/id_ed25519; shopt -s dotglob",
 		// Recursive reads of the home or a credential directory.
 		"grep -r . ~/.ssh",
 		"grep -R PRIVATE ~",

@@ -74,6 +74,9 @@ type Effect struct {
 	// elsewhere, so Under only ever makes a deny or ask rule match
 	// "maybe", never an allow rule.
 	Under []string
+	// DotGlob: a glob in the path may match names starting with '.'
+	// (shellparse.Cmd.DotGlob).
+	DotGlob bool
 	// Guessed: the catalogue does not know the program, and this is an
 	// operand that might be a path it reads or writes. A configured allow
 	// of the command covers it (see Policy.Judge).
@@ -168,7 +171,7 @@ func (p *Part) addEffect(w word.Word, like Effect) {
 	under := p.under(w)
 	for _, abs := range p.resolve(w) {
 		e := like
-		e.Path, e.Written = abs, w.String()
+		e.Path, e.Written, e.DotGlob = abs, w.String(), p.DotGlob
 		if len(abs.Segs) == 1 && abs.Segs[0].Kind == word.Hole {
 			e.Under = under
 		}

@@ -404,7 +404,7 @@ func (hp homePats) matchWord(e Effect) word.Tri {
 		if static(s) {
 			return word.Yes
 		}
-	} else if rest, ok := e.Path.TrimPrefix(hp.home + "/"); ok && globFirst(rest) {
+	} else if rest, ok := e.Path.TrimPrefix(hp.home + "/"); ok && globFirst(rest) && !e.DotGlob {
 		// ~/* and ~/?x name no dot-entry of the home (a glob matches a
 		// leading dot only literally), and every row names one.
 	} else {

@@ -36,6 +36,7 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 		b = appendStrs(appendStr(b, l.Kind), l.Argv)
 	}
 	b = appendBool(b, c.Wrapper)
+	b = appendBool(b, c.DotGlob)
 	b = appendStr(b, c.Opaque)
 	b = strconv.AppendInt(append(b, ':'), int64(c.CodeArg), 10)
 	b = appendStr(b, c.Special)

@@ -47,6 +47,7 @@ type mayState struct {
 	refDef   bool                // a name reference made in deferred code
 	keyword  bool                // set -k (or a set argument not known here) anywhere
 	nullglob bool                // shopt -s nullglob or failglob anywhere
+	dotglob  bool                // shopt -s dotglob, or GLOBIGNORE set, anywhere (or inherited)
 	exportF  bool                // export -f, declare -fx or set -a anywhere
 	src      string              // the text being walked, for function bodies' text
 
@@ -176,8 +177,8 @@ func (m *mayState) decide() *mayState {
 	}
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
-		keyword: m.keyword, nullglob: m.nullglob, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.exportF || m.lastpipe || m.paramsDeferred
+		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.exportF || m.lastpipe || m.paramsDeferred
 	for name, v := range m.vars {
 		distinct := len(v.values)
 		if v.unknown || v.many {

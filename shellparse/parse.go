@@ -102,7 +102,7 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 	}
 	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
-		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, exportF: may.exportF && may.second,
+		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
@@ -481,6 +481,7 @@ func (w *walker) emit(c *Cmd) {
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos
 	}
+	c.DotGlob = w.may.dotglob || w.opts.Getenv != nil && w.opts.Getenv("GLOBIGNORE") != ""
 	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {
 		// Commands in one substitution share its layers: a copy each
 		// costs depth × commands.

@@ -270,6 +270,11 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 			}
 			w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
 				Opaque: "SHELL is set to " + a.Value.String() + ", not a known shell; programs such as script and flock -c run it"})
+		case a.Name == "GLOBIGNORE":
+			// Setting it makes globs match names starting with a dot.
+			if !w.may.second {
+				w.may.dotglob = true
+			}
 		case a.Name == "PATH":
 			if dir, ok := w.untrustedPath(sc, a.Value); ok {
 				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1,
@@ -424,6 +429,9 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			for _, a := range argv[1:] {
 				if t, ok := a.Static(); (!ok || t == "nullglob" || t == "failglob") && !w.may.second {
 					w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
+				}
+				if t, ok := a.Static(); (!ok || t == "dotglob") && !w.may.second {
+					w.may.dotglob = true // globs may match names starting with a dot
 				}
 				if t, ok := a.Static(); (!ok || t == "lastpipe") && !w.may.second {
 					w.may.lastpipe = true // a pipeline's last command may run in this shell

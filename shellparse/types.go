@@ -152,6 +152,10 @@ type Cmd struct {
 	// Wrapper is set for a program whose inner command is reported as its
 	// own Cmd (sudo, env, xargs, bash -c …).
 	Wrapper bool
+	// DotGlob: a glob in it may match names that start with '.' (shopt
+	// -s dotglob or GLOBIGNORE somewhere in the text, or GLOBIGNORE in
+	// the environment): ~/* may be ~/.ssh.
+	DotGlob bool
 	// Opaque, when set, says what code this command runs that the guard
 	// cannot see; CodeArg is the index in Argv of the word that names the
 	// code (script or inline program), or -1 (stdin, environment, …).
