@@ -158,6 +158,8 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		// With dotglob (or GLOBIGNORE set) a * matches a leading dot.
 		"shopt -s dotglob; cat ~/*/id_ed25519", "GLOBIGNORE=x; cat ~/*/id_ed25519",
 		"cat ~/*/id_ed25519; shopt -s dotglob",
+		// cd searches CDPATH for .ssh too (only . and .. are not).
+		"CDPATH=~ cd .ssh; cat id_ed25519", "export CDPATH=~; cd .ssh && cat id_ed25519",
 		// Recursive reads of the home or a credential directory.
 		"grep -r . ~/.ssh",
 		"grep -R PRIVATE ~",

@@ -412,7 +412,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			return
 		case "cd", "pushd", "popd":
 			w.emit(cmd)
-			w.cd(sc, name, argv, w.cdpathSet(sc, assigns))
+			w.cd(sc, name, argv, w.cdpath(sc, assigns))
 			return
 		case "exit", "return", "logout":
 			w.emit(cmd)
@@ -768,27 +768,51 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 	}
 }
 
-// cdpathSet reports whether cd may search CDPATH: it is set for this
-// command, in the text, or (neither saying otherwise) in the environment.
-func (w *walker) cdpathSet(sc *scope, assigns []Assign) bool {
-	empty := func(v word.Word) bool { s, ok := v.Static(); return ok && s == "" }
+// cdpathOff: cd searches no CDPATH.
+var cdpathOff = cdpathState{}
+
+// cdpathState is what cd's search path may be: not set, set to a value
+// known here, or set to one not known.
+type cdpathState struct {
+	set   bool
+	known bool
+	value string
+}
+
+// cdpath says what CDPATH cd may search: set for this command, in the
+// text, or (neither saying otherwise) in the environment.
+func (w *walker) cdpath(sc *scope, assigns []Assign) cdpathState {
+	of := func(v word.Word) cdpathState {
+		s, ok := v.Static()
+		return cdpathState{set: !ok || s != "", known: ok, value: s}
+	}
 	for _, a := range assigns {
 		if a.Name == "CDPATH" {
-			return !empty(a.Value)
+			return of(a.Value)
 		}
 	}
 	if sc.havoc {
-		return true
+		return cdpathState{set: true}
 	}
 	if st, ok := sc.vars.lookup("CDPATH"); ok {
-		return !st.unset && (st.unknown || !empty(st.val))
+		if st.unset {
+			return cdpathOff
+		}
+		if st.unknown {
+			return cdpathState{set: true}
+		}
+		return of(st.val)
 	}
-	return w.getenv("CDPATH") != ""
+	if v := w.getenv("CDPATH"); v != "" {
+		return cdpathState{set: true, known: true, value: v}
+	}
+	return cdpathOff
 }
 
-// cd follows cd, pushd and popd. With cdpath, a relative directory that
-// does not start with . may be found through CDPATH: anywhere.
-func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath bool) {
+// cd follows cd, pushd and popd. With a CDPATH, a relative directory
+// that does not start with a . or .. component may be found through it:
+// under each of its entries, or here.
+func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState) {
 	args := argv[1:]
 	for len(args) > 0 {
 		t, ok := args[0].Static()
@@ -820,7 +844,10 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath bool) {
 		old := sc.lookup(w, "OLDPWD", "$OLDPWD")
 		t, ok = old.Static()
 	}
-	if cdpath && !strings.HasPrefix(t, "/") && !strings.HasPrefix(t, ".") {
+	// bash searches CDPATH unless the name is absolute or starts with a
+	// . or .. component (general.c absolute_pathname): .ssh is searched.
+	searched := cdpath.set && !strings.HasPrefix(t, "/") && t != "." && t != ".." && !strings.HasPrefix(t, "./") && !strings.HasPrefix(t, "../")
+	if searched && (!cdpath.known || prev.Unknown) {
 		ok = false
 	}
 	if !ok || strings.HasPrefix(t, "+") && name == "pushd" {
@@ -834,6 +861,15 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath bool) {
 			dirs = append(dirs, filepath.Clean(t))
 		} else {
 			dirs = append(dirs, filepath.Join(d, t))
+		}
+		if searched && ok {
+			// Each entry (an empty one is here), then here.
+			for _, e := range strings.Split(cdpath.value, ":") {
+				if !filepath.IsAbs(e) {
+					e = filepath.Join(d, e)
+				}
+				dirs = append(dirs, filepath.Join(e, t))
+			}
 		}
 	}
 	dirs = uniq(dirs)
@@ -1238,7 +1274,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 	if in.Cwd != nil || in.CwdUnknown {
 		isc = sc.clone()
 		if t, ok := staticPtr(in.Cwd); ok {
-			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, false) // chdir(2): no CDPATH
+			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, cdpathOff) // chdir(2): no CDPATH
 			isc.cdFallback = nil
 		} else {
 			isc.cwd = Cwd{Unknown: true}

@@ -322,10 +322,16 @@ func TestCwd(t *testing.T) {
 		{"cd .. && x", []string{"cd ..", "x cwd=/home/u"}},
 		{"cd && x", []string{"cd", "x cwd=/home/u"}},
 		// CDPATH set in the text, for the command or exported: cd sub may
-		// land anywhere (bash ran a touch in a denied directory so).
-		{"CDPATH=/x; cd sub && x", []string{"CDPATH=/x", "cd sub", "x cwd=?"}},
-		{"CDPATH=/x cd sub && x", []string{"cd sub", "x cwd=?"}},
-		{"export CDPATH=/x; cd sub; x", []string{"export CDPATH=/x", "cd sub", "x cwd=/home/u/proj?"}},
+		// land under any of its entries (bash ran a touch in a denied
+		// directory so), or anywhere when its value is not known.
+		{"CDPATH=/x; cd sub && x", []string{"CDPATH=/x", "cd sub", "x cwd=/home/u/proj/sub,/x/sub"}},
+		{"CDPATH=/x cd sub && x", []string{"cd sub", "x cwd=/home/u/proj/sub,/x/sub"}},
+		{"export CDPATH=/x; cd sub; x", []string{"export CDPATH=/x", "cd sub", "x cwd=/home/u/proj/sub,/x/sub,/home/u/proj"}},
+		{"read CDPATH; cd sub && x", []string{"read CDPATH", "cd sub", "x cwd=?"}},
+		// A name that starts with a dot is searched too (.ssh); only the
+		// . and .. components are not.
+		{"CDPATH=/x cd .ssh && x", []string{"cd .ssh", "x cwd=/home/u/proj/.ssh,/x/.ssh"}},
+		{"CDPATH=/x cd ./sub && x", []string{"cd ./sub", "x cwd=/home/u/proj/sub"}},
 		{"CDPATH=; cd sub && x", []string{"CDPATH=", "cd sub", "x cwd=/home/u/proj/sub"}},
 		{"CDPATH=/x; cd ./sub && x", []string{"CDPATH=/x", "cd ./sub", "x cwd=/home/u/proj/sub"}},
 		{"CDPATH=/x; unset CDPATH; cd sub && x", []string{"CDPATH=/x", "unset CDPATH", "cd sub", "x cwd=/home/u/proj/sub"}},
