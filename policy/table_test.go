@@ -687,7 +687,10 @@ func TestPresets(t *testing.T) {
 		{"mypy --python-exec=/tmp/x .", "ask"},
 		{"pylint --init-h='import os' x.py", "ask"},
 		{"rspec --req=/tmp/x.rb", "ask"},
+		{"make test PYTEST_ADDOPTS=--basetemp=.git", "ask"},
+		{"make test GOCACHE=/etc", "ask"},
 		// Everyday forms that must not ask.
+		{"make test V=1", "allow"},
 		{"PYTEST_ADDOPTS='-p no:cacheprovider' pytest", "allow"},
 		{"mypy --strict src", "allow"},
 		{"cd \"$(git rev-parse --show-toplevel)\" && npm test", "allow"},

@@ -69,6 +69,12 @@ func (w *walker) makeReading(sc *scope, cmd *Cmd, c *argspec.Cmd) {
 		}
 		if name, op, val, ok := assignName(t); ok {
 			w.makeVar(sc, cmd, name, op, word.FromLit(val), false)
+			if a := (Assign{Name: name, Value: word.FromLit(val)}); word.IsName(name) && len(argspec.EnvEffects(a.Name, a.Value)) > 0 {
+				// make exports a command-line variable to its recipes: a
+				// place a tool writes is one for them too (make test
+				// PYTEST_ADDOPTS=--basetemp=.git removed .git).
+				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1})
+			}
 		}
 	}
 }
