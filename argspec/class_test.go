@@ -2,7 +2,10 @@ package argspec
 
 import (
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/guard-exec/guard-exec/word"
 )
 
 func TestClassOf(t *testing.T) {
@@ -104,6 +107,40 @@ func TestIsAgreesWithClassOf(t *testing.T) {
 					t.Errorf("Is(%q, %b) = %v, ClassOf says %v", n, c|d, got, want)
 				}
 			}
+		}
+	}
+}
+
+func TestOptionValues(t *testing.T) {
+	words := func(s string) []word.Word {
+		var out []word.Word
+		for _, f := range strings.Fields(s) {
+			out = append(out, word.FromLit(f))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		argv   string
+		abbrev bool
+		want   string
+	}{
+		{"--out=a x --out b -ob -o c", false, "a b b c"},
+		{"--ou=a --out", false, ""},
+		{"--ou=a --outp b", true, "b"}, // --ou is too short a prefix
+		{"--outpu=a x -- --out=b", true, "a"},
+		{"-x -oq", false, "q"},
+	} {
+		var got []string
+		vals := OptionValues(words(c.argv), "--out", "-o")
+		if c.abbrev {
+			vals = AbbrevValues(words(c.argv), "--output")
+		}
+		for _, v := range vals {
+			s, _ := v.Static()
+			got = append(got, s)
+		}
+		if strings.Join(got, " ") != c.want {
+			t.Errorf("%q (abbrev %v): %q, want %q", c.argv, c.abbrev, got, c.want)
 		}
 	}
 }

@@ -108,27 +108,7 @@ func toolEffects(prog string, args []word.Word) []Effect {
 // OptionValues returns the values of options in an argv read without a
 // spec, up to "--": --name=V, --name V, and for a short -n also -nV.
 func OptionValues(args []word.Word, names ...string) []word.Word {
-	var out []word.Word
-	for i := 0; i < len(args); i++ {
-		t, ok := args[i].Static()
-		if !ok {
-			continue
-		}
-		if t == "--" {
-			break
-		}
-		for _, n := range names {
-			switch {
-			case t == n && i+1 < len(args):
-				out = append(out, args[i+1])
-			case strings.HasPrefix(t, n+"="):
-				out = append(out, word.FromLit(t[len(n)+1:]))
-			case len(n) == 2 && n[1] != '-' && len(t) > 2 && strings.HasPrefix(t, n) && t[1] != '-':
-				out = append(out, word.FromLit(t[2:]))
-			}
-		}
-	}
-	return out
+	return optionValues(args, false, names)
 }
 
 // readerWrites are the files that programs of the read-only catalogue
@@ -228,7 +208,11 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 // pip): --workd DIR is --workdir DIR. A prefix of three letters or more
 // counts; where it is ambiguous the program refuses it, so counting it
 // only ever reports more.
-func AbbrevValues(args []word.Word, longs ...string) []word.Word {
+func AbbrevValues(args []word.Word, names ...string) []word.Word {
+	return optionValues(args, true, names)
+}
+
+func optionValues(args []word.Word, abbrev bool, names []string) []word.Word {
 	var out []word.Word
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
@@ -239,18 +223,20 @@ func AbbrevValues(args []word.Word, longs ...string) []word.Word {
 			break
 		}
 		name, val, attached := strings.Cut(t, "=")
-		if !strings.HasPrefix(name, "--") || len(name) < 5 {
-			continue
-		}
-		for _, l := range longs {
-			if !strings.HasPrefix(l, name) {
-				continue
-			}
+		for _, n := range names {
+			long := strings.HasPrefix(n, "--")
 			switch {
-			case attached:
-				out = append(out, word.FromLit(val))
-			case i+1 < len(args):
-				out = append(out, args[i+1])
+			case name == n || abbrev && long && strings.HasPrefix(name, "--") && len(name) >= 5 && strings.HasPrefix(n, name):
+				switch {
+				case attached:
+					out = append(out, word.FromLit(val))
+				case i+1 < len(args):
+					out = append(out, args[i+1])
+				}
+			case !long && len(n) == 2 && len(t) > 2 && strings.HasPrefix(t, n) && t[1] != '-':
+				out = append(out, word.FromLit(t[2:])) // -nV
+			default:
+				continue
 			}
 			break
 		}
