@@ -184,8 +184,8 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		}
 		return effs, true
 	case "history":
-		for _, f := range nonOptions(args) {
-			if rawFlag(c, "rn", "") {
+		if rawFlag(c, "rn", "") {
+			for _, f := range nonOptions(args) {
 				effs = append(effs, Effect{Path: f, Access: Read})
 			}
 		}

@@ -569,7 +569,7 @@ func Build(src Sources) (*Policy, error) {
 	for _, name := range names {
 		for _, r := range Presets()[name].rules() {
 			// Compiled when first needed (TestPresetsCompile checks them).
-			r.Layer, r.Source, r.lazy, r.env = User, "preset "+name, true, src.Env
+			r.Layer, r.Source, r.lazy, r.env, r.preset = User, "preset "+name, true, src.Env, true
 			pol.rules = append(pol.rules, r)
 		}
 	}

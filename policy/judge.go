@@ -608,7 +608,7 @@ func coversGuesses(p *Part, cv aspectResult) guessCover {
 	if p.Known || !cv.matched || cv.decision != Allow || cv.rule == nil || cv.rule.Layer == Builtin {
 		return coverNone
 	}
-	if cv.rule.fromPreset() {
+	if cv.rule.preset {
 		return coverUnknown
 	}
 	return coverAll
@@ -627,9 +627,6 @@ const (
 func (g guessCover) covers(e Effect) bool {
 	return e.Guessed && (g == coverAll || g == coverUnknown && bareHole(e.Path))
 }
-
-// fromPreset reports a rule a preset made (Build names its source so).
-func (r *Rule) fromPreset() bool { return strings.HasPrefix(r.Source, "preset ") }
 
 // matchPart matches an absolute rule against any aspect of a part: the
 // command (index -1), or effect index with one access. The aspect's name (aspectName) is built

@@ -137,10 +137,13 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 			}
 		}
 	}
-	// What the variables it sets make a tool write (GOCACHE=DIR): for a
-	// command's own assignments, an export, and the bare assignment the
-	// walker reports on its own (shellparse's carriedEnv).
+	// What a variable makes a tool write (GOCACHE=DIR): the walker
+	// reports each such assignment as a part of its own, wherever the text
+	// sets it (shellparse's carriedEnv), and only that part carries it.
 	for _, a := range c.Assigns {
+		if len(c.Argv) > 0 {
+			break
+		}
 		if def := argspec.EnvDefault(a.Name); def != "" && env != nil && env.Home != "" {
 			if v, ok := a.Value.Static(); ok && filepath.Clean(v) == filepath.Join(env.Home, def) {
 				continue // export GOPATH=$HOME/go: where go writes anyway

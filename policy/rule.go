@@ -96,6 +96,8 @@ type Rule struct {
 	// Built-in rules compile on first use: a guard process judges one
 	// command and needs only the rules for its programs.
 	lazy bool
+	// preset: a preset made the rule (coversGuesses).
+	preset bool
 }
 
 // ready compiles a lazily compiled rule; false means it cannot be used.

@@ -17,6 +17,7 @@ import (
 // walker walks a program in execution order.
 type walker struct {
 	opts       Options
+	globIgnore bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
 	res        *Result
 	via        []Layer
 	pos        Pos
@@ -130,7 +131,9 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 }
 
 func newWalker(opts Options) *walker {
-	return &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
+	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
+	w.globIgnore = w.getenv("GLOBIGNORE") != ""
+	return w
 }
 
 // storedHook is the walker's part of scope.store: whatever wrote a
@@ -481,7 +484,7 @@ func (w *walker) emit(c *Cmd) {
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos
 	}
-	c.DotGlob = w.may.dotglob || w.opts.Getenv != nil && w.opts.Getenv("GLOBIGNORE") != ""
+	c.DotGlob = w.may.dotglob || w.globIgnore
 	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {
 		// Commands in one substitution share its layers: a copy each
 		// costs depth × commands.
