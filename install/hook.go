@@ -1,11 +1,12 @@
 package install
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/guard-exec/guard-exec/internal/jsontext"
 )
 
 // HookInput is what guard-exec needs from a PreToolUse (Claude Code, Codex)
@@ -53,17 +54,30 @@ func ParseHookInput(r io.Reader) (*HookInput, error) {
 	if len(b) > maxHookInput {
 		return nil, fmt.Errorf("hook input is over %d MiB: refusing to judge it", maxHookInput>>20)
 	}
-	if t := strings.TrimSpace(string(b)); !strings.HasPrefix(t, "{") {
-		return nil, errors.New("hook input is not a JSON object as Claude Code, Codex and Gemini CLI send: check the hook command in the client's settings")
-	}
-	var raw struct {
-		HookInput
-		ToolInput json.RawMessage `json:"tool_input"`
-	}
-	if err := json.Unmarshal(b, &raw); err != nil {
+	// Not encoding/json: it also fills a field from a key in another case,
+	// so {"command":"rm -rf ~","COMMAND":"ls"} would be judged as ls while
+	// the client runs rm. jsontext.Parse matches keys as the clients do and
+	// refuses a repeated key.
+	doc, err := jsontext.Parse(b)
+	if err != nil || doc.Kind != '{' {
+		if err == nil {
+			err = errors.New("not an object")
+		}
 		return nil, fmt.Errorf("hook input is not a JSON object as Claude Code, Codex and Gemini CLI send: %v", err)
 	}
-	in := raw.HookInput
+	var in HookInput
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{
+		{"session_id", &in.SessionID}, {"transcript_path", &in.TranscriptPath}, {"cwd", &in.Cwd},
+		{"hook_event_name", &in.HookEventName}, {"permission_mode", &in.PermissionMode},
+		{"tool_name", &in.ToolName}, {"tool_use_id", &in.ToolUseID},
+	} {
+		if !stringField(doc, f.key, f.to) {
+			return nil, fmt.Errorf("hook input's %s is not a string", f.key)
+		}
+	}
 	switch in.HookEventName {
 	case "", "PreToolUse", "BeforeTool":
 	default:
@@ -75,19 +89,31 @@ func ParseHookInput(r io.Reader) (*HookInput, error) {
 	if !shellTools(in.ToolName) {
 		return &in, nil
 	}
-	var ti struct {
-		Command     *string `json:"command"`
-		Description string  `json:"description"`
-		DirPath     string  `json:"dir_path"`
-	}
-	if len(raw.ToolInput) == 0 || string(raw.ToolInput) == "null" {
+	ti, ok := doc.Get("tool_input")
+	if !ok || ti.Kind == 'n' {
 		return nil, errors.New("hook input for a shell tool has no tool_input: cannot judge the command")
 	}
-	if err := json.Unmarshal(raw.ToolInput, &ti); err != nil || ti.Command == nil {
+	cmd, ok := ti.Get("command")
+	if ti.Kind != '{' || !ok || cmd.Kind != '"' ||
+		!stringField(ti, "description", &in.Description) || !stringField(ti, "dir_path", &in.Dir) {
 		return nil, errors.New("hook input for a shell tool has no string tool_input.command: cannot judge the command")
 	}
-	in.Command, in.Description, in.Dir, in.Shell = *ti.Command, ti.Description, ti.DirPath, true
+	in.Command, in.Shell = cmd.Str, true
 	return &in, nil
+}
+
+// stringField sets *to from obj's key when it is a string, and reports
+// whether the key is absent, null or a string.
+func stringField(obj jsontext.Value, key string, to *string) bool {
+	v, ok := obj.Get(key)
+	switch {
+	case !ok || v.Kind == 'n':
+		return true
+	case v.Kind == '"':
+		*to = v.Str
+		return true
+	}
+	return false
 }
 
 // HookOutput is the Claude Code PreToolUse answer for decision "allow",
@@ -98,14 +124,17 @@ func HookOutput(decision, reason string) []byte {
 	default:
 		decision = "deny"
 	}
-	type specific struct {
-		HookEventName            string `json:"hookEventName"`
-		PermissionDecision       string `json:"permissionDecision"`
-		PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	// Written by hand: encoding/json's reflection was a tenth of the hook's
+	// own time. TestHookOutput compares with encoding/json.
+	b := append(make([]byte, 0, 128+len(reason)), `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"`...)
+	b = append(b, decision...)
+	if reason != "" {
+		b = append(b, `","permissionDecisionReason":`...)
+		b = jsontext.AppendString(b, reason, false)
+		b = append(b, "}}\n"...)
+		return b
 	}
-	return append(jsonText(struct {
-		HookSpecificOutput specific `json:"hookSpecificOutput"`
-	}{specific{"PreToolUse", decision, reason}}), '\n')
+	return append(b, "\"}}\n"...)
 }
 
 // HookReply is what `guard-exec hook CLIENT` writes and its exit status, for

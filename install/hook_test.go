@@ -39,9 +39,24 @@ func TestParseHookInput(t *testing.T) {
 			t.Errorf("%s: got %+v", tc.file, in)
 		}
 	}
-	for _, bad := range []string{"", "null", "[]", `{"tool_name": 3}`, `{"hook_event_name":"PreToolUse","tool_input":{"command":"ls"}}`, `{"tool_name":"Bash","tool_input":{"command":["ls"]}}`, `{"tool_name":"Bash"}`, `{"tool_name":"Bash","tool_input":{"command":"ls"}} trailing`} {
+	for _, bad := range []string{"", "null", "[]", `{"tool_name": 3}`, `{"hook_event_name":"PreToolUse","tool_input":{"command":"ls"}}`, `{"tool_name":"Bash","tool_input":{"command":["ls"]}}`, `{"tool_name":"Bash"}`, `{"tool_name":"Bash","tool_input":{"command":"ls"}} trailing`,
+		// A repeated key: readers differ on which one counts.
+		`{"tool_name":"Bash","tool_input":{"command":"rm -rf ~","command":"ls"}}`,
+		`{"tool_name":"Bash","tool_name":"Read","tool_input":{"command":"rm -rf ~"}}`,
+		`{"tool_name":"Bash","tool_input":{"command":"ls","description":7}}`} {
 		if _, err := ParseHookInput(strings.NewReader(bad)); err == nil {
 			t.Errorf("%q accepted", bad)
+		}
+	}
+	// Keys are matched exactly, as the clients match them: encoding/json
+	// would fill command and tool_name from the keys in capitals.
+	for _, in := range []string{
+		`{"tool_name":"Bash","tool_input":{"command":"rm -rf ~","COMMAND":"ls"}}`,
+		`{"tool_name":"Bash","TOOL_NAME":"Read","tool_input":{"command":"rm -rf ~"}}`,
+	} {
+		got, err := ParseHookInput(strings.NewReader(in))
+		if err != nil || !got.Shell || got.Command != "rm -rf ~" {
+			t.Errorf("%s: %+v %v", in, got, err)
 		}
 	}
 	in, err := ParseHookInput(strings.NewReader(`{"hook_event_name":"PostToolUse","tool_name":"Bash","tool_input":{}}`))
@@ -59,6 +74,20 @@ func TestHookOutput(t *testing.T) {
 	} {
 		if got := string(HookOutput(tc.decision, tc.reason)); got != tc.want+"\n" {
 			t.Errorf("HookOutput(%q) = %s", tc.decision, got)
+		}
+	}
+	// Byte for byte what encoding/json writes, for any reason.
+	type specific struct {
+		HookEventName            string `json:"hookEventName"`
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason,omitempty"`
+	}
+	for _, reason := range []string{"", "a\"b\\c\n\t\x01\u2028", "\xff\xfe bad UTF-8", "<&>", "é 😀"} {
+		want := append(jsonText(struct {
+			HookSpecificOutput specific `json:"hookSpecificOutput"`
+		}{specific{"PreToolUse", "ask", reason}}), '\n')
+		if got := HookOutput("ask", reason); string(got) != string(want) {
+			t.Errorf("HookOutput(ask, %q) = %s, encoding/json %s", reason, got, want)
 		}
 	}
 }

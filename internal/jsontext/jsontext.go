@@ -1,7 +1,13 @@
-// Package jsontext writes JSON text byte for byte as encoding/json does,
-// for the few types the guard writes on its hot paths (the audit record,
-// check --json), where encoding/json's reflection costs more than the rest
-// of the work. Each user tests its output against encoding/json.
+// Package jsontext reads and writes JSON text for the guard's hot paths
+// and for input whose meaning must be its sender's.
+//
+// Writing: byte for byte as encoding/json writes, for the few types the
+// guard writes (the audit record, check --json), where encoding/json's
+// reflection costs more than the rest of the work. Each user tests its
+// output against encoding/json.
+//
+// Reading: Parse reads a whole text strictly, with keys matched exactly and
+// a repeated key an error; FuzzParse holds it to encoding/json.
 package jsontext
 
 import "unicode/utf8"
