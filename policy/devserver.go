@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"net"
-	"net/url"
 	"strconv"
 	"strings"
 
@@ -79,31 +77,57 @@ func devURLs(p *Part, ports map[int]bool, curl bool) word.Tri {
 }
 
 // devURL reports whether s, read as curl reads a URL (a missing scheme is
-// http), names this machine at an allowed port.
+// http), names this machine at an allowed port. Only the plain spellings
+// count: [http[s]://]HOST:PORT, then nothing or a path, query or fragment,
+// where HOST is localhost, 127.N.N.N in plain decimal or [::1]. Anything
+// else asks: user info, other spellings of loopback that curl also takes
+// (2130706433, 0x7f.1, 0177.0.0.1), percent-escapes, a backslash.
 func devURL(s string, ports map[int]bool, globbing bool) bool {
 	if globbing && strings.ContainsAny(s, "{}[]") {
 		return false // curl expands these into other URLs
 	}
-	if !strings.Contains(s, "://") {
-		s = "http://" + s
+	for _, c := range []byte(s) {
+		if c <= ' ' || c >= 0x7f || c == '\\' {
+			return false
+		}
 	}
-	u, err := url.Parse(s)
-	if err != nil || u.User != nil || u.Opaque != "" {
+	if i := strings.Index(s, "://"); i >= 0 {
+		if scheme := strings.ToLower(s[:i]); scheme != "http" && scheme != "https" {
+			return false
+		}
+		s = s[i+3:]
+	}
+	authority := s
+	if i := strings.IndexAny(s, "/?#"); i >= 0 {
+		authority = s[:i]
+	}
+	colon := strings.LastIndexByte(authority, ':')
+	if colon < 0 {
 		return false
 	}
-	if u.Scheme != "http" && u.Scheme != "https" {
+	host, portText := authority[:colon], authority[colon+1:]
+	if portText == "" || len(portText) > 5 || strings.Trim(portText, "0123456789") != "" {
 		return false
 	}
-	host, portText := u.Hostname(), u.Port()
-	port, err := strconv.Atoi(portText)
-	if err != nil || !ports[port] {
+	port, _ := strconv.Atoi(portText)
+	if !ports[port] {
 		return false
 	}
-	if host == "localhost" {
-		return true
+	return host == "localhost" || host == "[::1]" || loopbackIPv4(host)
+}
+
+// loopbackIPv4 reports whether h is 127.N.N.N, each N in 0-255 written
+// in decimal without leading zeros.
+func loopbackIPv4(h string) bool {
+	parts := strings.Split(h, ".")
+	if len(parts) != 4 || parts[0] != "127" {
+		return false
 	}
-	// Only the plain spellings: curl also reads 2130706433 or 0x7f.1 as
-	// 127.0.0.1, which ParseIP does not, so those ask.
-	ip := net.ParseIP(host)
-	return ip != nil && ip.IsLoopback()
+	for _, p := range parts[1:] {
+		n, err := strconv.Atoi(p)
+		if err != nil || n > 255 || p != strconv.Itoa(n) {
+			return false
+		}
+	}
+	return true
 }
