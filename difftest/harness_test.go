@@ -522,11 +522,19 @@ func (h *harness) run(dir, argv0, prog string, args []string, timeout time.Durat
 	res.elapsed = time.Since(start)
 	res.stdout = stdout.bytes()
 	res.stderr = stderr.bytes()
-	data, err := os.ReadFile(logPath)
-	if err != nil {
-		res.logErr = err
-	} else {
-		res.records, res.logErr = parseRecords(data)
+	// A process that left the group (setsid's grandchildren, a daemon) may
+	// still be writing its record: a reader can see a write half done. Wait
+	// for it rather than call the log corrupt; its record counts too.
+	for tries := 0; ; tries++ {
+		data, err := os.ReadFile(logPath)
+		if err != nil {
+			res.logErr = err
+			break
+		}
+		if res.records, res.logErr = parseRecords(data); res.logErr == nil || tries == 20 {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	return res
 }
