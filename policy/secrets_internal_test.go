@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -78,5 +79,35 @@ func TestProjectRootIn(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("ProjectRootIn(%q, %q) = %q, %v; want %q, %v", tt.dir, tt.home, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// parseIPv6 reads what netip.ParseAddr reads as an IPv6 address without a
+// zone, to the same bytes.
+func TestParseIPv6(t *testing.T) {
+	for _, s := range []string{
+		"::", "::1", "1::", "1::2", "fd00:ec2::254", "FD00:EC2::254", "::ffff:169.254.169.254", "::a9fe:a9fe",
+		"1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7::", "::2:3:4:5:6:7:8", "1:2:3:4:5:6:1.2.3.4", "::1.2.3.4",
+		"1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", ":1", "1:", ":::", "1:::2", "1::2::3", "12345::", "g::",
+		"::01.2.3.4", "::1.2.3", "::1.2.3.4.5", "1:2:3:4:5:6:7:1.2.3.4", "1.2.3.4", "", ":", "::ffff:256.1.1.1",
+		"0000:0000::", "00000::", "1:2:3:4:5:6::1.2.3.4", "::1.2.3.4:5", "-1::",
+	} {
+		checkIPv6(t, s)
+	}
+}
+
+func FuzzParseIPv6(f *testing.F) {
+	for _, s := range []string{"fd00:ec2::254", "::ffff:1.2.3.4", "1:2:3:4:5:6:7:8"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkIPv6)
+}
+
+func checkIPv6(t *testing.T, s string) {
+	got, ok := parseIPv6(s)
+	a, err := netip.ParseAddr(s)
+	want := err == nil && a.Is6() && a.Zone() == ""
+	if ok != want || ok && got != a.As16() {
+		t.Errorf("parseIPv6(%q) = %v %v, netip %v %v", s, got, ok, a, err)
 	}
 }

@@ -1,7 +1,6 @@
 package policy
 
 import (
-	"net/netip"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -337,32 +336,29 @@ func metadataHost(h string) bool {
 		return true
 	}
 	if a, ok := inetAton(h); ok {
-		return slices.Contains(metadataHosts, a.String())
+		return metadataAddr(a)
 	}
 	if z := strings.IndexByte(h, '%'); z >= 0 && strings.Contains(h, ":") {
 		h = h[:z] // an IPv6 zone
 	}
-	if a, err := netip.ParseAddr(h); err == nil {
-		if b := a.As16(); a.Is6() && [12]byte(b[:12]) == [12]byte{} {
-			a = netip.AddrFrom4([4]byte(b[12:])) // ::a9fe:a9fe, IPv4-compatible
-		}
-		return slices.Contains(metadataHosts, a.Unmap().String()) || slices.Contains(metadataHosts, a.String())
+	if a, ok := parseIPv6(h); ok {
+		return metadataAddr(a)
 	}
 	// Names that wildcard DNS services resolve to the address they spell:
 	// 169.254.169.254.nip.io, 169-254-169-254.sslip.io, a9fea9fe.nip.io.
 	labels := strings.Split(h, ".")
 	if len(labels) > 1 {
 		for i := 0; i+4 <= len(labels); i++ {
-			if a, ok := inetAton(strings.Join(labels[i:i+4], ".")); ok && slices.Contains(metadataHosts, a.String()) {
+			if a, ok := inetAton(strings.Join(labels[i:i+4], ".")); ok && metadataAddr(a) {
 				return true
 			}
 		}
 		for _, l := range labels {
-			if a, ok := inetAton(strings.ReplaceAll(l, "-", ".")); ok && slices.Contains(metadataHosts, a.String()) {
+			if a, ok := inetAton(strings.ReplaceAll(l, "-", ".")); ok && metadataAddr(a) {
 				return true
 			}
 			if len(l) == 8 {
-				if a, ok := inetAton("0x" + l); ok && slices.Contains(metadataHosts, a.String()) {
+				if a, ok := inetAton("0x" + l); ok && metadataAddr(a) {
 					return true
 				}
 			}
@@ -371,13 +367,121 @@ func metadataHost(h string) bool {
 	return false
 }
 
+// An address is 16 bytes, an IPv4 one mapped (::ffff:a.b.c.d). Written
+// here rather than with net/netip, whose package initialisation every
+// command would pay; TestParseIPv6 holds parseIPv6 to netip.
+
+// metadataAddr reports whether a is a metadata endpoint's address, also
+// when an IPv6 address embeds one's IPv4 address (::a9fe:a9fe, IPv4-compatible).
+func metadataAddr(a [16]byte) bool {
+	if [12]byte(a[:12]) == [12]byte{} {
+		a[10], a[11] = 0xff, 0xff
+	}
+	for _, h := range metadataHosts {
+		b, ok := inetAton(h)
+		if !ok {
+			b, ok = parseIPv6(h)
+		}
+		if ok && a == b {
+			return true
+		}
+	}
+	return false
+}
+
+// parseIPv6 reads an IPv6 address as netip.ParseAddr does (no zone): up
+// to eight groups of one to four hex digits, at most one "::", and an
+// IPv4 address in the last 32 bits.
+func parseIPv6(s string) ([16]byte, bool) {
+	var a [16]byte
+	if !strings.Contains(s, ":") {
+		return a, false
+	}
+	ellipsis := -1 // where "::" stands, in bytes of a
+	i := 0
+	if strings.HasPrefix(s, "::") {
+		ellipsis, s = 0, s[2:]
+	}
+	for s != "" {
+		if i == 16 {
+			return a, false
+		}
+		// An IPv4 address in the last 32 bits.
+		if j := strings.IndexAny(s, ".:"); j >= 0 && s[j] == '.' {
+			v4, ok := strictIPv4(s)
+			if !ok || i > 12 {
+				return a, false
+			}
+			copy(a[i:], v4[:])
+			i += 4
+			break
+		}
+		n, off := 0, 0
+		for ; off < len(s); off++ {
+			d := strings.IndexByte("0123456789abcdef", s[off]|0x20)
+			if d < 0 || s[off] < '0' {
+				break
+			}
+			if off == 4 {
+				return a, false
+			}
+			n = n<<4 | d
+		}
+		if off == 0 {
+			return a, false
+		}
+		a[i], a[i+1] = byte(n>>8), byte(n)
+		i += 2
+		switch s = s[off:]; {
+		case s == "":
+		case strings.HasPrefix(s, "::"):
+			if ellipsis >= 0 {
+				return a, false
+			}
+			ellipsis, s = i, s[2:]
+		case s[0] == ':' && len(s) > 1:
+			s = s[1:]
+		default:
+			return a, false
+		}
+	}
+	switch {
+	case i < 16 && ellipsis < 0:
+		return a, false
+	case i == 16 && ellipsis >= 0:
+		return a, false // "::" stands for at least one group
+	case i < 16:
+		n := 16 - i
+		copy(a[ellipsis+n:], a[ellipsis:i])
+		clear(a[ellipsis : ellipsis+n])
+	}
+	return a, true
+}
+
+// strictIPv4 reads a.b.c.d, each part decimal 0-255 without leading zeros.
+func strictIPv4(s string) ([4]byte, bool) {
+	var b [4]byte
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return b, false
+	}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 0 || n > 255 || p != strconv.Itoa(n) {
+			return b, false
+		}
+		b[i] = byte(n)
+	}
+	return b, true
+}
+
 // inetAton reads an IPv4 address the way inet_aton (and so curl and
 // wget) do: one to four parts, each decimal, 0x hex or 0 octal, the last
 // filling the remaining bytes (169.254.43518, 2852039166).
-func inetAton(s string) (netip.Addr, bool) {
+func inetAton(s string) ([16]byte, bool) {
 	parts := strings.Split(s, ".")
 	if len(parts) > 4 {
-		return netip.Addr{}, false
+		return [16]byte{}, false
 	}
 	vals := make([]uint64, len(parts))
 	for i, p := range parts {
@@ -390,7 +494,7 @@ func inetAton(s string) (netip.Addr, bool) {
 		}
 		v, err := strconv.ParseUint(p, base, 32)
 		if err != nil {
-			return netip.Addr{}, false
+			return [16]byte{}, false
 		}
 		vals[i] = v
 	}
@@ -398,13 +502,13 @@ func inetAton(s string) (netip.Addr, bool) {
 	last := len(vals) - 1
 	for i, v := range vals[:last] {
 		if v > 255 {
-			return netip.Addr{}, false
+			return [16]byte{}, false
 		}
 		n |= v << (24 - 8*uint(i))
 	}
 	if vals[last] >= 1<<(8*uint(4-last)) {
-		return netip.Addr{}, false
+		return [16]byte{}, false
 	}
 	n |= vals[last]
-	return netip.AddrFrom4([4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}), true
+	return [16]byte{10: 0xff, 11: 0xff, 12: byte(n >> 24), 13: byte(n >> 16), 14: byte(n >> 8), 15: byte(n)}, true
 }
