@@ -445,7 +445,7 @@ func shimDir(p *planner) (string, error) {
 }
 
 // ShimNames are the names the path shim links to the guard (each a name
-// bash answers to: bashcli.IsShellName).
+// bash answers to: bashargv.IsShellName).
 var ShimNames = []string{"bash", "sh"}
 
 func shimInstall(p *planner) error {

@@ -11,7 +11,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/guard-exec/guard-exec/argspec"
-	"github.com/guard-exec/guard-exec/bashcli"
+	"github.com/guard-exec/guard-exec/bashargv"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -1492,11 +1492,11 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 			w.checkAssigns(sc, []Assign{a}, false)
 		}
 	}
-	inv, err := bashcli.ParseArgv(append([]string{prog}, args...), false)
+	inv, err := bashargv.ParseArgv(append([]string{prog}, args...), false)
 	// A script named by a known word may get arguments not known here:
 	// they are its positional parameters, unknown.
-	knownFile := err == nil && inv.Mode == bashcli.ModeFile && !strings.Contains(inv.File, stand)
-	if dynamic && (err != nil || inv.Mode != bashcli.ModeCommand && !knownFile || strings.Contains(inv.Command, stand) || optionsHave(inv, stand)) {
+	knownFile := err == nil && inv.Mode == bashargv.ModeFile && !strings.Contains(inv.File, stand)
+	if dynamic && (err != nil || inv.Mode != bashargv.ModeCommand && !knownFile || strings.Contains(inv.Command, stand) || optionsHave(inv, stand)) {
 		cmd.Opaque = prog + " with arguments not known here"
 		w.emit(cmd)
 		return
@@ -1510,12 +1510,12 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 	params := append([]string{inv.Name}, inv.Args...)
 	paramsUnknown := dynamic
 	switch inv.Mode {
-	case bashcli.ModeCommand:
+	case bashargv.ModeCommand:
 		w.emit(cmd)
 		child := w.childScope(sc, params, paramsUnknown)
 		child.errexit = slices.Contains(inv.SetOn, "errexit")
 		w.codeFor(child, prog, inv.Command, layer)
-	case bashcli.ModeFile:
+	case bashargv.ModeFile:
 		cmd.Opaque = "runs the script " + inv.File
 		for i, a := range args {
 			if a == inv.File {
@@ -1529,7 +1529,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 			}
 		}
 		w.emit(cmd)
-	case bashcli.ModeStdin, bashcli.ModeInteractive:
+	case bashargv.ModeStdin, bashargv.ModeInteractive:
 		if cmd.Stdin != nil && cmd.Stdin.Known {
 			w.emit(cmd)
 			child := w.childScope(sc, params, false)
@@ -1552,7 +1552,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 }
 
 // optionsHave reports whether a stand-in landed among a shell's options.
-func optionsHave(inv *bashcli.Invocation, stand string) bool {
+func optionsHave(inv *bashargv.Invocation, stand string) bool {
 	for _, l := range [][]string{inv.SetOn, inv.SetOff, inv.ShoptOn, inv.ShoptOff, {inv.RCFile}} {
 		for _, s := range l {
 			if strings.Contains(s, stand) {

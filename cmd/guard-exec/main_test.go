@@ -20,6 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"golang.org/x/sys/unix"
 
+	"github.com/guard-exec/guard-exec/bashargv"
 	"github.com/guard-exec/guard-exec/bashcli"
 )
 
@@ -64,7 +65,7 @@ func TestMain(m *testing.M) {
 	// so register that name, but only in the child process: registered
 	// names are also installed on the scripts' PATH, and a "bash" there
 	// would shadow the real one for every other program.
-	if b := filepath.Base(os.Args[0]); bashcli.IsShellName(strings.TrimPrefix(b, "-")) {
+	if b := filepath.Base(os.Args[0]); bashargv.IsShellName(strings.TrimPrefix(b, "-")) {
 		cmds[b] = cmds["guard-exec"]
 	}
 	testscript.Main(m, cmds)

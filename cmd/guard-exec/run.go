@@ -8,6 +8,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/guard-exec/guard-exec/bashargv"
 	"github.com/guard-exec/guard-exec/bashcli"
 	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/judge"
@@ -58,7 +59,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []str
 		e.args = []string{"guard-exec"}
 	}
 	base := strings.TrimPrefix(filepath.Base(e.args[0]), "-")
-	if !bashcli.IsShellName(base) && len(e.args) > 1 {
+	if !bashargv.IsShellName(base) && len(e.args) > 1 {
 		if sc, ok := subcommands[e.args[1]]; ok {
 			return sc.run(e, e.args[2:]), nil
 		}

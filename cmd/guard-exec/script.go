@@ -10,7 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/guard-exec/guard-exec/bashcli"
+	"github.com/guard-exec/guard-exec/bashargv"
 	"github.com/guard-exec/guard-exec/shellparse"
 )
 
@@ -31,7 +31,7 @@ import (
 // again after it was judged: a change in between is not seen (README).
 //
 // ok is false when the file cannot be opened: bash will say so itself.
-func scriptText(e *env, inv *bashcli.Invocation, ex *execSpec) (text []byte, ok bool, err error) {
+func scriptText(e *env, inv *bashargv.Invocation, ex *execSpec) (text []byte, ok bool, err error) {
 	path := inv.File
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(e.cwd, path)

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/guard-exec/guard-exec/audit"
+	"github.com/guard-exec/guard-exec/bashargv"
 	"github.com/guard-exec/guard-exec/bashcli"
 	"github.com/guard-exec/guard-exec/internal/inert"
 	"github.com/guard-exec/guard-exec/internal/sha256"
@@ -35,15 +36,15 @@ func shellMain(e *env) (int, *execSpec) {
 	argv0 := e.args[0]
 	base := strings.TrimPrefix(filepath.Base(argv0), "-")
 	shellName := "bash"
-	if bashcli.IsShellName(base) {
+	if bashargv.IsShellName(base) {
 		shellName = base
 	}
 	stdinTTY := isTerminal(e.stdin) && isTerminal(e.stderr)
 	// bash reads its own argv[0] ("-bash" is a login shell, "sh" posix
 	// mode) and names itself by it in messages: use what bash will get.
 	parseArgv0 := execArgv0(argv0, "/bin/"+shellName)
-	inv, err := bashcli.ParseArgv(append([]string{parseArgv0}, e.args[1:]...), stdinTTY)
-	var ue *bashcli.UsageError
+	inv, err := bashargv.ParseArgv(append([]string{parseArgv0}, e.args[1:]...), stdinTTY)
+	var ue *bashargv.UsageError
 	if errors.As(err, &ue) {
 		// bash would refuse these arguments and run nothing: say what bash
 		// says, with bash's status.
@@ -54,7 +55,7 @@ func shellMain(e *env) (int, *execSpec) {
 		fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
 		return ExitRefused, nil
 	}
-	if inv.Mode == bashcli.ModeCommand && len(inv.Args) == 0 {
+	if inv.Mode == bashargv.ModeCommand && len(inv.Args) == 0 {
 		if client, ok := ownHookCommand(inv.Command); ok {
 			return cmdHook(e, []string{client}), nil
 		}
@@ -94,12 +95,12 @@ func shellMain(e *env) (int, *execSpec) {
 	}
 	req := judge.Request{Cwd: e.cwd, Getenv: e.get, Python: pythonAnalyser(e, s.pol)}
 	switch inv.Mode {
-	case bashcli.ModeNoScript:
+	case bashargv.ModeNoScript:
 		return 0, ex
-	case bashcli.ModeCommand:
+	case bashargv.ModeCommand:
 		req.Source = inv.Command
 		req.Params = append([]string{inv.Name}, inv.Args...)
-	case bashcli.ModeFile:
+	case bashargv.ModeFile:
 		text, ok, err := scriptText(e, inv, ex)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "guard-exec: error: %v\n", err)
@@ -112,7 +113,7 @@ func shellMain(e *env) (int, *execSpec) {
 		}
 		req.Source, req.Name = string(text), inv.File
 		req.Params = append([]string{inv.File}, inv.Args...)
-	case bashcli.ModeStdin:
+	case bashargv.ModeStdin:
 		text, err := readScript(e.stdin)
 		if err != nil {
 			fmt.Fprintf(e.stderr, "guard-exec: error: cannot read the script on standard input: %v\n", err)
@@ -124,7 +125,7 @@ func shellMain(e *env) (int, *execSpec) {
 		}
 		req.Source = string(text)
 		req.Params = append([]string{inv.Name}, inv.Args...)
-	case bashcli.ModeInteractive:
+	case bashargv.ModeInteractive:
 		return interactive(e, s, ex)
 	}
 	res := judge.Judge(s.pol, req)
@@ -178,7 +179,7 @@ func execArgv0(argv0, real string) string {
 	base := filepath.Base(argv0)
 	login := strings.HasPrefix(base, "-")
 	name := strings.TrimPrefix(base, "-")
-	if !bashcli.IsShellName(name) {
+	if !bashargv.IsShellName(name) {
 		name = filepath.Base(real)
 		if !login && strings.Contains(argv0, "/") {
 			return real
@@ -199,7 +200,7 @@ func isTerminal(v any) bool {
 }
 
 // decide acts on a verdict: exec, ask, or refuse.
-func decide(e *env, s *setup, inv *bashcli.Invocation, req judge.Request, res *judge.Result, ex *execSpec) (int, *execSpec) {
+func decide(e *env, s *setup, inv *bashargv.Invocation, req judge.Request, res *judge.Result, ex *execSpec) (int, *execSpec) {
 	code, next := decideExec(e, s, req, res, ex)
 	if next != nil && s.stateDir != "" {
 		// Programs this shell starts can tell they run under a guard.

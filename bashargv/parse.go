@@ -1,24 +1,22 @@
-// Package bashcli understands and replays a bash command line, so that
-// guard-exec can stand in for bash.
+// Package bashargv reads a bash command line as GNU bash 5.2 does, so that
+// guard-exec can tell what a bash it stands in for, or one a command
+// starts, would run.
 //
 // Contract:
 //
-//   - ParseArgv/Parse read bash's arguments exactly as GNU bash 5.2 does
-//     (shell.c: parse_long_options, parse_shell_options, the -c/operand
-//     binding and the interactive test) and report what bash would run: a
-//     -c string, a script file, a script on stdin, an interactive session,
-//     or nothing (--help, --version). Invocations bash rejects come back as
-//     a *UsageError carrying bash's exit status and message; bash executes
+//   - ParseArgv/Parse read bash's arguments exactly as bash does (shell.c:
+//     parse_long_options, parse_shell_options, the -c/operand binding and
+//     the interactive test) and report what bash would run: a -c string, a
+//     script file, a script on stdin, an interactive session, or nothing
+//     (--help, --version). Invocations bash rejects come back as a
+//     *UsageError carrying bash's exit status and message; bash executes
 //     nothing in those cases. The differential test runs /bin/bash on the
 //     same arguments to prove the match.
-//   - RealShell picks the absolute path of the real shell and refuses the
-//     guard itself, so the guard can never exec itself in a loop.
-//   - Exec replaces the process with the real shell, keeping PID, argv,
-//     env and fds, and restoring the signal dispositions (and the signal
-//     mask) the process was started with, which the Go runtime changes.
+//   - IsShellName names the programs that are bash when the guard stands in.
 //
-// The package never prints and never exits: it returns errors.
-package bashcli
+// The package is pure: no processes, signals or files. Starting the real
+// shell is package bashcli's.
+package bashargv
 
 import (
 	"fmt"

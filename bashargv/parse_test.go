@@ -1,4 +1,4 @@
-package bashcli
+package bashargv
 
 import (
 	"bytes"
