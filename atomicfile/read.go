@@ -25,11 +25,25 @@ var ErrTooLarge = errors.New("file too large")
 // links are followed: config files often live in a dotfiles repository.
 // O_NONBLOCK has no effect on reads of a regular file.
 func Open(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|unix.O_NONBLOCK|unix.O_NOCTTY, 0)
+	return openRegular(path, os.O_RDONLY, 0)
+}
+
+// openRegular opens path with flag and O_NONBLOCK, so that a FIFO opens at
+// once, and returns it if it is a regular file. The descriptor is made
+// blocking again before it becomes an *os.File: os.NewFile registers a
+// non-blocking descriptor with the runtime's poller, and starting the
+// poller (an epoll instance, an eventfd) cost every command for nothing,
+// since reads and writes of a regular file never block.
+func openRegular(path string, flag int, perm os.FileMode) (*os.File, error) {
+	fd, err := unix.Open(path, flag|unix.O_NONBLOCK|unix.O_NOCTTY|unix.O_CLOEXEC, uint32(perm.Perm()))
 	if err != nil {
-		return nil, err
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	return regular(f, path)
+	if err := unix.SetNonblock(fd, false); err != nil {
+		unix.Close(fd)
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return regular(os.NewFile(uintptr(fd), path), path)
 }
 
 // ReadFile reads the regular file at path, refusing other kinds of files
@@ -91,11 +105,7 @@ func kind(m os.FileMode) string {
 // swallow every record written to it, since opening one read-write never
 // blocks and nobody reads it.
 func OpenAppend(path string, perm os.FileMode) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|unix.O_NONBLOCK|unix.O_NOCTTY, perm)
-	if err != nil {
-		return nil, err
-	}
-	return regular(f, path)
+	return openRegular(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, perm)
 }
 
 // regular returns f if it is a regular file, else closes it.

@@ -20,6 +20,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
 )
 
 // Dir returns $XDG_STATE_HOME/guard-exec, or $HOME/.local/state/guard-exec.
@@ -54,7 +56,8 @@ func SessionID(getenv func(string) string) (string, error) {
 }
 
 func procSessionID(proc string, ppid int) (string, error) {
-	b, err := os.ReadFile(filepath.Join(proc, strconv.Itoa(ppid), "stat"))
+	// atomicfile: os.ReadFile would start the runtime's poller for it.
+	b, err := atomicfile.ReadFile(filepath.Join(proc, strconv.Itoa(ppid), "stat"), 1<<16)
 	if err != nil {
 		return "", fmt.Errorf("state: cannot derive a session id from the parent process (set GUARD_EXEC_SESSION): %w", err)
 	}

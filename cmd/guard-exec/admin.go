@@ -370,8 +370,12 @@ func cmdHook(e *env, args []string) int {
 	client := fs.Arg(0)
 	reply := func(decision, reason string) int {
 		out, errText, code := install.HookReply(client, decision, reason)
-		e.stdout.Write(out)
-		e.stderr.Write(errText)
+		if len(out) > 0 {
+			e.stdout.Write(out)
+		}
+		if len(errText) > 0 {
+			e.stderr.Write(errText)
+		}
 		return code
 	}
 	in, err := install.ParseHookInput(e.stdin)
