@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
 )
 
 // A guarded shell leaves a mark that its descendants can find without the
@@ -117,7 +119,7 @@ func markedBy(ts []int64, start uint64) bool {
 
 // procStart reads a process's start time (ticks since boot) and parent.
 func procStart(pid int) (start uint64, ppid int, err error) {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	stat, err := atomicfile.ReadFile("/proc/"+strconv.Itoa(pid)+"/stat", 1<<16) // not os: see procSessionID
 	if err != nil {
 		return 0, 0, err
 	}
