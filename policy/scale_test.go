@@ -46,3 +46,14 @@ func BenchmarkLoadRules(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBuildDefaults is what every command pays to build the built-in
+// rules (and the secret rules) before judging.
+func BenchmarkBuildDefaults(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Build(Sources{Env: &Env{Project: "/p", Home: "/h", Temp: []string{"/tmp"}}}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
