@@ -10,7 +10,7 @@ import (
 
 // TestBuiltGuardKeepsIgnoredSignals: the guard as the README builds it
 // passes on the signals its caller ignored, and the signal mask, exactly
-// as bash started directly would see them (bash-pitfalls.md, "exec").
+// as bash started directly would see them (docs/bash-facts.md, "exec").
 func TestBuiltGuardKeepsIgnoredSignals(t *testing.T) {
 	requireSetup(t)
 	if H.guardErr != nil {

@@ -24,7 +24,7 @@
 //
 // Parse refuses input it cannot read reliably: a syntax error, input larger
 // than the documented limit, and the constructs where mvdan/sh and bash are
-// known to disagree (the D1–D5 table of bash-pitfalls.md). It never returns
+// known to disagree (the D1–D5 table of docs/bash-facts.md). It never returns
 // a partial reading together with an error.
 //
 // A long text is parsed on another goroutine while it is walked (see

@@ -635,7 +635,7 @@ func TestDataAsCode(t *testing.T) {
 	})
 }
 
-// Text bash reads differently from the parser (D1–D5 of bash-pitfalls.md)
+// Text bash reads differently from the parser (D1–D5 of docs/bash-facts.md)
 // is refused with a *ParseError marked Differential, and no partial result.
 func TestDifferentials(t *testing.T) {
 	for _, src := range []string{
