@@ -374,6 +374,10 @@ func Resolver() func(string) (string, bool) {
 // where relative rule paths still start. Symbolic links are followed on
 // both sides, so a home reached through a link is still the home.
 func ProjectRootIn(dir, home string) (root string, ok bool) {
+	return projectRootIn(dir, home, gitRoot)
+}
+
+func projectRootIn(dir, home string, gitRoot func(string) (string, bool)) (root string, ok bool) {
 	homes := []string{}
 	if home != "" && filepath.IsAbs(home) {
 		homes = append(homes, filepath.Clean(home))
@@ -403,34 +407,48 @@ func ProjectRootIn(dir, home string) (root string, ok bool) {
 		}
 		return false
 	}
+	if g, ok := gitRoot(dir); ok && !contains(g) {
+		return g, true
+	} // else no repository, or one at ~ (or above): dir alone, if anything
+	return dir, !contains(dir)
+}
+
+// ProjectRoots returns ProjectRoot(dir) and ProjectRootIn(dir, home),
+// looking for the repository once.
+func ProjectRoots(dir, home string) (configRoot, project string, inProject bool) {
+	g, found := gitRoot(dir)
+	if configRoot = dir; found {
+		configRoot = g
+	}
+	project, inProject = projectRootIn(dir, home, func(string) (string, bool) { return g, found })
+	return configRoot, project, inProject
+}
+
+// gitRoot returns the nearest directory at or above dir holding .git.
+func gitRoot(dir string) (string, bool) {
 	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			if !contains(d) {
-				return d, true
-			}
-			break // a repository at ~ (or above): dir alone, if anything
+		if isRepo(d) {
+			return d, true
 		}
 		parent := filepath.Dir(d)
 		if parent == d {
-			break
+			return "", false
 		}
 		d = parent
 	}
-	return dir, !contains(dir)
+}
+
+func isRepo(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 // ProjectRoot returns the git root above dir, else dir: where the
 // project's configuration file is looked for. The root judged as the
 // project is ProjectRootIn's.
 func ProjectRoot(dir string) string {
-	for d := dir; ; {
-		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
-			return d
-		}
-		parent := filepath.Dir(d)
-		if parent == d {
-			return dir
-		}
-		d = parent
+	if g, ok := gitRoot(dir); ok {
+		return g
 	}
+	return dir
 }

@@ -79,6 +79,10 @@ func TestProjectRootIn(t *testing.T) {
 		if got != tt.want || ok != tt.ok {
 			t.Errorf("ProjectRootIn(%q, %q) = %q, %v; want %q, %v", tt.dir, tt.home, got, ok, tt.want, tt.ok)
 		}
+		// ProjectRoots is both in one walk.
+		if c, p, in := ProjectRoots(tt.dir, tt.home); c != ProjectRoot(tt.dir) || p != got || in != ok {
+			t.Errorf("ProjectRoots(%q, %q) = %q, %q, %v", tt.dir, tt.home, c, p, in)
+		}
 	}
 }
 

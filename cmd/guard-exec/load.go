@@ -137,8 +137,8 @@ func (s *setup) printWarnings() []string {
 func load(e *env, cwd string) (*setup, error) {
 	s := &setup{configPath: e.userConfigPath(), stateDir: e.stateDir()}
 	home := e.home()
-	s.projectFile = filepath.Join(policy.ProjectRoot(cwd), ProjectFile)
-	project, inProject := policy.ProjectRootIn(cwd, home)
+	configRoot, project, inProject := policy.ProjectRoots(cwd, home)
+	s.projectFile = filepath.Join(configRoot, ProjectFile)
 	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
 	for k, v := range e.vars {
 		if v != "" { // an empty variable holds no secret
