@@ -355,4 +355,63 @@ func readUnzip(s *Spec, args []wordT, pattern bool) *Cmd {
 }
 
 // curl's options may follow URLs.
-var curlSpec = &Spec{Name: "curl", GNU: true, Notation: ("o,output= O,remote-name remote-name-all output-dir= D,dump-header= c,cookie-jar= b,cookie= K,config= T,upload-file= d,data= data-binary= data-raw= data-urlencode= F,form= form-string= H,header= X,request= u,user= A,user-agent= e,referer= x,proxy= U,proxy-user= E,cert= key= cacert= capath= w,write-out= m,max-time= connect-timeout= retry= retry-delay= retry-max-time= r,range= C,continue-at= z,time-cond= y,speed-time= Y,speed-limit= limit-rate= local-port= interface= dns-servers= resolve= connect-to= unix-socket= abstract-unix-socket= url= trace= trace-ascii= stderr= L,location s,silent S,show-error f,fail fail-with-body k,insecure v,verbose i,include I,head G,get g,globoff N,no-buffer compressed http1.0 http1.1 http2 http3 4,ipv4 6,ipv6 n,netrc netrc-file= netrc-optional q,disable create-dirs J,remote-header-name l,list-only a,append j,junk-session-cookies p,proxytunnel R,remote-time Z,parallel parallel-max= #,progress-bar h,help= V,version M,manual oauth2-bearer= json= variable= expand-url= tlsv1.2 tlsv1.3 ssl-reqd fail-early max-filesize= max-redirs= keepalive-time= location-trusted")}
+// curlSpec is every option of curl 8.22's src/tool_getparam.c (a superset
+// of older releases': 7.88's --help all is in it), with --no-NAME for each
+// boolean. An option not here (--expand-NAME, a newer release's) makes the
+// command's effects unknown (Complete).
+var curlSpec = &Spec{Name: "curl", GNU: true, Complete: true, Notation: ("abstract-unix-socket= alpn no-alpn alt-svc= anyauth a,append no-append aws-sigv4= basic no-basic " +
+	"N,buffer no-buffer ca-native no-ca-native cacert= capath= E,cert= cert-status no-cert-status " +
+	"cert-type= ciphers= clobber no-clobber compressed no-compressed compressed-ssh no-compressed-ssh " +
+	"K,config= connect-timeout= connect-to= C,continue-at= b,cookie= c,cookie-jar= create-dirs " +
+	"no-create-dirs create-file-mode= crlf no-crlf crlfile= curves= d,data= data-ascii= data-binary= " +
+	"data-raw= data-urlencode= delegation= digest no-digest q,disable no-disable disable-eprt " +
+	"no-disable-eprt disable-epsv no-disable-epsv disallow-username-in-url no-disallow-username-in-url " +
+	"dns-interface= dns-ipv4-addr= dns-ipv6-addr= dns-servers= doh-cert-status no-doh-cert-status " +
+	"doh-insecure no-doh-insecure doh-url= dump-ca-embed D,dump-header= ech= egd-file= engine= eprt " +
+	"no-eprt epsv no-epsv etag-compare= etag-save= expect100-timeout= f,fail no-fail fail-early " +
+	"no-fail-early fail-with-body no-fail-with-body false-start no-false-start follow no-follow F,form= " +
+	"form-escape no-form-escape form-string= ftp-account= ftp-alternative-to-user= ftp-create-dirs " +
+	"no-ftp-create-dirs ftp-method= ftp-pasv P,ftp-port= ftp-pret no-ftp-pret ftp-skip-pasv-ip " +
+	"no-ftp-skip-pasv-ip ftp-ssl no-ftp-ssl ftp-ssl-ccc no-ftp-ssl-ccc ftp-ssl-ccc-mode= ftp-ssl-control " +
+	"no-ftp-ssl-control ftp-ssl-reqd no-ftp-ssl-reqd G,get no-get g,globoff no-globoff " +
+	"happy-eyeballs-timeout-ms= haproxy-clientip= haproxy-protocol no-haproxy-protocol I,head no-head " +
+	"H,header= h,help= hostpubmd5= hostpubsha256= hsts= http0.9 no-http0.9 0,http1.0 http1.1 http2 " +
+	"http2-prior-knowledge http3 http3-only httpsig-algo= httpsig-headers= httpsig-key= httpsig-keyid= " +
+	"ignore-content-length no-ignore-content-length include no-include k,insecure no-insecure interface= " +
+	"ip-tos= ipfs-gateway= 4,ipv4 6,ipv6 json= j,junk-session-cookies no-junk-session-cookies keepalive " +
+	"no-keepalive keepalive-cnt= keepalive-time= key= key-type= knownhosts= krb= krb4= libcurl= " +
+	"limit-rate= l,list-only no-list-only local-port= L,location no-location location-trusted " +
+	"no-location-trusted login-options= mail-auth= mail-from= mail-rcpt= mail-rcpt-allowfails " +
+	"no-mail-rcpt-allowfails M,manual no-manual max-filesize= max-redirs= m,max-time= metalink " +
+	"no-metalink mptcp no-mptcp negotiate no-negotiate n,netrc no-netrc netrc-file= netrc-optional " +
+	"no-netrc-optional :,next noproxy= npn no-npn ntlm no-ntlm ntlm-wb no-ntlm-wb oauth2-bearer= out-null " +
+	"no-out-null o,output= output-dir= Z,parallel no-parallel parallel-immediate no-parallel-immediate " +
+	"parallel-max= parallel-max-host= pass= path-as-is no-path-as-is pinnedpubkey= post301 no-post301 " +
+	"post302 no-post302 post303 no-post303 preproxy= #,progress-bar no-progress-bar progress-meter " +
+	"no-progress-meter proto= proto-default= proto-redir= x,proxy= proxy-anyauth no-proxy-anyauth " +
+	"proxy-basic no-proxy-basic proxy-ca-native no-proxy-ca-native proxy-cacert= proxy-capath= " +
+	"proxy-cert= proxy-cert-type= proxy-ciphers= proxy-crlfile= proxy-digest no-proxy-digest " +
+	"proxy-header= proxy-http2 no-proxy-http2 proxy-http3 no-proxy-http3 proxy-insecure no-proxy-insecure " +
+	"proxy-key= proxy-key-type= proxy-negotiate no-proxy-negotiate proxy-ntlm no-proxy-ntlm proxy-pass= " +
+	"proxy-pinnedpubkey= proxy-service-name= proxy-ssl-allow-beast no-proxy-ssl-allow-beast " +
+	"proxy-ssl-auto-client-cert no-proxy-ssl-auto-client-cert proxy-tls13-ciphers= proxy-tlsauthtype= " +
+	"proxy-tlspassword= proxy-tlsuser= proxy-tlsv1 U,proxy-user= proxy1.0= p,proxytunnel no-proxytunnel " +
+	"pubkey= Q,quote= random-file= r,range= rate= raw no-raw e,referer= J,remote-header-name " +
+	"no-remote-header-name O,remote-name no-remote-name remote-name-all no-remote-name-all R,remote-time " +
+	"no-remote-time remove-on-error no-remove-on-error X,request= request-target= resolve= retry= " +
+	"retry-all-errors no-retry-all-errors retry-connrefused no-retry-connrefused retry-delay= " +
+	"retry-max-time= sasl-authzid= sasl-ir no-sasl-ir service-name= sessionid no-sessionid S,show-error " +
+	"no-show-error i,show-headers no-show-headers sigalgs= s,silent no-silent skip-existing " +
+	"no-skip-existing socks4= socks4a= socks5= socks5-basic no-socks5-basic socks5-gssapi " +
+	"no-socks5-gssapi socks5-gssapi-nec no-socks5-gssapi-nec socks5-gssapi-service= socks5-hostname= " +
+	"Y,speed-limit= y,speed-time= ssl no-ssl ssl-allow-beast no-ssl-allow-beast ssl-auto-client-cert " +
+	"no-ssl-auto-client-cert ssl-no-revoke no-ssl-no-revoke ssl-reqd no-ssl-reqd ssl-revoke-best-effort " +
+	"no-ssl-revoke-best-effort ssl-sessions= 2,sslv2 3,sslv3 stderr= styled-output no-styled-output " +
+	"suppress-connect-headers no-suppress-connect-headers tcp-fastopen no-tcp-fastopen tcp-nodelay " +
+	"no-tcp-nodelay t,telnet-option= test-duphandle no-test-duphandle test-event no-test-event " +
+	"tftp-blksize= tftp-no-options no-tftp-no-options z,time-cond= tls-earlydata no-tls-earlydata " +
+	"tls-max= tls13-ciphers= tlsauthtype= tlspassword= tlsuser= 1,tlsv1 tlsv1.0 tlsv1.1 tlsv1.2 tlsv1.3 " +
+	"tr-encoding no-tr-encoding trace= trace-ascii= trace-config= trace-ids no-trace-ids trace-time " +
+	"no-trace-time unix-socket= T,upload-file= upload-flags= url= url-query= B,use-ascii no-use-ascii " +
+	"u,user= A,user-agent= variable= v,verbose no-verbose V,version no-version vlan-priority= wdebug " +
+	"no-wdebug w,write-out= xattr no-xattr")}

@@ -141,9 +141,37 @@ func linkTargets(c *Cmd, args []word.Word) []Effect {
 }
 
 // Effects returns the paths a command touches. known is false when the
-// catalogue has no entry for the program: its operands are then returned
-// with Unknown access.
+// catalogue has no entry for the program, or when the program's entry
+// lists every option it has (Spec.Complete) and the command has another
+// one (an option of a newer release, a misspelling the program may read
+// another way): its operands and option values are then returned with
+// Unknown access as well.
 func Effects(c *Cmd) (effs []Effect, known bool) {
+	effs, known = effects(c)
+	if !known || c.Spec == nil || !c.Spec.Complete {
+		return effs, known
+	}
+	for _, o := range c.Opts {
+		if o.Known {
+			continue
+		}
+		// What it reads or writes may not be any word of the command at
+		// all (curl --expand-output '{{v}}' writes where a variable says).
+		effs = append(effs, Effect{Path: word.Unknown("a file " + o.Name + " may name (" + c.Prog + "'s catalogue does not know the option)"), Access: Write})
+		for _, a := range c.Args {
+			effs = append(effs, Effect{Path: a, Access: Unknown})
+		}
+		for _, o := range c.Opts {
+			if o.Value != nil {
+				effs = append(effs, Effect{Path: *o.Value, Access: Unknown})
+			}
+		}
+		return effs, false
+	}
+	return effs, true
+}
+
+func effects(c *Cmd) (effs []Effect, known bool) {
 	add := func(w word.Word, a Access, op string, rec bool) {
 		effs = append(effs, Effect{Path: w, Access: a, Op: op, Recursive: rec})
 	}
@@ -352,26 +380,7 @@ func Effects(c *Cmd) (effs []Effect, known bool) {
 			}
 		}
 	case "curl":
-		addAll(c.Values("--output"), Write, "", false)
-		addAll(c.Values("--dump-header"), Write, "", false)
-		addAll(c.Values("--cookie-jar"), Write, "", false)
-		addAll(c.Values("--upload-file"), Read, "", false)
-		addAll(c.Values("--config"), Read, "", false)
-		if c.HasAny("--remote-name", "--remote-name-all") {
-			dirs := c.Values("--output-dir")
-			if len(dirs) == 0 {
-				dirs = []word.Word{word.FromLit(".")}
-			}
-			addAll(dirs, Write, "", true)
-		}
-		for _, v := range append(c.Values("--data"), append(c.Values("--data-binary"), c.Values("--form")...)...) {
-			if rest, ok := v.TrimPrefix("@"); ok {
-				add(rest, Read, "", false)
-			}
-			if _, rest, ok := v.Cut("=@"); ok {
-				add(rest, Read, "", false)
-			}
-		}
+		effs = append(effs, curlEffects(c, args)...)
 	case "wget":
 		out := c.Values("--output-document")
 		for _, o := range out {
@@ -822,4 +831,171 @@ func WrapperEffects(c *Cmd) []Effect {
 		}
 	}
 	return effs
+}
+
+// curlEffects are the files curl reads and writes, from curl's manual for
+// each option that names one. "-" is standard input or output; "%" (the
+// trace options) standard error.
+func curlEffects(c *Cmd, args []word.Word) []Effect {
+	var effs []Effect
+	add := func(w word.Word, a Access, rec bool) {
+		if s, ok := w.Static(); ok && (s == "-" || s == "%") {
+			return
+		}
+		effs = append(effs, Effect{Path: w, Access: a, Recursive: rec})
+	}
+	each := func(a Access, opts ...string) {
+		for _, o := range opts {
+			for _, v := range c.Values(o) {
+				add(v, a, false)
+			}
+		}
+	}
+	// With globbing on, #N in an -o name is what the URL's Nth glob
+	// matched: the name is known only up to it.
+	globbing := !c.Has("--globoff")
+	for _, v := range c.Values("--output") {
+		if t, ok := v.Static(); ok && globbing && strings.Contains(t, "#") {
+			v = prefixThenHole(t, strings.IndexByte(t, '#'), "a name made from the URL's glob")
+		}
+		add(v, Write, false)
+	}
+	each(Write, "--dump-header", "--cookie-jar", "--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save")
+	// Caches curl reads and rewrites.
+	each(Read, "--hsts", "--alt-svc", "--ssl-sessions")
+	each(Write, "--hsts", "--alt-svc", "--ssl-sessions")
+	each(Read, "--upload-file", "--config", "--etag-compare", "--netrc-file", "--cacert", "--capath", "--crlfile",
+		"--proxy-cacert", "--proxy-capath", "--proxy-crlfile", "--knownhosts", "--random-file", "--egd-file", "--pubkey")
+	// A certificate or key, with :password after it for some types.
+	each(Read, "--key", "--proxy-key", "--httpsig-key")
+	for _, o := range []string{"--cert", "--proxy-cert"} {
+		for _, v := range c.Values(o) {
+			add(beforeColon(v), Read, false)
+		}
+	}
+	if c.HasAny("--remote-name", "--remote-name-all") {
+		dirs := c.Values("--output-dir")
+		if len(dirs) == 0 {
+			dirs = []word.Word{word.FromLit(".")}
+		}
+		for _, d := range dirs {
+			add(d, Write, true)
+		}
+	}
+	// Data from a file: @FILE (-d, --data-ascii, --data-binary, --json),
+	// [NAME]@FILE (--data-urlencode, --variable), NAME=@FILE and
+	// NAME=<FILE (-F, with ;type=… after it), @FILE of headers (-H,
+	// --proxy-header), @FILE of the -w format.
+	for _, o := range []string{"--data", "--data-ascii", "--data-binary", "--json", "--header", "--proxy-header", "--write-out"} {
+		for _, v := range c.Values(o) {
+			if rest, ok := v.TrimPrefix("@"); ok {
+				add(rest, Read, false)
+			}
+		}
+	}
+	for _, o := range []string{"--data-urlencode", "--variable"} {
+		for _, v := range c.Values(o) {
+			if p := v.Prefix(); strings.HasPrefix(p, "@") || !v.IsStatic() && !strings.ContainsAny(p, "=@") {
+				// @FILE, or a word whose start is not known: it may be one.
+				if rest, ok := v.TrimPrefix("@"); ok {
+					add(rest, Read, false)
+				} else {
+					add(v, Read, false)
+				}
+			} else if before, rest, ok := v.Cut("@"); ok && !strings.Contains(before, "=") {
+				add(rest, Read, false)
+			}
+		}
+	}
+	for _, v := range c.Values("--form") {
+		if _, rest, ok := v.Cut("="); ok {
+			if f, ok := rest.TrimPrefix("@"); ok {
+				add(beforeSemicolon(f), Read, false)
+			} else if f, ok := rest.TrimPrefix("<"); ok {
+				add(beforeSemicolon(f), Read, false)
+			}
+		}
+	}
+	// A cookie option without "=" names a file of cookies.
+	for _, v := range c.Values("--cookie") {
+		if !strings.Contains(v.Prefix(), "=") {
+			add(v, Read, false)
+		}
+	}
+	// -w %output{FILE} (or {>>FILE}) writes what follows it to FILE.
+	for _, v := range c.Values("--write-out") {
+		t, ok := v.Static()
+		if !ok {
+			if strings.Contains(v.String(), "%output") || v.HasHole() {
+				effs = append(effs, Effect{Path: word.Unknown("a file named in -w %output{…}"), Access: Write})
+			}
+			continue
+		}
+		for {
+			i := strings.Index(t, "%output{")
+			if i < 0 {
+				break
+			}
+			t = t[i+len("%output{"):]
+			j := strings.IndexByte(t, '}')
+			if j < 0 {
+				break
+			}
+			add(word.FromLit(strings.TrimPrefix(t[:j], ">>")), Write, false)
+			t = t[j+1:]
+		}
+	}
+	// file: URLs are local files, read and printed; a URL whose start is
+	// known only at run time may be one, as cat "$f" may read anything.
+	urls := append(append([]word.Word(nil), args...), c.Values("--url")...)
+	for _, u := range urls {
+		p := strings.ToLower(u.Prefix())
+		var f word.Word
+		switch {
+		case strings.HasPrefix(p, "file://localhost/"):
+			f, _ = u.TrimPrefix(u.Prefix()[:len("file://localhost")])
+		case strings.HasPrefix(p, "file:///"):
+			f, _ = u.TrimPrefix(u.Prefix()[:len("file://")])
+		case strings.HasPrefix(p, "file:"):
+			f = word.Unknown("the path of a file: URL")
+		case !strings.Contains(p, ":"):
+			if u.IsStatic() {
+				continue // host[:port]/path: curl takes it as http
+			}
+			f = word.Unknown("a URL known only at run time, which may be file:")
+		default:
+			continue
+		}
+		// URL globbing ({a,b}, [1-9]) names other files than the text.
+		if t, ok := f.Static(); ok && globbing && strings.ContainsAny(t, "{}[]") {
+			f = prefixThenHole(t, strings.IndexAny(t, "{}[]"), "a path curl's URL glob expands")
+		}
+		add(f, Read, false)
+	}
+	return effs
+}
+
+// prefixThenHole is t up to i, then a hole.
+func prefixThenHole(t string, i int, what string) word.Word {
+	w := word.FromLit(t[:i])
+	w.Add(word.Seg{Kind: word.Hole, Text: what})
+	return w
+}
+
+func beforeColon(w word.Word) word.Word {
+	if s, ok := w.Static(); ok {
+		if i := strings.IndexByte(s, ':'); i > 0 {
+			return word.FromLit(s[:i])
+		}
+	}
+	return w
+}
+
+func beforeSemicolon(w word.Word) word.Word {
+	if s, ok := w.Static(); ok {
+		if i := strings.IndexByte(s, ';'); i >= 0 {
+			return word.FromLit(s[:i])
+		}
+	}
+	return w
 }

@@ -35,6 +35,11 @@ type Spec struct {
 	// Abbrev: long options may be abbreviated (git's parse-options) even
 	// though operands are not permuted.
 	Abbrev bool
+	// Complete: Notation lists every option the program has, so an option
+	// it does not list is one the catalogue cannot vouch for (Effects then
+	// reports the command's effects unknown). Specs that list only the
+	// options that matter to the guard (git log: --output) leave it unset.
+	Complete bool
 	// Subs are subcommands chosen by the first operand; nil when the program
 	// has none. A subcommand's spec also accepts its parent's options when
 	// Persistent is set (cobra-style CLIs: kubectl, docker, helm).

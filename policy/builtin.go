@@ -70,7 +70,7 @@ var defaults = []ruleSpec{
 	// Network reads: what curl and wget write is judged by the path rules;
 	// sending data or changing things on the server is asked.
 	{Allow, "curl", nil, "fetches a URL; any file it writes is judged by the path rules", ""},
-	{Ask, "curl", []string{"-d", "--data", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "--form-string", "-T", "--upload-file", "--json", "-K", "--config", "-X"}, "sends data to a server, or changes something there", "fetch without sending data, or ask the person"},
+	{Ask, "curl", []string{"-d", "--data", "--data-ascii", "--data-binary", "--data-raw", "--data-urlencode", "-F", "--form", "--form-string", "-T", "--upload-file", "--json", "-K", "--config", "-X", "-Q", "--quote", "--mail-rcpt", "--upload-flags"}, "sends data to a server, or changes something there", "fetch without sending data, or ask the person"},
 	{Allow, "curl -X GET", nil, "fetches a URL", ""}, {Allow, "curl -X HEAD", nil, "fetches a URL's headers", ""},
 	{Allow, "wget", nil, "downloads; the files it writes are judged by the path rules", ""},
 	{Ask, "wget", []string{"--post-data", "--post-file", "--body-data", "--body-file", "--method", "-i", "--input-file"}, "sends data to a server, or fetches a list of URLs from a file", ""},
