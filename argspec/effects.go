@@ -623,8 +623,10 @@ func gitEffects(c *Cmd) []Effect {
 		// paths after "--" are printed as they changed.
 		switch {
 		case c.Has("--no-index"):
+			// Two directories are compared file by file, and a file
+			// only one has is printed whole (git diff --no-index e ~).
 			for _, p := range paths {
-				effs = append(effs, Effect{Path: p, Access: Read})
+				effs = append(effs, Effect{Path: p, Access: Read, Recursive: true})
 			}
 		case c.DashDash >= 0:
 			for _, p := range paths[c.DashDash:] {
@@ -661,7 +663,7 @@ func gitEffects(c *Cmd) []Effect {
 			}
 		}
 	}
-	return effs
+	return append(effs, gitOptionEffects(c, sub)...)
 }
 
 // nonOptions drops words that look like options from a raw argv.
@@ -998,4 +1000,76 @@ func beforeSemicolon(w word.Word) word.Word {
 		}
 	}
 	return w
+}
+
+// gitValues are the values of a git subcommand's option, by its spec
+// when it has one, else from the raw words (--name=V, --name V, -nV).
+func gitValues(c *Cmd, names ...string) []word.Word {
+	if c.Raw {
+		return OptionValues(c.Args, names...)
+	}
+	var out []word.Word
+	seen := map[string]bool{}
+	for _, n := range names {
+		if c.Spec != nil && !strings.HasPrefix(n, "--") {
+			n = c.Spec.Opt(n)
+		}
+		if n != "" && !seen[n] {
+			seen[n] = true
+			out = append(out, c.Values(n)...)
+		}
+	}
+	return out
+}
+
+// gitOptionEffects are the files that options of git's read-only
+// subcommands name (checked with git 2.39):
+//   - --output=FILE is a diff option, and every subcommand that takes
+//     diff or revision options writes FILE: log, show, diff, but also
+//     diff-tree, diff-index, whatchanged, reflog show, stash show,
+//     rev-list and shortlog, which the built-in rules allow.
+//   - blame --contents FILE prints FILE's lines as not committed yet;
+//     -S FILE and --ignore-revs-file FILE print the lines they cannot
+//     read ("bad graft data: LINE", "invalid object name: LINE").
+//   - config --file FILE (and -f) reads an INI file that need not be
+//     git's (~/.pypirc) and prints it with --list or --get; setting a
+//     key writes it.
+func gitOptionEffects(c *Cmd, sub string) []Effect {
+	var effs []Effect
+	add := func(ws []word.Word, a Access) {
+		for _, w := range ws {
+			if s, ok := w.Static(); ok && s == "-" {
+				continue
+			}
+			effs = append(effs, Effect{Path: w, Access: a})
+		}
+	}
+	if sub != "log" && sub != "diff" && sub != "show" { // those are read above
+		add(gitValues(c, "--output"), Write)
+	}
+	switch sub {
+	case "blame", "annotate":
+		add(gitValues(c, "--contents", "-S", "--ignore-revs-file"), Read)
+	case "config":
+		files := gitValues(c, "--file", "-f")
+		add(files, Read)
+		if len(files) > 0 && gitConfigWrites(c) {
+			add(files, Write)
+		}
+	}
+	return effs
+}
+
+// gitConfigWrites reports whether a git config command may change the
+// file it names: not a --get, --list or get/list subcommand.
+func gitConfigWrites(c *Cmd) bool {
+	if c.HasAny("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list", "--get-color", "--get-colorbool") {
+		return false
+	}
+	if len(c.Args) > 0 {
+		if s, ok := c.Args[0].Static(); ok && (s == "get" || s == "list") {
+			return false
+		}
+	}
+	return len(c.Args) != 1
 }

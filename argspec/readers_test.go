@@ -83,7 +83,7 @@ func TestEffectsReaders(t *testing.T) {
 		{"git show HEAD:.env", []string{"read .env"}},
 		{"git cat-file -p HEAD:a/b", []string{"read a/b"}},
 		{"git show HEAD", []string{}},
-		{"git diff --no-index a b", []string{"read a", "read b"}},
+		{"git diff --no-index a b", []string{"read a R", "read b R"}},
 		{"git diff HEAD -- a", []string{"read a"}},
 		{"git diff HEAD", []string{}},
 		{"git log -p -- a b", []string{"read a", "read b"}},

@@ -41,6 +41,13 @@ var defaults = []ruleSpec{
 	{Ask, "git diff --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git log --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git show --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git diff-tree --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git diff-index --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git diff-files --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git whatchanged --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git reflog --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git stash show --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git ls-remote", []string{"--upload-pack"}, "--upload-pack (--exec) names a program git runs", "git ls-remote without --upload-pack"},
 	{Ask, "kill -9", nil, "kill -9 gives the process no chance to clean up", "kill (SIGTERM) first"},
 	{Ask, "pkill", nil, "pkill signals every process whose name matches", "kill a specific process id"},
 	{Ask, "killall", nil, "killall signals every process with that name", "kill a specific process id"},
@@ -442,14 +449,44 @@ func builtinRules(env *Env) (*builtins, error) {
 
 // gitCode matches writes (not deletions) that plant code git will run.
 func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
-	hooks := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(filepath.Join(env.Project, ".git/hooks/**")); return p })
-	config := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(filepath.Join(env.Project, ".git/config")); return p })
+	// Any repository's, not only the project's: a repository made by
+	// hand inside the project (sub/.git/HEAD, objects, refs and a config
+	// naming core.fsmonitor) runs that program on git -C sub status, and
+	// a .git file (gitdir: DIR) makes any directory the repository.
+	// The nested ones are matched against paths known as written (or
+	// globs): a name made at run time (find -exec CMD {}) may be
+	// anything, and is not taken for one.
+	compile := func(fs ...string) func() []*word.Pattern {
+		return sync.OnceValue(func() []*word.Pattern {
+			var pats []*word.Pattern
+			for _, f := range fs {
+				if p, err := word.CompilePath(filepath.Join(env.Project, f)); err == nil {
+					pats = append(pats, p)
+				}
+			}
+			return pats
+		})
+	}
+	own := compile(".git/hooks/**", ".git/config", ".git/config.worktree")
+	nested := compile("**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree")
 	return func(p *Part, e Effect) word.Tri {
 		if e.Access&2 == 0 || e.Op == "delete" {
 			return word.No
 		}
-		hooks, config := hooks(), config()
-		return orTri(matchPathWord(hooks, e.Path), matchPathWord(config, e.Path))
+		t := word.No
+		// A file named .git, as written (a glob or a name made at run
+		// time is not taken for one: find -exec py_compile {} is not).
+		if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" && !strings.HasPrefix(filepath.Clean(s), "/") || ok && filepath.Base(s) == ".git" && strings.HasPrefix(filepath.Clean(s), filepath.Clean(env.Project)+"/") {
+			t = word.Yes
+		}
+		pats := own()
+		if !e.Path.HasHole() {
+			pats = append(pats[:len(pats):len(pats)], nested()...)
+		}
+		for _, pat := range pats {
+			t = orTri(t, matchPathWord(pat, e.Path))
+		}
+		return t
 	}
 }
 

@@ -1023,6 +1023,44 @@ func TestCurlOptions(t *testing.T) {
 	})
 }
 
+// The options of git's allowed subcommands that name files or programs
+// (argspec gitOptionEffects), and repositories planted in the project.
+func TestGitReadOnlyOptions(t *testing.T) {
+	check(t, build(t, "", "", false), "git", []want{
+		{"git log --oneline", "allow"},
+		{"git diff-tree -p HEAD", "allow"},
+		{"git stash show -p", "allow"},
+		{"git blame -L 1,2 f", "allow"},
+		{"git config --get user.name", "allow"},
+		{"git ls-remote origin", "allow"},
+		{"git diff --no-index a b", "allow"},
+		{"git diff-tree -p --output=$HOME/.bashrc HEAD", "ask"},
+		{"git diff-index --output ~/.bashrc HEAD", "ask"},
+		{"git whatchanged --output=/home/u/.bashrc", "ask"},
+		{"git stash show -p --output /home/u/.bashrc", "ask"},
+		{"git stash list --output=/home/u/.bashrc", "ask"},
+		{"git reflog show --output=/home/u/.bashrc", "ask"},
+		{"git rev-list --output=/home/u/.bashrc HEAD", "ask"},
+		{"git shortlog --output=/home/u/.bashrc HEAD", "ask"},
+		{"git blame --contents ~/.ssh/id_rsa -- f", "ask"},
+		{"git blame -S /home/u/.ssh/id_rsa f", "ask"},
+		{"git blame --ignore-revs-file=.env f", "ask"},
+		{"git config --file ~/.aws/credentials --list", "ask"},
+		{"git config -f .env --get a.b", "ask"},
+		{"git ls-remote --upload-pack='touch pwned' .", "ask"},
+		{"git ls-remote --upl='touch pwned' .", "ask"},
+		{"git ls-remote --exec='touch pwned' .", "ask"},
+		{"git diff-tree --ext-diff HEAD", "ask"},
+		{"git stash show --ext-diff", "ask"},
+		// a repository made by hand in the project runs its config's
+		// core.fsmonitor on git -C sub status
+		{"printf '[core]\\n\\tfsmonitor = x\\n' > sub/.git/config", "ask"},
+		{"echo 'gitdir: ../x' > sub/.git", "ask"},
+		{"echo x > a/b/.git/hooks/pre-commit", "ask"},
+		{"echo x > .gitignore", "allow"},
+	})
+}
+
 // dev_ports lets curl and wget send data to the project's own development
 // server on this machine, and nowhere else, however the URL is spelled.
 func TestDevPorts(t *testing.T) {
