@@ -54,7 +54,29 @@ func catalogSpec(prog string) *Spec {
 	case "find":
 		return &Spec{Name: "find", Custom: readFind}
 	case "tar":
-		return &Spec{Name: "tar", Custom: readTar, GNU: true, Notation: ("A,catenate,concatenate c,create d,diff,compare delete r,append t,list test-label u,update x,extract,get C,directory= f,file= z,gzip,gunzip,ungzip j,bzip2 J,xz lzip lzma lzop zstd Z,compress,uncompress a,auto-compress I,use-compress-program= to-command= checkpoint?= checkpoint-action= exclude= X,exclude-from= T,files-from= v,verbose p,preserve-permissions,same-permissions k,keep-old-files keep-newer-files overwrite unlink-first U recursive-unlink P,absolute-names h,dereference transform,xform= s,same-order,preserve-order strip-components= O,to-stdout W,verify no-same-owner same-owner no-same-permissions numeric-owner owner= group= mode= mtime= totals?= w,interactive,confirmation info-script,new-volume-script= F M,multi-volume L,tape-length= b,blocking-factor= B,read-full-records i,ignore-zeros warning= wildcards no-wildcards anchored no-anchored recursion no-recursion one-file-system S,sparse g,listed-incremental= G,incremental N,newer,after-date= newer-mtime= remove-files show-transformed-names index-file= null H,format= V,label= posix xattrs no-xattrs acls selinux sort= exclude-vcs exclude-vcs-ignores exclude-caches exclude-backups ignore-failed-read ignore-command-error o help usage version")}
+		// Every option of GNU tar 1.34's --help (GNU tar takes any
+		// unambiguous abbreviation, so the list is complete).
+		return &Spec{Name: "tar", Custom: readTar, GNU: true, Complete: true, Notation: ("A,catenate,concatenate c,create delete d,diff,compare r,append test-label t,list u,update x,extract,get " +
+			"check-device g,listed-incremental= G,incremental hole-detection= ignore-failed-read level= no-check-device no-seek " +
+			"n,seek occurrence?= sparse-version= S,sparse add-file= C,directory= exclude= exclude-backups exclude-caches " +
+			"exclude-caches-all exclude-caches-under exclude-ignore= exclude-ignore-recursive= exclude-tag= exclude-tag-all= " +
+			"exclude-tag-under= exclude-vcs exclude-vcs-ignores no-null no-recursion no-unquote no-verbatim-files-from null " +
+			"recursion T,files-from= unquote verbatim-files-from X,exclude-from= anchored ignore-case no-anchored no-ignore-case " +
+			"no-wildcards no-wildcards-match-slash wildcards wildcards-match-slash keep-directory-symlink keep-newer-files " +
+			"k,keep-old-files no-overwrite-dir one-top-level?= overwrite overwrite-dir recursive-unlink remove-files " +
+			"skip-old-files U,unlink-first W,verify ignore-command-error no-ignore-command-error O,to-stdout to-command= " +
+			"atime-preserve?= clamp-mtime delay-directory-restore group= group-map= mode= mtime= m,touch " +
+			"no-delay-directory-restore no-same-owner no-same-permissions numeric-owner owner= owner-map= " +
+			"p,preserve-permissions,same-permissions same-owner sort= s,preserve-order,same-order acls no-acls no-selinux " +
+			"no-xattrs selinux xattrs xattrs-exclude= xattrs-include= force-local f,file= F,info-script,new-volume-script= " +
+			"L,tape-length= M,multi-volume rmt-command= rsh-command= volno-file= b,blocking-factor= B,read-full-records " +
+			"i,ignore-zeros record-size= H,format= old-archive,portability pax-option= posix V,label= a,auto-compress " +
+			"I,use-compress-program= j,bzip2 J,xz lzip lzma lzop no-auto-compress zstd z,gzip,gunzip,ungzip " +
+			"Z,compress,uncompress backup?= hard-dereference h,dereference K,starting-file= newer-mtime= N,newer,after-date= " +
+			"one-file-system P,absolute-names suffix= strip-components= transform,xform= checkpoint?= checkpoint-action= " +
+			"full-time index-file= l,check-links no-quote-chars= quote-chars= quoting-style= R,block-number show-defaults " +
+			"show-omitted-dirs show-snapshot-field-ranges show-transformed-names,show-stored-names totals?= utc v,verbose " +
+			"warning= w,interactive,confirmation o ?,help restrict usage version")}
 	case "kill":
 		return &Spec{Name: "kill", NumericOpt: "--signal", Custom: readKill, Notation: ("s,signal= n= l,list?= L,table q,queue= p,pid a,all timeout= verbose help version")}
 	case "pkill":

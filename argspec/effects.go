@@ -349,6 +349,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		default:
 			addAll(files, Read, "", false)
 		}
+		effs = append(effs, tarOptionEffects(c)...)
 	case "rsync":
 		if len(args) >= 2 {
 			for _, a := range args[:len(args)-1] {
@@ -1072,4 +1073,29 @@ func gitConfigWrites(c *Cmd) bool {
 		}
 	}
 	return len(c.Args) != 1
+}
+
+// tarOptionEffects are the files tar's options name (GNU tar 1.34), in
+// any mode, listing included: --index-file writes the listing, -g
+// reads and rewrites its snapshot, --volno-file is written; -T FILE's
+// lines are names, and each one that is no file is printed in the error
+// (tar -cf /dev/null -T ~/.aws/credentials); the owner and group maps
+// are read. The options that run a program (-I, --to-command,
+// --checkpoint-action, -F, --rsh-command, --rmt-command) are the
+// built-in rules' to ask about.
+func tarOptionEffects(c *Cmd) []Effect {
+	var effs []Effect
+	each := func(a Access, opts ...string) {
+		for _, o := range opts {
+			for _, v := range c.Values(o) {
+				if s, ok := v.Static(); ok && s == "-" {
+					continue
+				}
+				effs = append(effs, Effect{Path: v, Access: a})
+			}
+		}
+	}
+	each(Write, "--index-file", "--volno-file", "--listed-incremental")
+	each(Read, "--listed-incremental", "--files-from", "--owner-map", "--group-map")
+	return effs
 }

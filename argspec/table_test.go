@@ -296,6 +296,11 @@ func TestEffects(t *testing.T) {
 		{"wget -O - https://x", []string{}},
 		{"shred -u f", []string{"write:delete f"}},
 		{"sort -o out in", []string{"write out", "read in"}},
+		// tar's options that name files, in any mode (tarOptionEffects).
+		{"tar -tvf x.tar --index-file=i", []string{"read x.tar", "write i"}},
+		{"tar -cf /dev/null -T names", []string{"write /dev/null", "read names"}},
+		{"tar -czf a.tgz -g snap d", []string{"write a.tgz", "read d R", "write snap", "read snap"}},
+		{"tar -tf x.tar --frobnicate", []string{"read x.tar", "write a file --frobnicate may name (tar's catalogue does not know the option)", "read/write x.tar"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -59,6 +59,7 @@ var defaults = []ruleSpec{
 	{Ask, "fd", []string{"-x", "--exec", "-X", "--exec-batch"}, "fd -x/-X runs a command for the matches", "list the matches with fd, then run the command on the files you mean"},
 	{Ask, "fdfind", []string{"-x", "--exec", "-X", "--exec-batch"}, "fd -x/-X runs a command for the matches", "list the matches with fd, then run the command on the files you mean"},
 	{Ask, "sort --compress-program", nil, "sort runs the compression program", ""},
+	{Ask, "tar", []string{"-I", "--use-compress-program", "--to-command", "--checkpoint-action", "-F", "--info-script", "--rsh-command", "--rmt-command"}, "tar runs the program the option names (in any mode, listing included)", "tar with -z, -j, -J or --zstd"},
 	{Ask, "docker rm", nil, "removes containers", ""},
 	{Ask, "docker rmi", nil, "removes images", ""},
 	{Ask, "docker kill", nil, "kills containers", ""},

@@ -1061,6 +1061,27 @@ func TestGitReadOnlyOptions(t *testing.T) {
 	})
 }
 
+// tar's options that run a program or name a file, in any mode.
+func TestTarOptions(t *testing.T) {
+	check(t, build(t, "", "", false), "tar", []want{
+		{"tar -tf x.tar", "allow"},
+		{"tar -czf out.tgz src", "allow"},
+		{"tar xzf x.tgz -C out", "allow"},
+		{"tar -xf x.tar -C out --strip-components=1", "allow"},
+		{"tar -cf a.tar --exclude=.git --exclude-vcs .", "allow"},
+		{"tar -tf x.tar -I 'sh -c id'", "ask"},
+		{"tar tIf 'sh -c id' x.tar", "ask"},
+		{"tar -tf x.tar --use-comp='sh -c id'", "ask"},
+		{"tar -tvf x.tar --checkpoint=1 --checkpoint-action=exec=id", "ask"},
+		{"tar -tf x.tar -M --info-script=id", "ask"},
+		{"tar -xf x.tar --to-command=sh -C out", "ask"},
+		{"tar -tvf x.tar --index-file=$HOME/.bashrc", "ask"},
+		{"tar -tvf x.tar --index=/home/u/.bashrc", "ask"},
+		{"tar -cf /dev/null -T ~/.aws/credentials", "ask"},
+		{"tar -tf x.tar --frobnicate", "ask"},
+	})
+}
+
 // dev_ports lets curl and wget send data to the project's own development
 // server on this machine, and nowhere else, however the URL is spelled.
 func TestDevPorts(t *testing.T) {
