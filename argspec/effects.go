@@ -380,6 +380,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 				}
 			}
 		}
+		effs = append(effs, findFiles0From(c)...)
 	case "curl":
 		effs = append(effs, curlEffects(c, args)...)
 	case "wget":
@@ -1097,5 +1098,22 @@ func tarOptionEffects(c *Cmd) []Effect {
 	}
 	each(Write, "--index-file", "--volno-file", "--listed-incremental")
 	each(Read, "--listed-incremental", "--files-from", "--owner-map", "--group-map")
+	return effs
+}
+
+// findFiles0From is the file of starting points find -files0-from
+// reads (findutils 4.9): its NUL-separated names, and a file of text is
+// one name, are printed in the error for each that is no file (find
+// -files0-from ~/.aws/credentials showed the key).
+func findFiles0From(c *Cmd) []Effect {
+	var effs []Effect
+	for _, o := range c.Opts {
+		if o.Name == "-files0-from" && o.Value != nil {
+			if s, ok := o.Value.Static(); ok && s == "-" {
+				continue
+			}
+			effs = append(effs, Effect{Path: *o.Value, Access: Read})
+		}
+	}
 	return effs
 }

@@ -301,6 +301,8 @@ func TestEffects(t *testing.T) {
 		{"tar -cf /dev/null -T names", []string{"write /dev/null", "read names"}},
 		{"tar -czf a.tgz -g snap d", []string{"write a.tgz", "read d R", "write snap", "read snap"}},
 		{"tar -tf x.tar --frobnicate", []string{"read x.tar", "write a file --frobnicate may name (tar's catalogue does not know the option)", "read/write x.tar"}},
+		{"find -files0-from list -name x", []string{"read . R", "read list"}},
+		{"find -files0-from - -name x", []string{"read . R"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

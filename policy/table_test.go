@@ -1082,6 +1082,16 @@ func TestTarOptions(t *testing.T) {
 	})
 }
 
+// Options of read-only programs that name a file to read or write, or a
+// program to run, that no operand shows.
+func TestReadOnlyOptions(t *testing.T) {
+	check(t, build(t, "", "", false), "read-only", []want{
+		{"find . -name '*.go' -newer go.mod", "allow"},
+		{"find -files0-from ~/.aws/credentials", "ask"},
+		{"find -files0-from .env -name x", "ask"},
+	})
+}
+
 // dev_ports lets curl and wget send data to the project's own development
 // server on this machine, and nowhere else, however the URL is spelled.
 func TestDevPorts(t *testing.T) {
