@@ -1117,3 +1117,95 @@ func findFiles0From(c *Cmd) []Effect {
 	}
 	return effs
 }
+
+// lessEffects are the files less's options name (less 590, whose long
+// options may be abbreviated and whose short ones cluster, -Sk FILE):
+// -o and -O (--log-file, --LOG-FILE) write their file; -k FILE
+// (--lesskey-file, --lesskey-src, --lesskey-content) is a lesskey file
+// whose #env section may set LESSOPEN, a command less runs even when it
+// only copies its input to a pipe (checked: less --lesskey-src=F f | cat
+// ran it); -T FILE (--tag-file) is read, and -t TAG opens the file the
+// tags file names for TAG, which is known only at run time.
+func lessEffects(args []word.Word) []Effect {
+	var effs []Effect
+	value := func(v word.Word, letter string) {
+		s, _ := v.Static()
+		switch letter {
+		case "k":
+			effs = append(effs, Effect{Path: v, Access: Read},
+				Effect{Path: word.Unknown("a program the lesskey file " + v.String() + " may name (#env LESSOPEN)"), Access: Write})
+		case "kc":
+			effs = append(effs, Effect{Path: word.Unknown("a program the lesskey text may name (#env LESSOPEN)"), Access: Write})
+		case "o", "O":
+			if s != "-" {
+				effs = append(effs, Effect{Path: v, Access: Write})
+			}
+		case "T":
+			effs = append(effs, Effect{Path: v, Access: Read})
+		case "t":
+			effs = append(effs, Effect{Path: word.Unknown("the file the tags file names for " + v.String()), Access: Read})
+		}
+	}
+	prefixOf := func(name string, longs ...string) bool {
+		for _, l := range longs {
+			if len(name) >= 2 && strings.HasPrefix(l, name) {
+				return true
+			}
+		}
+		return false
+	}
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			continue
+		}
+		next := func() (word.Word, bool) {
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return word.Word{}, false
+		}
+		switch {
+		case t == "--":
+			return effs
+		case strings.HasPrefix(t, "--"):
+			name, val, eq := strings.Cut(t[2:], "=")
+			letter := ""
+			switch {
+			case prefixOf(name, "lesskey-file", "lesskey-src"):
+				letter = "k"
+			case prefixOf(name, "lesskey-content"):
+				letter = "kc"
+			case prefixOf(name, "log-file", "LOG-FILE"):
+				letter = "o"
+			case prefixOf(name, "tag-file"):
+				letter = "T"
+			case name == "tag" || name == "ta":
+				letter = "t"
+			default:
+				continue
+			}
+			if eq {
+				value(word.FromLit(val), letter)
+			} else if v, ok := next(); ok {
+				value(v, letter)
+			}
+		case strings.HasPrefix(t, "-") && len(t) > 1:
+			// Letters up to the first that takes a value, which is the
+			// rest of the word or the next word.
+			for j := 1; j < len(t); j++ {
+				if !strings.ContainsRune("bhjkoOpPtTxyzD#\"", rune(t[j])) {
+					continue
+				}
+				if rest := t[j+1:]; rest != "" {
+					value(word.FromLit(rest), t[j:j+1])
+				} else if v, ok := next(); ok {
+					value(v, t[j:j+1])
+				}
+				break
+			}
+		}
+	}
+	return effs
+}

@@ -303,6 +303,11 @@ func TestEffects(t *testing.T) {
 		{"tar -tf x.tar --frobnicate", []string{"read x.tar", "write a file --frobnicate may name (tar's catalogue does not know the option)", "read/write x.tar"}},
 		{"find -files0-from list -name x", []string{"read . R", "read list"}},
 		{"find -files0-from - -name x", []string{"read . R"}},
+		// less's lesskey file may set LESSOPEN, a command (lessEffects).
+		{"less -R f", []string{"read f"}},
+		{"less -Skkeys f", []string{"read keys", "write a program the lesskey file keys may name (#env LESSOPEN)", "read f"}},
+		{"less --lesskey-s=keys f", []string{"read keys", "write a program the lesskey file keys may name (#env LESSOPEN)", "read f"}},
+		{"less --log=log f", []string{"write log", "read f"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -140,7 +140,9 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		return effs, true
 	case "tree":
 		write(OptionValues(args, "-o"))
-	case "less", "more":
+	case "less", "zless":
+		effs = append(effs, lessEffects(args)...)
+	case "more":
 		write(OptionValues(args, "-o", "-O", "--log-file", "--LOG-FILE"))
 	case "yq":
 		if rawFlag(c, "i", "--inplace") {

@@ -1089,6 +1089,15 @@ func TestReadOnlyOptions(t *testing.T) {
 		{"find . -name '*.go' -newer go.mod", "allow"},
 		{"find -files0-from ~/.aws/credentials", "ask"},
 		{"find -files0-from .env -name x", "ask"},
+		{"less -R f", "allow"},
+		{"less -N +G f", "allow"},
+		{"less --lesskey-src=./keys f", "ask"},
+		{"less --lesskey-s=./keys f", "ask"},
+		{"less -Sk ./keys.bin f", "ask"},
+		{"less -k./keys.bin f", "ask"},
+		{"zless -k ./keys f.gz", "ask"},
+		{"less --log=$HOME/.bashrc f", "ask"},
+		{"less -So ~/.bashrc f", "ask"},
 	})
 }
 
