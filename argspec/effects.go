@@ -433,6 +433,8 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		return effs, false
 	case "git":
 		return gitEffects(c), true
+	case "kubectl":
+		return kubectlEffects(c), true
 	default:
 		if c.Raw {
 			w, whole := readerWrites(c.Prog, args)
@@ -1204,6 +1206,72 @@ func lessEffects(args []word.Word) []Effect {
 					value(v, t[j:j+1])
 				}
 				break
+			}
+		}
+	}
+	return effs
+}
+
+// kubectlEffects are the files kubectl's options name (kubectl 1.32):
+//   - --kubeconfig FILE is read, and a user's exec credential plugin in
+//     it is a command kubectl runs before it talks to the server
+//     (kubectl get pods --kubeconfig=./kc.yaml ran it);
+//   - --profile-output is written (with --profile), --cache-dir too;
+//   - -o go-template-file=F (jsonpath-file, templatefile, and --template
+//     F with them) is read and printed: a template of plain text is
+//     printed as it stands, for every object;
+//   - -f FILE and -k DIR, and the client certificate, key and
+//     authority, are read.
+func kubectlEffects(c *Cmd) []Effect {
+	var effs []Effect
+	add := func(v word.Word, a Access, rec bool) {
+		if s, ok := v.Static(); ok && s == "-" {
+			return
+		}
+		effs = append(effs, Effect{Path: v, Access: a, Recursive: rec})
+	}
+	for _, v := range c.Values("--kubeconfig") {
+		add(v, Read, false)
+		effs = append(effs, Effect{Path: word.Unknown("a program the kubeconfig " + v.String() + " may name (a user's exec credential plugin)"), Access: Write})
+	}
+	for _, v := range c.Values("--profile-output") {
+		add(v, Write, false)
+	}
+	for _, v := range c.Values("--cache-dir") {
+		add(v, Write, true)
+	}
+	for _, o := range []string{"--certificate-authority", "--client-certificate", "--client-key"} {
+		for _, v := range c.Values(o) {
+			add(v, Read, false)
+		}
+	}
+	for _, o := range c.Opts {
+		if o.Value == nil {
+			continue
+		}
+		switch o.Name {
+		case "--filename", "-f":
+			add(*o.Value, Read, c.Has("--recursive"))
+		case "--kustomize", "-k":
+			add(*o.Value, Read, true)
+		case "--output", "-o":
+			v := *o.Value
+			if rest, ok := v.TrimPrefix("="); ok {
+				v = rest // -o=FORMAT
+			}
+			for _, kind := range []string{"go-template-file", "jsonpath-file", "templatefile"} {
+				if f, ok := v.TrimPrefix(kind + "="); ok {
+					add(f, Read, false)
+				} else if s, ok := v.Static(); !ok || s != kind {
+					continue
+				}
+				for _, t := range c.Values("--template") {
+					add(t, Read, false)
+				}
+			}
+			if !o.Value.IsStatic() && !strings.Contains(o.Value.Prefix(), "=") {
+				// -o "$fmt" may be any of them, naming any file.
+				effs = append(effs, Effect{Path: word.Unknown("a template file -o " + o.Value.String() + " may name"), Access: Read})
 			}
 		}
 	}

@@ -308,6 +308,13 @@ func TestEffects(t *testing.T) {
 		{"less -Skkeys f", []string{"read keys", "write a program the lesskey file keys may name (#env LESSOPEN)", "read f"}},
 		{"less --lesskey-s=keys f", []string{"read keys", "write a program the lesskey file keys may name (#env LESSOPEN)", "read f"}},
 		{"less --log=log f", []string{"write log", "read f"}},
+		// kubectl's options that name files (kubectlEffects).
+		{"kubectl get pods -o wide", []string{}},
+		{"kubectl --kubeconfig kc get pods", []string{"read kc", "write a program the kubeconfig kc may name (a user's exec credential plugin)"}},
+		{"kubectl version --profile=cpu --profile-output=p", []string{"write p"}},
+		{"kubectl get pods -o=jsonpath-file=t", []string{"read t"}},
+		{"kubectl get pods -o templatefile --template t", []string{"read t"}},
+		{"kubectl get -R -f d", []string{"read d R"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -1101,6 +1101,23 @@ func TestReadOnlyOptions(t *testing.T) {
 	})
 }
 
+// kubectl's allowed subcommands: a kubeconfig names programs, options
+// name files to write or to print.
+func TestKubectlOptions(t *testing.T) {
+	check(t, build(t, "", "", false), "kubectl", []want{
+		{"kubectl get pods -n web -o wide", "allow"},
+		{"kubectl get pods -o jsonpath='{.items[*].metadata.name}'", "allow"},
+		{"kubectl logs deploy/web -f --tail=50", "allow"},
+		{"kubectl describe pod x", "allow"},
+		{"kubectl get pods --kubeconfig=./kc.yaml", "ask"},
+		{"kubectl --kubeconfig ./kc.yaml version", "ask"},
+		{"kubectl version --profile=cpu --profile-output=$HOME/.bashrc", "ask"},
+		{"kubectl get pods -o go-template-file=$HOME/.ssh/id_rsa", "ask"},
+		{"kubectl get pods -o jsonpath-file=.env", "ask"},
+		{"kubectl get pods --cache-dir=$HOME/.bashrc.d", "ask"},
+	})
+}
+
 // dev_ports lets curl and wget send data to the project's own development
 // server on this machine, and nowhere else, however the URL is spelled.
 func TestDevPorts(t *testing.T) {
