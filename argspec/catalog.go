@@ -49,6 +49,19 @@ func catalogSpec(prog string) *Spec {
 		return &Spec{Name: "sort", GNU: true, Notation: ("b,ignore-leading-blanks d,dictionary-order f,ignore-case g,general-numeric-sort i,ignore-nonprinting M,month-sort h,human-numeric-sort n,numeric-sort R,random-sort random-source= r,reverse sort= V,version-sort batch-size= c check?= C compress-program= debug files0-from= k,key= m,merge o,output= s,stable S,buffer-size= t,field-separator= T,temporary-directory= parallel= u,unique z,zero-terminated help version")}
 	case "uniq":
 		return &Spec{Name: "uniq", GNU: true, Notation: ("c,count d,repeated D all-repeated?= f,skip-fields= group?= i,ignore-case s,skip-chars= u,unique z,zero-terminated w,check-chars= help version")}
+	case "diff":
+		// Every option of GNU diffutils 3.8's getopt tables, hidden ones
+		// and the obsolete -NUM included.
+		return &Spec{Name: "diff", GNU: true, Complete: true, Notation: ("normal q,brief s,report-identical-files c C= context?= u U= unified?= e,ed n,rcs " +
+			"y,side-by-side W,width= left-column suppress-common-lines p,show-c-function F,show-function-line= L,label= " +
+			"t,expand-tabs T,initial-tab tabsize= suppress-blank-empty l,paginate r,recursive no-dereference N,new-file " +
+			"P,unidirectional-new-file ignore-file-name-case no-ignore-file-name-case x,exclude= X,exclude-from= " +
+			"S,starting-file= from-file= to-file= i,ignore-case E,ignore-tab-expansion Z,ignore-trailing-space " +
+			"b,ignore-space-change w,ignore-all-space B,ignore-blank-lines I,ignore-matching-lines= a,text " +
+			"strip-trailing-cr D,ifdef= old-group-format= new-group-format= unchanged-group-format= changed-group-format= " +
+			"line-format= old-line-format= new-line-format= unchanged-line-format= d,minimal horizon-lines= " +
+			"H,speed-large-files color?= palette= f,forward-ed h binary sdiff-merge-assist presume-output-tty help " +
+			"v,version 0 1 2 3 4 5 6 7 8 9")}
 	case "dd":
 		return &Spec{Name: "dd", Custom: readDD}
 	case "find":

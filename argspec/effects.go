@@ -435,6 +435,8 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		return gitEffects(c), true
 	case "kubectl":
 		return kubectlEffects(c), true
+	case "diff":
+		return diffEffects(c), true
 	default:
 		if c.Raw {
 			w, whole := readerWrites(c.Prog, args)
@@ -1274,6 +1276,34 @@ func kubectlEffects(c *Cmd) []Effect {
 				effs = append(effs, Effect{Path: word.Unknown("a template file -o " + o.Value.String() + " may name"), Access: Read})
 			}
 		}
+	}
+	return effs
+}
+
+// diffEffects are the files diff reads (GNU diffutils 3.8). A directory
+// operand is compared file by file and the differences printed, so it
+// is read as a tree: diff ~ DIR prints each file the two share (~/.netrc
+// against an empty DIR/.netrc), and -r, with -N, every file. The
+// operands may come by --from-file and --to-file too; -X names a file of
+// patterns.
+func diffEffects(c *Cmd) []Effect {
+	var effs []Effect
+	add := func(w word.Word, rec bool) {
+		if s, ok := w.Static(); ok && s == "-" {
+			return
+		}
+		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
+	}
+	for _, a := range c.Args {
+		add(a, true)
+	}
+	for _, o := range []string{"--from-file", "--to-file"} {
+		for _, v := range c.Values(o) {
+			add(v, true)
+		}
+	}
+	for _, v := range c.Values("--exclude-from") {
+		add(v, false)
 	}
 	return effs
 }

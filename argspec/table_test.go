@@ -315,6 +315,10 @@ func TestEffects(t *testing.T) {
 		{"kubectl get pods -o=jsonpath-file=t", []string{"read t"}},
 		{"kubectl get pods -o templatefile --template t", []string{"read t"}},
 		{"kubectl get -R -f d", []string{"read d R"}},
+		// diff compares directories file by file (diffEffects).
+		{"diff -u a b", []string{"read a R", "read b R"}},
+		{"diff --from-file=f -X x a - b", []string{"read a R", "read b R", "read f R", "read x"}},
+		{"diff --frob a b", []string{"read a R", "read b R", "write a file --frob may name (diff's catalogue does not know the option)", "read/write a", "read/write b"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

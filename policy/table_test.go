@@ -1086,6 +1086,13 @@ func TestTarOptions(t *testing.T) {
 // program to run, that no operand shows.
 func TestReadOnlyOptions(t *testing.T) {
 	check(t, build(t, "", "", false), "read-only", []want{
+		{"diff -u a b", "allow"},
+		{"diff -Naur old new", "allow"},
+		{"diff -U3 <(sort a) <(sort b)", "allow"},
+		{"diff -rq . ../other", "allow"},
+		{"diff --from-file=.env f", "ask"},
+		{"diff --to-file=$HOME/.ssh/id_rsa f", "ask"},
+		{"diff --frobnicate a b", "ask"},
 		{"find . -name '*.go' -newer go.mod", "allow"},
 		{"find -files0-from ~/.aws/credentials", "ask"},
 		{"find -files0-from .env -name x", "ask"},
