@@ -1307,3 +1307,118 @@ func diffEffects(c *Cmd) []Effect {
 	}
 	return effs
 }
+
+// gnuValues is OptionValues for a program that reads its options with
+// getopt_long: a long option may be abbreviated to any prefix of three
+// characters or more (wc --files0=F, date --se=T: where a prefix is
+// ambiguous the program refuses it, so counting it only reports more),
+// and a short one may end a cluster of the program's flags, the short
+// options in flags that take no value (-us T, -uf F for date's "uR").
+func gnuValues(args []word.Word, flags string, names ...string) []word.Word {
+	var out []word.Word
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			continue
+		}
+		if t == "--" {
+			break
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n, "--") {
+				name, val, attached := strings.Cut(t, "=")
+				if len(name) < 3 || !strings.HasPrefix(name, "--") || !strings.HasPrefix(n, name) {
+					continue
+				}
+				if attached {
+					out = append(out, word.FromLit(val))
+				} else if i+1 < len(args) {
+					out = append(out, args[i+1])
+				}
+				break
+			}
+			// -n, anywhere in a cluster of letters: what follows it in
+			// the word is its value, or else the next word.
+			if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+				continue
+			}
+			j := 0
+			for j < len(t)-1 && t[1+j] != n[1] && strings.IndexByte(flags, t[1+j]) >= 0 {
+				j++
+			}
+			if j < len(t)-1 && t[1+j] == n[1] {
+				if rest := t[j+2:]; rest != "" {
+					out = append(out, word.FromLit(rest))
+				} else if i+1 < len(args) {
+					out = append(out, args[i+1])
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+// gnuFlag reports whether a getopt_long flag is given, abbreviated or
+// not.
+func gnuFlag(args []word.Word, long string) bool {
+	for _, a := range args {
+		t, ok := a.Static()
+		if !ok {
+			continue
+		}
+		if t == "--" {
+			return false
+		}
+		if len(t) >= 3 && strings.HasPrefix(t, "--") && strings.HasPrefix(long, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// magicFiles splits file -m's colon-separated list.
+func magicFiles(ws []word.Word) []word.Word {
+	var out []word.Word
+	for _, w := range ws {
+		if s, ok := w.Static(); ok {
+			for _, f := range strings.Split(s, ":") {
+				if f != "" {
+					out = append(out, word.FromLit(f))
+				}
+			}
+			continue
+		}
+		out = append(out, w)
+	}
+	return out
+}
+
+// xxdOperands are xxd's infile and outfile (vim 9's xxd.c): options come
+// first, until "--" or the first word that is none; -c, -g, -l, -o, -s
+// and -n take a value, attached (-c8) or in the next word (-c 8, -cols
+// 8, -s -16); the others are flags (-capitalize, -r, -p, -i).
+func xxdOperands(args []word.Word) []word.Word {
+	i := 0
+	for ; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok || t == "-" || !strings.HasPrefix(t, "-") {
+			break
+		}
+		if t == "--" {
+			i++
+			break
+		}
+		if strings.HasPrefix(t, "-capitalize") || len(t) < 2 || !strings.ContainsRune("cglosn", rune(t[1])) {
+			continue
+		}
+		switch t {
+		case "-c", "-cols", "-g", "-groupsize", "-l", "-len", "-o", "-offset", "-s", "-seek", "-n", "-name":
+			i++ // the value is the next word
+		}
+	}
+	if i > len(args) {
+		return nil
+	}
+	return args[i:]
+}

@@ -111,6 +111,9 @@ func OptionValues(args []word.Word, names ...string) []word.Word {
 	return optionValues(args, false, names)
 }
 
+// fileFlags are file(1)'s short options that take no value (file 5.44).
+const fileFlags = "bcCdEhiklLNnprsSvzZ0"
+
 // readerWrites are the files that programs of the read-only catalogue
 // write when an option says so (checked against the real programs where
 // installed: xxd 2022, less 590, GNU tree 2.1, file 5.44): without them a
@@ -129,7 +132,7 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 	case "xxd":
 		// xxd [options] [infile [outfile]]: the second operand is
 		// written, with or without -r.
-		ops := nonOptions(args)
+		ops := xxdOperands(args)
 		for i, o := range ops {
 			if i == 1 {
 				write([]word.Word{o})
@@ -156,12 +159,17 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 	case "file":
 		// file -f NAMES reads names from NAMES (and shows those that
 		// are no file: its contents).
-		for _, f := range OptionValues(args, "-f", "--files-from") {
+		for _, f := range gnuValues(args, fileFlags, "-f", "--files-from") {
+			effs = append(effs, Effect{Path: f, Access: Read})
+		}
+		// file -m A:B reads magic files, and prints each line it cannot
+		// read in a warning ("F, 2: Warning: offset `LINE' invalid").
+		for _, f := range magicFiles(gnuValues(args, fileFlags, "-m", "--magic-file")) {
 			effs = append(effs, Effect{Path: f, Access: Read})
 		}
 		// file -C compiles each -m magic file into FILE.mgc.
-		if rawFlag(c, "C", "--compile") {
-			ms := OptionValues(args, "-m", "--magic-file")
+		if rawFlag(c, "C", "--compile") || gnuFlag(args, "--compile") {
+			ms := magicFiles(gnuValues(args, fileFlags, "-m", "--magic-file"))
 			if len(ms) == 0 {
 				ms = []word.Word{word.FromLit("magic")}
 			}
@@ -175,14 +183,20 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 	case "wc", "du":
 		// A file of names: a name that is no file is printed in the
 		// error, so the file's contents are shown.
-		for _, f := range OptionValues(args, "--files0-from") {
+		for _, f := range gnuValues(args, "", "--files0-from") {
 			effs = append(effs, Effect{Path: f, Access: Read})
 		}
 	case "date":
 		// date -f FILE reads FILE's lines as dates, and prints those it
 		// cannot read: its contents.
-		for _, f := range OptionValues(args, "-f", "--file") {
+		for _, f := range gnuValues(args, "uR", "-f", "--file") {
 			effs = append(effs, Effect{Path: f, Access: Read})
+		}
+		// date -s (--set, --se, -us) sets the system clock: no file, but
+		// not what a read-only date is allowed for (the rule for date -s
+		// does not see the abbreviations and clusters).
+		if len(gnuValues(args, "uR", "-s", "--set")) > 0 {
+			effs = append(effs, Effect{Path: word.Unknown("the system clock (date --set)"), Access: Write})
 		}
 		return effs, true
 	case "history":
