@@ -2,7 +2,9 @@ package argspec
 
 import (
 	"path"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -1421,4 +1423,87 @@ func xxdOperands(args []word.Word) []word.Word {
 		return nil
 	}
 	return args[i:]
+}
+
+// jqImport matches a jq program's import and include directives, with
+// the metadata object that may follow (import "m" as $m {search: "D"}).
+var jqImport = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(?:import|include)\s+"((?:[^"\\]|\\.)*)"(?:\s+as\s+\$?[A-Za-z_][A-Za-z0-9_]*)?\s*(\{[^;]*\})?`)
+})
+
+var jqString = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`"((?:[^"\\]|\\.)*)"`) })
+
+// jqModuleEffects are the files a jq program's modules come from (jq
+// 1.6): import "NAME" as $d reads NAME.json from the search path and
+// prints it ($d), include and import as m read NAME.jq. The search path
+// is -L's directories (-L DIR, -LDIR, --library-path), and a directive's
+// own {search: "DIR"} or ["D1", "D2"]: jq -n 'import "config" as $c
+// {search: "~/.docker"}; $c' printed the registry credentials, allowed.
+// Each such directory is read as a tree, and an absolute NAME as the
+// files it names. (The search path's defaults, ~/.jq and jq's own lib,
+// and a program known only at run time are not followed.)
+func jqModuleEffects(args []word.Word) []Effect {
+	var effs []Effect
+	var prog string
+	haveProg := false
+	var dirs []word.Word
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			if !haveProg && !strings.HasPrefix(args[i].Prefix(), "-") {
+				haveProg = true // a program not known here
+			}
+			continue
+		}
+		switch {
+		case t == "--arg" || t == "--argjson" || t == "--slurpfile" || t == "--rawfile":
+			i += 2
+		case t == "-L" || t == "--library-path" || t == "--indent":
+			if i+1 < len(args) && t != "--indent" {
+				dirs = append(dirs, args[i+1])
+			}
+			i++
+		case strings.HasPrefix(t, "-L") && len(t) > 2:
+			dirs = append(dirs, word.FromLit(t[2:]))
+		case strings.HasPrefix(t, "--library-path="):
+			dirs = append(dirs, word.FromLit(strings.TrimPrefix(t, "--library-path=")))
+		case t == "-f" || t == "--from-file":
+			haveProg = true // the program is a file's, read as an operand
+			i++
+		case t == "--args" || t == "--jsonargs":
+		case strings.HasPrefix(t, "-") && t != "-":
+		case !haveProg:
+			prog, haveProg = t, true
+		}
+	}
+	ms := jqImport().FindAllStringSubmatch(prog, -1)
+	if len(ms) == 0 {
+		return nil
+	}
+	for _, d := range dirs {
+		effs = append(effs, Effect{Path: d, Access: Read, Recursive: true})
+	}
+	for _, m := range ms {
+		if strings.HasPrefix(m[1], "/") {
+			effs = append(effs, Effect{Path: word.FromLit(m[1] + ".json"), Access: Read}, Effect{Path: word.FromLit(m[1] + ".jq"), Access: Read},
+				Effect{Path: word.FromLit(m[1]), Access: Read, Recursive: true})
+		}
+		for _, s := range jqString().FindAllStringSubmatch(m[2], -1) {
+			if s[1] != "search" {
+				effs = append(effs, Effect{Path: jqSearchDir(s[1]), Access: Read, Recursive: true})
+			}
+		}
+	}
+	return effs
+}
+
+// jqSearchDir is a search directory as jq reads it: "~/" is the home
+// and "$ORIGIN/" jq's own directory, neither known here.
+func jqSearchDir(s string) word.Word {
+	for _, p := range []string{"~/", "$ORIGIN/"} {
+		if rest, ok := strings.CutPrefix(s, p); ok {
+			return word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: strings.TrimSuffix(p, "/")}, {Kind: word.Lit, Text: "/" + rest}}}
+		}
+	}
+	return word.FromLit(s)
 }

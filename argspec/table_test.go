@@ -329,6 +329,10 @@ func TestEffects(t *testing.T) {
 		{"date -us x", []string{"write the system clock (date --set)"}},
 		{"file --magic=a:b f", []string{"read a", "read b", "read f"}},
 		{"file --comp -m m", []string{"read m", "write m.mgc", "read m"}},
+		// jq's modules come from its search path (jqModuleEffects).
+		{"jq -L/d include·\"m\";·. f", []string{"read /d R", "read include \"m\"; .", "read f"}},
+		{"jq -n import·\"m\"·as·$m·{search:·[\"a\",·\"b\"]};·include·\"/x\";·$m", []string{"read a R", "read b R", "read /x.json", "read /x.jq", "read /x R", "read import \"m\" as $m {search: [\"a\", \"b\"]}; include \"/x\"; $m"}},
+		{"jq --arg import x . f", []string{"read import", "read x", "read .", "read f"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -147,7 +147,10 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		effs = append(effs, lessEffects(args)...)
 	case "more":
 		write(OptionValues(args, "-o", "-O", "--log-file", "--LOG-FILE"))
+	case "jq":
+		effs = append(effs, jqModuleEffects(args)...)
 	case "yq":
+		effs = append(effs, jqModuleEffects(args)...)
 		if rawFlag(c, "i", "--inplace") {
 			for _, o := range nonOptions(args)[min(1, len(nonOptions(args))):] {
 				effs = append(effs, Effect{Path: o, Access: Write | Read})
