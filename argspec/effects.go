@@ -437,6 +437,8 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		return gitEffects(c), true
 	case "kubectl":
 		return kubectlEffects(c), true
+	case "helm":
+		return helmEffects(c), true
 	case "diff":
 		return diffEffects(c), true
 	default:
@@ -1506,4 +1508,25 @@ func jqSearchDir(s string) word.Word {
 		}
 	}
 	return word.FromLit(s)
+}
+
+// helmEffects are the files helm's global options name: --kubeconfig is
+// a kubeconfig as kubectl's (kubectlEffects: an exec credential plugin in
+// it is a command helm status, list and history run before they talk to
+// the cluster, through the same client library), --kube-ca-file is read
+// and --repository-cache written. (Not run against a real helm: none
+// was installed where this was checked.)
+func helmEffects(c *Cmd) []Effect {
+	var effs []Effect
+	for _, v := range c.Values("--kubeconfig") {
+		effs = append(effs, Effect{Path: v, Access: Read},
+			Effect{Path: word.Unknown("a program the kubeconfig " + v.String() + " may name (a user's exec credential plugin)"), Access: Write})
+	}
+	for _, v := range c.Values("--kube-ca-file") {
+		effs = append(effs, Effect{Path: v, Access: Read})
+	}
+	for _, v := range c.Values("--repository-cache") {
+		effs = append(effs, Effect{Path: v, Access: Write, Recursive: true})
+	}
+	return effs
 }

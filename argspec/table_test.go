@@ -333,6 +333,8 @@ func TestEffects(t *testing.T) {
 		{"jq -L/d include·\"m\";·. f", []string{"read /d R", "read include \"m\"; .", "read f"}},
 		{"jq -n import·\"m\"·as·$m·{search:·[\"a\",·\"b\"]};·include·\"/x\";·$m", []string{"read a R", "read b R", "read /x.json", "read /x.jq", "read /x R", "read import \"m\" as $m {search: [\"a\", \"b\"]}; include \"/x\"; $m"}},
 		{"jq --arg import x . f", []string{"read import", "read x", "read .", "read f"}},
+		{"helm status web --kubeconfig kc", []string{"read kc", "write a program the kubeconfig kc may name (a user's exec credential plugin)"}},
+		{"helm list -n web", []string{}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

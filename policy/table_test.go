@@ -1141,6 +1141,8 @@ func TestKubectlOptions(t *testing.T) {
 		{"kubectl get pods -o go-template-file=$HOME/.ssh/id_rsa", "ask"},
 		{"kubectl get pods -o jsonpath-file=.env", "ask"},
 		{"kubectl get pods --cache-dir=$HOME/.bashrc.d", "ask"},
+		{"helm list -n web", "allow"},
+		{"helm status web --kubeconfig=./kc.yaml", "ask"},
 	})
 }
 
