@@ -3,6 +3,7 @@ package argspec
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -471,7 +472,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 				hidden = rawFlag(c, "aAf", "--all", "--almost-all")
 			}
 			for _, a := range args {
-				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, Names: namesOnly(c.Prog), SkipHidden: rec && !hidden})
+				// tree --fromfile F prints F's lines as a tree of names.
+				names := namesOnly(c.Prog) && !(c.Prog == "tree" && rawFlag(c, "", "--fromfile"))
+				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, Names: names, SkipHidden: rec && !hidden})
 			}
 			return effs, true
 		}
@@ -1527,6 +1530,77 @@ func helmEffects(c *Cmd) []Effect {
 	}
 	for _, v := range c.Values("--repository-cache") {
 		effs = append(effs, Effect{Path: v, Access: Write, Recursive: true})
+	}
+	return effs
+}
+
+// treeEffects are the files tree's options name besides -o (tree 2.1):
+// -R runs tree again in each directory below the level -L stops at,
+// with -o 00Tree.html, so every directory under an operand gets that
+// file (tree -R -L 1 d wrote d/a/00Tree.html); --infofile F is read and
+// its comments printed beside the names they match, --gitfile F read.
+// (--fromfile F prints F's lines: its operands are contents then.)
+func treeEffects(c *Cmd, args []word.Word) []Effect {
+	var effs []Effect
+	if rawFlag(c, "R") {
+		var ops []word.Word
+		for i := 0; i < len(args); i++ {
+			t, ok := args[i].Static()
+			switch {
+			case ok && t == "--":
+				ops = append(ops, args[i+1:]...)
+				i = len(args)
+			case ok && strings.HasPrefix(t, "-") && len(t) > 1:
+				// The last letter of a cluster may take the next word
+				// (-RL 1, -I pat); long options take --opt=V or the
+				// next word.
+				if strings.ContainsAny(t[len(t)-1:], "LPIHTo") && !strings.HasPrefix(t, "--") ||
+					slices.Contains([]string{"--charset", "--filelimit", "--timefmt", "--sort", "--infofile", "--gitfile", "--hintro", "--houtro"}, t) {
+					i++
+				}
+			case ok || !strings.HasPrefix(args[i].Prefix(), "-"):
+				ops = append(ops, args[i])
+			}
+		}
+		if len(ops) == 0 {
+			ops = []word.Word{word.FromLit(".")}
+		}
+		for _, o := range ops {
+			effs = append(effs, Effect{Path: o, Access: Write, Op: "create", Recursive: true})
+		}
+	}
+	for _, f := range OptionValues(args, "--infofile", "--gitfile") {
+		effs = append(effs, Effect{Path: f, Access: Read})
+	}
+	return effs
+}
+
+// pagerEffects are the commands a pager option names: ag runs its
+// --pager even when its output is no terminal (ag --pager=CMD x . ran
+// CMD; --pag too, getopt_long's abbreviation), bat with --paging=always.
+// A command is no file: it is a write to a place known only at run
+// time, so it asks.
+func pagerEffects(cmds []word.Word, prog string) []Effect {
+	var effs []Effect
+	for _, v := range cmds {
+		effs = append(effs, Effect{Path: word.Unknown("what " + prog + "'s pager " + v.String() + " does"), Access: Write})
+	}
+	return effs
+}
+
+// batEffects are what bat's options write or run besides its operands
+// (bat 0.22): --pager's command; --generate-config-file writes bat's
+// configuration (~/.config/bat/config, or $BAT_CONFIG_PATH); bat cache
+// --build and --clear write and remove its cache under the home.
+func batEffects(c *Cmd, prog string, args []word.Word) []Effect {
+	effs := pagerEffects(OptionValues(args, "--pager"), prog)
+	if rawFlag(c, "", "--generate-config-file") {
+		effs = append(effs, Effect{Path: word.Unknown("bat's configuration file (~/.config/bat/config)"), Access: Write})
+	}
+	if ops := nonOptions(args); len(ops) > 0 && rawFlag(c, "bc", "--build", "--clear") {
+		if s, ok := ops[0].Static(); ok && s == "cache" {
+			effs = append(effs, Effect{Path: word.Unknown("bat's cache (~/.cache/bat) and themes"), Access: Write, Op: "delete", Recursive: true})
+		}
 	}
 	return effs
 }

@@ -335,6 +335,13 @@ func TestEffects(t *testing.T) {
 		{"jq --arg import x . f", []string{"read import", "read x", "read .", "read f"}},
 		{"helm status web --kubeconfig kc", []string{"read kc", "write a program the kubeconfig kc may name (a user's exec credential plugin)"}},
 		{"helm list -n web", []string{}},
+		// tree -R writes 00Tree.html in every directory (treeEffects).
+		{"tree -RL 1 d", []string{"write:create d R", "read 1 R", "read d R"}},
+		{"tree --infofile=i d", []string{"read i", "read d R"}},
+		// pagers that run with no terminal (pagerEffects, batEffects)
+		{"ag --pag=less x", []string{"write what ag's pager less does"}},
+		{"bat --paging=always --pager less f", []string{"write what bat's pager less does", "read less", "read f"}},
+		{"bat cache --build", []string{"write:delete bat's cache (~/.cache/bat) and themes R", "read cache"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -143,6 +143,11 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		return effs, true
 	case "tree":
 		write(OptionValues(args, "-o"))
+		effs = append(effs, treeEffects(c, args)...)
+	case "ag":
+		effs = append(effs, pagerEffects(gnuValues(args, "", "--pager"), "ag")...)
+	case "bat", "batcat":
+		effs = append(effs, batEffects(c, prog, args)...)
 	case "less", "zless":
 		effs = append(effs, lessEffects(args)...)
 	case "more":
