@@ -1058,6 +1058,8 @@ func TestGitReadOnlyOptions(t *testing.T) {
 		{"echo 'gitdir: ../x' > sub/.git", "ask"},
 		{"echo x > a/b/.git/hooks/pre-commit", "ask"},
 		{"echo x > .gitignore", "allow"},
+		{"git --git-dir=evil --work-tree=. status", "ask"},
+		{"git --git-dir evil log", "ask"},
 	})
 }
 
