@@ -1604,3 +1604,70 @@ func batEffects(c *Cmd, prog string, args []word.Word) []Effect {
 	}
 	return effs
 }
+
+// perlValues is OptionValues for Perl's Getopt::Long as cloc uses it: a
+// long option may have one dash or two and be abbreviated to any prefix
+// of two characters or more (cloc -extr=CMD is --extract-with=CMD; where
+// a prefix is ambiguous cloc refuses it, so counting it only reports
+// more).
+func perlValues(args []word.Word, names ...string) []word.Word {
+	var out []word.Word
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		if !ok {
+			continue
+		}
+		if t == "--" {
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			continue
+		}
+		name, val, attached := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
+		if len(name) < 2 {
+			continue
+		}
+		for _, n := range names {
+			if !strings.HasPrefix(strings.TrimPrefix(n, "--"), name) {
+				continue
+			}
+			if attached {
+				out = append(out, word.FromLit(val))
+			} else if i+1 < len(args) {
+				out = append(out, args[i+1])
+			}
+			break
+		}
+	}
+	return out
+}
+
+// clocEffects are what cloc's options run, read and write besides its
+// reports (cloc 1.96): --extract-with=CMD runs CMD on each archive and
+// --vcs=CMD runs CMD for the list of files (cloc --vcs='CMD' ran it);
+// --config F reads more options from F, which may be those; --sdir D is
+// a scratch directory cloc leaves its files in; --list-file and the
+// language definitions are read.
+func clocEffects(args []word.Word) []Effect {
+	var effs []Effect
+	for _, v := range perlValues(args, "--extract-with", "--vcs") {
+		if s, ok := v.Static(); ok && (s == "git" || s == "svn" || s == "auto") {
+			continue // cloc's own ways of listing a repository's files
+		}
+		effs = append(effs, Effect{Path: word.Unknown("what the command " + v.String() + " cloc runs does"), Access: Write})
+	}
+	for _, v := range perlValues(args, "--config") {
+		effs = append(effs, Effect{Path: v, Access: Read},
+			Effect{Path: word.Unknown("what a command cloc's options in " + v.String() + " name does"), Access: Write})
+	}
+	for _, v := range perlValues(args, "--sdir") {
+		effs = append(effs, Effect{Path: v, Access: Write, Recursive: true})
+	}
+	for _, v := range perlValues(args, "--list-file", "--exclude-list-file", "--read-lang-def", "--force-lang-def") {
+		if s, ok := v.Static(); ok && s == "-" {
+			continue
+		}
+		effs = append(effs, Effect{Path: v, Access: Read})
+	}
+	return effs
+}

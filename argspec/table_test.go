@@ -342,6 +342,11 @@ func TestEffects(t *testing.T) {
 		{"ag --pag=less x", []string{"write what ag's pager less does"}},
 		{"bat --paging=always --pager less f", []string{"write what bat's pager less does", "read less", "read f"}},
 		{"bat cache --build", []string{"write:delete bat's cache (~/.cache/bat) and themes R", "read cache"}},
+		// cloc's options as Getopt::Long reads them (clocEffects).
+		{"cloc -extr=x a.tar", []string{"write what the command x cloc runs does", "read a.tar"}},
+		{"cloc --vcs git", []string{"read git"}},
+		{"cloc --report=r --exclude-dir=node_modules .", []string{"write r", "read ."}},
+		{"strings @opts f", []string{"read opts", "read @opts", "read f"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -162,8 +162,17 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 			}
 		}
 	case "cloc":
-		write(OptionValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
+		write(perlValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
 			"--categorized", "--counted", "--found", "--ignored", "--unique"))
+		effs = append(effs, clocEffects(args)...)
+	case "strings":
+		// binutils reads @FILE as more options: each word of FILE that
+		// is no file is printed in the error (strings @.env).
+		for _, a := range args {
+			if f, ok := a.TrimPrefix("@"); ok && len(f.Segs) > 0 {
+				effs = append(effs, Effect{Path: f, Access: Read})
+			}
+		}
 	case "file":
 		// file -f NAMES reads names from NAMES (and shows those that
 		// are no file: its contents).
