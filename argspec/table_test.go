@@ -347,6 +347,8 @@ func TestEffects(t *testing.T) {
 		{"cloc --vcs git", []string{"read git"}},
 		{"cloc --report=r --exclude-dir=node_modules .", []string{"write r", "read ."}},
 		{"strings @opts f", []string{"read opts", "read @opts", "read f"}},
+		{"yq --in-place -y .b=2 f.yaml", []string{"read/write f.yaml", "read .b=2", "read f.yaml"}},
+		{"ack -files-f=names x", []string{"read names"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -156,7 +156,9 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		effs = append(effs, jqModuleEffects(args)...)
 	case "yq":
 		effs = append(effs, jqModuleEffects(args)...)
-		if rawFlag(c, "i", "--inplace") {
+		// -i is --in-place in python yq 3 (checked: yq --in-place -y
+		// '.b=2' f rewrote f), --inplace in mikefarah's yq 4.
+		if rawFlag(c, "i", "--inplace", "--in-place") {
 			for _, o := range nonOptions(args)[min(1, len(nonOptions(args))):] {
 				effs = append(effs, Effect{Path: o, Access: Write | Read})
 			}
@@ -165,6 +167,14 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		write(perlValues(args, "--out", "--report-file", "--sql", "--write-lang-def", "--write-lang-def-incl-dup",
 			"--categorized", "--counted", "--found", "--ignored", "--unique"))
 		effs = append(effs, clocEffects(args)...)
+	case "ack":
+		// ack --files-from=F (Getopt::Long: -files-f=F too) takes the
+		// names to search from F, and prints each that is no file in
+		// the error (ack 3.6: "ack: aws_secret_access_key = …: No such
+		// file"); --ackrc F is read for options.
+		for _, f := range perlValues(args, "--files-from", "--ackrc") {
+			effs = append(effs, Effect{Path: f, Access: Read})
+		}
 	case "strings":
 		// binutils reads @FILE as more options: each word of FILE that
 		// is no file is printed in the error (strings @.env).
