@@ -38,6 +38,7 @@ var defaults = []ruleSpec{
 	{Ask, "git stash drop", nil, "dropping a stash loses its changes", ""},
 	{Ask, "git stash clear", nil, "clearing the stash loses every stashed change", ""},
 	{Ask, "git -c", nil, "git -c can point configuration at programs git runs", "run git without -c"},
+	{Ask, "git config", []string{"--includes"}, "--includes follows a config file's include.path to files it names, and prints what they hold (git config -f F --includes --list)", "git config without --includes"},
 	{Ask, "git --git-dir", nil, "--git-dir makes any directory the repository, and its config file can name programs git runs (core.fsmonitor runs on git status)", "run git in the repository itself"},
 	{Ask, "git diff --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git log --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},

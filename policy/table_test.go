@@ -1047,6 +1047,8 @@ func TestGitReadOnlyOptions(t *testing.T) {
 		{"git blame --ignore-revs-file=.env f", "ask"},
 		{"git config --file ~/.aws/credentials --list", "ask"},
 		{"git config -f .env --get a.b", "ask"},
+		{"git config -f ./inc.cfg --includes --list", "ask"},
+		{"git config -f ./inc.cfg --inc --list", "ask"},
 		{"git ls-remote --upload-pack='touch pwned' .", "ask"},
 		{"git ls-remote --upl='touch pwned' .", "ask"},
 		{"git ls-remote --exec='touch pwned' .", "ask"},
