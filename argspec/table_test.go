@@ -349,6 +349,8 @@ func TestEffects(t *testing.T) {
 		{"strings @opts f", []string{"read opts", "read @opts", "read f"}},
 		{"yq --in-place -y .b=2 f.yaml", []string{"read/write f.yaml", "read .b=2", "read f.yaml"}},
 		{"ack -files-f=names x", []string{"read names"}},
+		{"json_pp -f=eval", []string{"write what the Perl code json_pp -f eval evaluates does", "read/write eval"}},
+		{"json_pp -f json -t dumper", []string{"read/write json", "read/write dumper"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

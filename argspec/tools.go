@@ -175,6 +175,27 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		for _, f := range perlValues(args, "--files-from", "--ackrc") {
 			effs = append(effs, Effect{Path: f, Access: Read})
 		}
+	case "json_pp":
+		// json_pp -f eval evaluates its input as Perl (JSON::PP 4:
+		// echo 'system(…)' | json_pp -f eval ran it); Getopt::Long
+		// reads -f eval, -f=eval and --f=eval.
+		for i, a := range args {
+			t, ok := a.Static()
+			var v word.Word
+			switch {
+			case !ok:
+				continue
+			case (t == "-f" || t == "--f") && i+1 < len(args):
+				v = args[i+1]
+			case strings.HasPrefix(t, "-f=") || strings.HasPrefix(t, "--f="):
+				v = word.FromLit(t[strings.IndexByte(t, '=')+1:])
+			default:
+				continue
+			}
+			if s, ok := v.Static(); !ok || s != "json" {
+				effs = append(effs, Effect{Path: word.Unknown("what the Perl code json_pp -f " + v.String() + " evaluates does"), Access: Write})
+			}
+		}
 	case "strings":
 		// binutils reads @FILE as more options: each word of FILE that
 		// is no file is printed in the error (strings @.env).
