@@ -1671,3 +1671,29 @@ func clocEffects(args []word.Word) []Effect {
 	}
 	return effs
 }
+
+// gnuShort reports whether the short flag letter is given, alone or in a
+// cluster of the program's flags (ss -tK).
+func gnuShort(args []word.Word, flags string, letter byte) bool {
+	for _, a := range args {
+		t, ok := a.Static()
+		if !ok {
+			continue
+		}
+		if t == "--" {
+			return false
+		}
+		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			continue
+		}
+		for j := 1; j < len(t); j++ {
+			if t[j] == letter {
+				return true
+			}
+			if strings.IndexByte(flags, t[j]) < 0 {
+				break // a letter that takes a value: the rest is it
+			}
+		}
+	}
+	return false
+}

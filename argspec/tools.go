@@ -114,6 +114,9 @@ func OptionValues(args []word.Word, names ...string) []word.Word {
 // fileFlags are file(1)'s short options that take no value (file 5.44).
 const fileFlags = "bcCdEhiklLNnprsSvzZ0"
 
+// ssFlags are ss's short options that take no value (iproute2 6.1).
+const ssFlags = "hVnrapletuwxSsmiEZzbOH46M0KTjQ"
+
 // readerWrites are the files that programs of the read-only catalogue
 // write when an option says so (checked against the real programs where
 // installed: xxd 2022, less 590, GNU tree 2.1, file 5.44): without them a
@@ -174,6 +177,14 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		// file"); --ackrc F is read for options.
 		for _, f := range perlValues(args, "--files-from", "--ackrc") {
 			effs = append(effs, Effect{Path: f, Access: Read})
+		}
+	case "ss":
+		// ss -D FILE (--diag, and -tD FILE) dumps raw socket
+		// information into FILE, and -K (--kill) closes the sockets
+		// the filter matches (iproute2 6.1): neither is a listing.
+		write(gnuValues(args, ssFlags, "-D", "--diag"))
+		if gnuFlag(args, "--kill") || gnuShort(args, ssFlags, 'K') {
+			effs = append(effs, Effect{Path: word.Unknown("the sockets ss -K closes"), Access: Write, Op: "delete"})
 		}
 	case "json_pp":
 		// json_pp -f eval evaluates its input as Perl (JSON::PP 4:
