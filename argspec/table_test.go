@@ -354,6 +354,7 @@ func TestEffects(t *testing.T) {
 		{"ss -tlnp", []string{}},
 		{"ss -tD f", []string{"write f"}},
 		{"ss -f inet -K dst x", []string{"write:delete the sockets ss -K closes"}},
+		{"xzcat --files0=names", []string{"read names"}},
 		{"unzip a.zip -d d", []string{"read a.zip", "write:extract d R"}},
 		{"unzip -l a.zip", []string{"read a.zip"}},
 		{"cat a b", []string{"read a", "read b"}},

@@ -186,6 +186,13 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		if gnuFlag(args, "--kill") || gnuShort(args, ssFlags, 'K') {
 			effs = append(effs, Effect{Path: word.Unknown("the sockets ss -K closes"), Access: Write, Op: "delete"})
 		}
+	case "xzcat":
+		// xz --files=F (--files0=F) takes the names to decompress from
+		// F, and prints each that is no file in the error (xz 5.4:
+		// "xzcat: aws_secret_access_key = …: No such file").
+		for _, f := range gnuValues(args, "", "--files", "--files0") {
+			effs = append(effs, Effect{Path: f, Access: Read})
+		}
 	case "json_pp":
 		// json_pp -f eval evaluates its input as Perl (JSON::PP 4:
 		// echo 'system(…)' | json_pp -f eval ran it); Getopt::Long

@@ -1151,6 +1151,8 @@ func TestReadOnlyOptions(t *testing.T) {
 		{"ss -K dst 10.0.0.1", "ask"},
 		{"ss --kil dst 10.0.0.1", "ask"},
 		{"ss -t -D ~/.bashrc", "ask"},
+		{"xzcat f.xz", "allow"},
+		{"xzcat --files=.env", "ask"},
 		{"find . -name '*.go' -newer go.mod", "allow"},
 		{"find -files0-from ~/.aws/credentials", "ask"},
 		{"find -files0-from .env -name x", "ask"},
