@@ -453,25 +453,27 @@ func builtinRules(env *Env) (*builtins, error) {
 // gitCode matches writes (not deletions) that plant code git will run.
 func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
 	// Any repository's, not only the project's: a repository made by
-	// hand inside the project (sub/.git/HEAD, objects, refs and a config
+	// hand inside the project (or in /tmp) (sub/.git/HEAD, objects, refs and a config
 	// naming core.fsmonitor) runs that program on git -C sub status, and
 	// a .git file (gitdir: DIR) makes any directory the repository.
 	// The nested ones are matched against paths known as written (or
 	// globs): a name made at run time (find -exec CMD {}) may be
 	// anything, and is not taken for one.
-	compile := func(fs ...string) func() []*word.Pattern {
+	compile := func(root string, fs ...string) func() []*word.Pattern {
 		return sync.OnceValue(func() []*word.Pattern {
 			var pats []*word.Pattern
 			for _, f := range fs {
-				if p, err := word.CompilePath(filepath.Join(env.Project, f)); err == nil {
+				if p, err := word.CompilePath(filepath.Join(root, f)); err == nil {
 					pats = append(pats, p)
 				}
 			}
 			return pats
 		})
 	}
-	own := compile(".git/hooks/**", ".git/config", ".git/config.worktree")
-	nested := compile("**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree")
+	// Nested ones anywhere: a repository made in /tmp (an allowed write)
+	// runs its core.fsmonitor on git -C /tmp/r status as well.
+	own := compile(env.Project, ".git/hooks/**", ".git/config", ".git/config.worktree")
+	nested := compile("/", "**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree")
 	return func(p *Part, e Effect) word.Tri {
 		if e.Access&2 == 0 || e.Op == "delete" {
 			return word.No
@@ -479,7 +481,7 @@ func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
 		t := word.No
 		// A file named .git, as written (a glob or a name made at run
 		// time is not taken for one: find -exec py_compile {} is not).
-		if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" && !strings.HasPrefix(filepath.Clean(s), "/") || ok && filepath.Base(s) == ".git" && strings.HasPrefix(filepath.Clean(s), filepath.Clean(env.Project)+"/") {
+		if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
 			t = word.Yes
 		}
 		pats := own()

@@ -1059,6 +1059,8 @@ func TestGitReadOnlyOptions(t *testing.T) {
 		{"printf '[core]\\n\\tfsmonitor = x\\n' > sub/.git/config", "ask"},
 		{"echo 'gitdir: ../x' > sub/.git", "ask"},
 		{"echo x > a/b/.git/hooks/pre-commit", "ask"},
+		{"printf '[core]\\n\\tfsmonitor = x\\n' > /tmp/r/.git/config", "ask"},
+		{"echo x > /tmp/r/x", "allow"},
 		{"echo x > .gitignore", "allow"},
 		{"git --git-dir=evil --work-tree=. status", "ask"},
 		{"git --git-dir evil log", "ask"},
