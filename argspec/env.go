@@ -64,6 +64,9 @@ func EnvEffects(name string, value word.Word) []Effect {
 		}
 		return []Effect{{Path: word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: value.String()}}}, Access: Write, Op: "delete", Recursive: true}}
 	}
+	if effs, ok := envCodeEffects(name, value); ok {
+		return effs
+	}
 	switch strings.ToLower(name) {
 	case "npm_config_cache", "npm_config_prefix", "npm_config_userconfig", "npm_config_globalconfig", "npm_config_tmp",
 		"npm_config_logs_dir":
@@ -108,4 +111,70 @@ func EnvDefault(name string) string {
 		return ".npm"
 	}
 	return ""
+}
+
+// envCodeEffects are the variables that make a read-only program run a
+// program a file names (checked: less 590, tar 1.34, ripgrep 13, bat
+// 0.22, kubectl 1.32):
+//   - LESSKEYIN=F (LESSKEY, LESSKEY_SRC and the system ones) and
+//     LESS='--lesskey-src=F' make less load a lesskey file whose #env
+//     LESSOPEN it runs (lessEffects);
+//   - TAR_OPTIONS='--checkpoint-action=exec=CMD' (or -I CMD, …) are
+//     options before tar's own, in every tar command;
+//   - RIPGREP_CONFIG_PATH=F is a file of options, --pre CMD among them;
+//   - BAT_PAGER=CMD runs with bat --paging=always;
+//   - KUBECONFIG=F:G are kubeconfigs, whose exec credential plugins
+//     kubectl and helm run.
+//
+// What they run is a write to a place known only at run time, so the
+// assignment asks wherever the text makes it.
+func envCodeEffects(name string, value word.Word) ([]Effect, bool) {
+	fields := func() []word.Word {
+		v, ok := value.Static()
+		if !ok {
+			return nil
+		}
+		var ws []word.Word
+		for _, f := range strings.Fields(v) {
+			ws = append(ws, word.FromLit(f))
+		}
+		return ws
+	}
+	runs := func(what string) Effect {
+		return Effect{Path: word.Unknown(what + " (" + name + "=" + value.String() + ")"), Access: Write}
+	}
+	switch name {
+	case "LESSKEYIN", "LESSKEY", "LESSKEY_SRC", "LESSKEYIN_SYSTEM", "LESSKEY_SYSTEM", "LESSKEY_SRC_SYSTEM":
+		return []Effect{{Path: value, Access: Read}, runs("a program the lesskey file may name")}, true
+	case "LESSKEY_CONTENT", "BAT_PAGER":
+		return []Effect{runs("a program the variable names")}, true
+	case "LESS":
+		if !value.IsStatic() {
+			return []Effect{runs("options of less's not known here")}, true
+		}
+		return lessEffects(fields()), true
+	case "TAR_OPTIONS":
+		if !value.IsStatic() {
+			return []Effect{runs("options of tar's not known here")}, true
+		}
+		c := Normalize(append([]word.Word{word.FromLit("tar")}, fields()...), false)
+		effs := tarOptionEffects(c)
+		if c.HasAny("--use-compress-program", "--to-command", "--checkpoint-action", "--info-script", "--rsh-command", "--rmt-command") {
+			effs = append(effs, runs("a program tar's options name"))
+		}
+		return effs, true
+	case "RIPGREP_CONFIG_PATH":
+		return []Effect{{Path: value, Access: Read}, runs("a program the ripgrep configuration may name (--pre)")}, true
+	case "KUBECONFIG":
+		var effs []Effect
+		if v, ok := value.Static(); ok {
+			for _, f := range strings.Split(v, ":") {
+				if f != "" {
+					effs = append(effs, Effect{Path: word.FromLit(f), Access: Read})
+				}
+			}
+		}
+		return append(effs, runs("a program the kubeconfig may name (a user's exec credential plugin)")), true
+	}
+	return nil, false
 }

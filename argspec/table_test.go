@@ -462,3 +462,29 @@ func TestCatalog(t *testing.T) {
 		t.Error("Lookup of an unknown program is not nil")
 	}
 }
+
+// Variables that make a read-only program run what a file names
+// (envCodeEffects).
+func TestEnvCodeEffects(t *testing.T) {
+	for _, tt := range []struct {
+		name, value string
+		want        []string
+	}{
+		{"LESSKEYIN", "k", []string{"read k", "write a program the lesskey file may name (LESSKEYIN=k)"}},
+		{"LESS", "-R", []string{}},
+		{"LESS", "--lesskey-src=k", []string{"read k", "write a program the lesskey file k may name (#env LESSOPEN)"}},
+		{"TAR_OPTIONS", "--no-same-owner", []string{}},
+		{"TAR_OPTIONS", "--checkpoint-action=exec=id", []string{"write a program tar's options name (TAR_OPTIONS=--checkpoint-action=exec=id)"}},
+		{"RIPGREP_CONFIG_PATH", "rc", []string{"read rc", "write a program the ripgrep configuration may name (--pre) (RIPGREP_CONFIG_PATH=rc)"}},
+		{"KUBECONFIG", "a:b", []string{"read a", "read b", "write a program the kubeconfig may name (a user's exec credential plugin) (KUBECONFIG=a:b)"}},
+		{"GOFLAGS", "-v", []string{}},
+	} {
+		got := []string{}
+		for _, e := range argspec.EnvEffects(tt.name, word.FromLit(tt.value)) {
+			got = append(got, e.Access.String()+" "+e.Path.String())
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("EnvEffects(%s=%s)\n got  %q\n want %q", tt.name, tt.value, got, tt.want)
+		}
+	}
+}
