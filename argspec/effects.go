@@ -1377,7 +1377,7 @@ func gnuFlag(args []word.Word, long string) bool {
 		if t == "--" {
 			return false
 		}
-		if len(t) >= 3 && strings.HasPrefix(t, "--") && strings.HasPrefix(long, t) {
+		if name, _, _ := strings.Cut(t, "="); len(name) >= 3 && strings.HasPrefix(name, "--") && strings.HasPrefix(long, name) {
 			return true
 		}
 	}

@@ -114,6 +114,9 @@ func OptionValues(args []word.Word, names ...string) []word.Word {
 // fileFlags are file(1)'s short options that take no value (file 5.44).
 const fileFlags = "bcCdEhiklLNnprsSvzZ0"
 
+// manFlags are man-db's short options that take no value.
+const manFlags = "acdDfhiIklKtuVwWZ7"
+
 // ssFlags are ss's short options that take no value (iproute2 6.1).
 const ssFlags = "hVnrapletuwxSsmiEZzbOH46M0KTjQ"
 
@@ -192,6 +195,14 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		// "xzcat: aws_secret_access_key = …: No such file").
 		for _, f := range gnuValues(args, "", "--files", "--files0") {
 			effs = append(effs, Effect{Path: f, Access: Read})
+		}
+	case "man":
+		// man -H[CMD] and --html[=CMD] (--ht=CMD too) format the page as
+		// HTML and run CMD, or $BROWSER, on it (man-db 2.11: man
+		// --html='touch pwned' ls ran it; -P is judged as code by the
+		// walker).
+		if gnuFlag(args, "--html") || gnuShort(args, manFlags, 'H') {
+			effs = append(effs, Effect{Path: word.Unknown("what the browser man -H runs does"), Access: Write})
 		}
 	case "json_pp":
 		// json_pp -f eval evaluates its input as Perl (JSON::PP 4:
