@@ -382,21 +382,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 	case "curl":
 		effs = append(effs, curlEffects(c, args)...)
 	case "wget":
-		out := c.Values("--output-document")
-		for _, o := range out {
-			if s, ok := o.Static(); ok && s == "-" {
-				out = nil
-			}
-		}
-		addAll(out, Write, "", false)
-		addAll(c.Values("--output-file"), Write, "", false)
-		if len(c.Values("--output-document")) == 0 {
-			dirs := c.Values("--directory-prefix")
-			if len(dirs) == 0 {
-				dirs = []word.Word{word.FromLit(".")}
-			}
-			addAll(dirs, Write, "", true)
-		}
+		effs = append(effs, wgetEffects(c)...)
 	case "unzip":
 		dirs := c.Values("-d")
 		if len(dirs) == 0 {
@@ -998,4 +984,65 @@ func beforeSemicolon(w word.Word) word.Word {
 		}
 	}
 	return w
+}
+
+// wgetEffects are the files wget reads and writes, from its manual for
+// each option that names one.
+func wgetEffects(c *Cmd) []Effect {
+	var effs []Effect
+	add := func(w word.Word, a Access, rec bool) {
+		if s, ok := w.Static(); ok && s == "-" {
+			return
+		}
+		effs = append(effs, Effect{Path: w, Access: a, Recursive: rec})
+	}
+	each := func(a Access, opts ...string) {
+		for _, o := range opts {
+			for _, v := range c.Values(o) {
+				add(v, a, false)
+			}
+		}
+	}
+	each(Write, "--output-document", "--output-file", "--append-output", "--save-cookies", "--rejected-log")
+	each(Read, "--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate",
+		"--private-key", "--crl-file", "--egd-file", "--hsts-file")
+	each(Write, "--hsts-file")
+	for _, v := range c.Values("--ca-directory") {
+		add(v, Read, true)
+	}
+	// --warc-file=NAME writes NAME.warc.gz (and NAME-meta…, NAME.cdx).
+	for _, v := range c.Values("--warc-file") {
+		v.Add(word.Seg{Kind: word.Hole, Text: "the suffix wget adds to a WARC file's name"})
+		add(v, Write, false)
+	}
+	// -i names a file of URLs, or a URL to fetch the list from.
+	for _, v := range c.Values("--input-file") {
+		if p := strings.ToLower(v.Prefix()); !strings.HasPrefix(p, "http://") && !strings.HasPrefix(p, "https://") && !strings.HasPrefix(p, "ftp://") {
+			add(v, Read, false)
+		}
+	}
+	// -e runs a .wgetrc command: one that sets where wget writes, what it
+	// sends or a program it runs (output_document, post_file, use_askpass)
+	// is judged as a write to a place not known here; robots=off and the
+	// like change nothing on disk.
+	for _, v := range c.Values("--execute") {
+		t, ok := v.Static()
+		name, _, _ := strings.Cut(t, "=")
+		name = strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(strings.ToLower(name))
+		switch {
+		case ok && (name == "robots" || name == "tries" || name == "timeout" || name == "wait" || name == "verbose" || name == "quiet" || name == "useragent" || name == "checkcertificate"):
+		default:
+			effs = append(effs, Effect{Path: word.Unknown("what the .wgetrc command " + v.String() + " sets"), Access: Write})
+		}
+	}
+	if len(c.Values("--output-document")) == 0 {
+		dirs := c.Values("--directory-prefix")
+		if len(dirs) == 0 {
+			dirs = []word.Word{word.FromLit(".")}
+		}
+		for _, d := range dirs {
+			add(d, Write, true)
+		}
+	}
+	return effs
 }

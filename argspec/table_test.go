@@ -276,6 +276,9 @@ func TestEffects(t *testing.T) {
 		{"curl file:///etc/hosts FILE://localhost/etc/x", []string{"read /etc/hosts", "read /etc/x"}},
 		{"curl -o out#1 https://x/{a,b}", []string{"write outa name made from the URL's glob"}},
 		{"curl -g -o out#1 https://x/{a,b}", []string{"write out#1"}},
+		{"wget -a log --save-cookies c --rejected-log r --warc-file w https://x", []string{"write log", "write c", "write r", "write wthe suffix wget adds to a WARC file's name", "write . R"}},
+		{"wget -O - -i urls.txt --load-cookies k https://x", []string{"read k", "read urls.txt"}},
+		{"wget -e robots=off -e output_document=x https://x", []string{"write what the .wgetrc command output_document=x sets", "write . R"}},
 		// An option curl's complete list does not have: anything may be written.
 		{"curl --expand-output '{{v}}' https://x", []string{"write a file --expand-output may name (curl's catalogue does not know the option)", "read/write '{{v}}'", "read/write https://x"}},
 		{"wget https://x", []string{"write . R"}},
