@@ -197,6 +197,10 @@ func secretRules(env *Env, hs []string) []*Rule {
 			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
 		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
 			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "printing a cluster's secrets", spec: 25, pred: printsClusterSecrets,
+			Why: "prints the data of Kubernetes Secrets, which goes to the model", Instead: "kubectl get secret NAME (names, types and key counts) or kubectl describe secret NAME (key sizes), or ask the person"},
+		&Rule{Decision: Ask, Name: "printing a container's environment", spec: 25, pred: printsContainerEnv,
+			Why: "docker inspect prints the container's environment, where passwords and tokens are passed", Instead: "docker inspect --format with the fields you need, e.g. '{{.State.Status}}'"},
 		&Rule{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
 			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"})
 	return out

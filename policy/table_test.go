@@ -995,6 +995,32 @@ command  = "mytool destroy"
 	}
 }
 
+// Tools that print the secrets they hold: kubectl's Secrets with their
+// data, docker inspect's container environment.
+func TestToolSecrets(t *testing.T) {
+	check(t, build(t, "", "", false), "tool secrets", []want{
+		{"kubectl get secret db -o yaml", "ask"},
+		{"kubectl get secrets -o json", "ask"},
+		{"kubectl get -n prod secret/db -ojsonpath={.data.password}", "ask"},
+		{"kubectl get pods,secrets -o yaml", "ask"},
+		{"kubectl get secrets.v1 db -o go-template='{{.data}}'", "ask"},
+		{"kubectl get \"$KIND\" -o yaml", "ask"},
+		{"kubectl get secret db", "allow"},
+		{"kubectl get secrets -o name", "allow"},
+		{"kubectl get pods -o yaml", "allow"},
+		{"kubectl describe secret db", "allow"},
+		{"docker inspect web", "ask"},
+		{"docker inspect -f '{{json .Config.Env}}' web", "ask"},
+		{"docker inspect -f '{{.Config}}' web", "ask"},
+		{"docker inspect -f '{{.}}' web", "ask"},
+		{"docker inspect --format=json web", "ask"},
+		{"docker inspect -f '{{index .Config \"Env\"}}' web", "ask"},
+		{"docker inspect --format '{{.State.Status}}' web", "allow"},
+		{"docker inspect --format='{{json .NetworkSettings.Ports}}' web", "allow"},
+		{"docker ps", "allow"},
+	})
+}
+
 // curl's every option that reads or writes a file is judged (argspec
 // curlEffects), and an option its complete list does not know asks.
 func TestCurlOptions(t *testing.T) {
