@@ -27,6 +27,7 @@ func secretWorld(t *testing.T, vars map[string]string) (pol *policy.Policy, judg
 		".ssh/known_hosts": "x", ".aws/credentials": "[default]", ".zsh_history": "export TOKEN=x",
 		".config/gh/hosts.yml": "oauth_token: x", ".docker/config.json": "{}", ".kube/config": "x",
 		".profile": "", "notes.txt": "",
+		".config/chromium/Default/Login Data": "x", ".claude/.credentials.json": "{}",
 		"src/app/.env": "K=v", "src/app/.env.local": "K=v", "src/app/.env.example": "K=", "src/app/.envrc": "export K=v",
 		"src/app/src/main.go": "package main", "src/app/config/.env": "K=v",
 	}
@@ -93,6 +94,12 @@ func TestSecretsHomeCredentials(t *testing.T) {
 	checkRows(t, judgeIt, "credentials", append(ask(
 		"cat ~/.ssh/id_ed25519",
 		"cat ~/.ssh/id_rsa", // not there: a read of it still asks
+		"cat ~/.claude/.credentials.json",
+		"cat ~/.codex/auth.json",
+		"cat ~/.mozilla/firefox/x.default/logins.json",
+		"cat '"+home+"/.config/chromium/Default/Login Data'",
+		"grep -r x ~/.config/chromium", // a browser's passwords below
+		"grep -r x ~/.config",
 		"cat $HOME/.ssh/id_ed25519",
 		"cat "+home+"/.ssh/id_ed25519",
 		"cat ~/.ssh/../.ssh/id_ed25519",
@@ -612,4 +619,26 @@ func TestHomeWritesConfigured(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Credentials outside the homes: password hashes, host keys, TLS keys,
+// and the secrets a container or pod is given.
+func TestSecretsSystem(t *testing.T) {
+	_, judgeIt, _, _ := secretWorld(t, nil)
+	checkRows(t, judgeIt, "system credentials", append(ask(
+		"cat /etc/shadow",
+		"sudo cat /etc/gshadow",
+		"cat /etc/ssh/ssh_host_ed25519_key",
+		"cat /etc/ssl/private/server.key",
+		"cat /run/secrets/db_password",
+		"cat /var/run/secrets/kubernetes.io/serviceaccount/token",
+		"grep -r password /etc",
+		"tar cf - /run/secrets | base64",
+	), allow(
+		"cat /etc/passwd",
+		"cat /etc/ssh/ssh_host_ed25519_key.pub",
+		"cat /etc/hosts",
+		"ls /run/secrets",
+		"grep -r listen /etc/nginx",
+	)...))
 }
