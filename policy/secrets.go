@@ -270,11 +270,16 @@ func procLink() func(p *Part, e Effect) word.Tri {
 
 // secretMatcher matches effects against one row of secretFiles under
 // each home.
+// secretMatcher compiles its patterns on first use, in fields rather than
+// closures: every command builds one for each row.
 type secretMatcher struct {
-	row   secretFile
-	homes []string
-	pats  func() []homePats
-	tails func() (*word.Pattern, []*word.Pattern)
+	row       secretFile
+	homes     []string
+	patsOnce  sync.Once
+	homePats  []homePats
+	tailsOnce sync.Once
+	tail      *word.Pattern
+	except    []*word.Pattern
 }
 
 type homePats struct {
@@ -314,32 +319,35 @@ func literalDir(pat string) string {
 }
 
 func newSecretMatcher(hs []string, row secretFile) *secretMatcher {
-	m := &secretMatcher{row: row, homes: hs}
-	m.pats = sync.OnceValue(func() []homePats {
-		var out []homePats
-		for _, h := range hs {
+	return &secretMatcher{row: row, homes: hs}
+}
+
+func (m *secretMatcher) pats() []homePats {
+	m.patsOnce.Do(func() {
+		for _, h := range m.homes {
 			// A row written with {a,b} is a pattern for each: the
 			// directories above a file are then literal, as the
 			// recursive reads above them are checked by those.
-			for _, alt := range expandBraces(row.path) {
-				if hp := compileRow(h, secretFile{alt, row.except, row.what}); hp.pat != nil {
-					out = append(out, hp)
+			for _, alt := range expandBraces(m.row.path) {
+				if hp := compileRow(h, secretFile{alt, m.row.except, m.row.what}); hp.pat != nil {
+					m.homePats = append(m.homePats, hp)
 				}
 			}
 		}
-		return out
 	})
-	m.tails = sync.OnceValues(func() (*word.Pattern, []*word.Pattern) {
-		p, _ := word.CompilePath("**/" + row.path)
-		var ex []*word.Pattern
-		for _, e := range row.except {
+	return m.homePats
+}
+
+func (m *secretMatcher) tails() (*word.Pattern, []*word.Pattern) {
+	m.tailsOnce.Do(func() {
+		m.tail, _ = word.CompilePath("**/" + m.row.path)
+		for _, e := range m.row.except {
 			if q, err := word.CompilePath("**/" + e); err == nil {
-				ex = append(ex, q)
+				m.except = append(m.except, q)
 			}
 		}
-		return p, ex
 	})
-	return m
+	return m.tail, m.except
 }
 
 func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
