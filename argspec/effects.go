@@ -53,7 +53,7 @@ func readers(name string) bool {
 		"cksum", "sum", "base64", "base32", "cut", "paste", "diff", "cmp", "comm", "rev", "fold", "fmt",
 		"column", "ls", "du", "bat", "batcat", "readlink", "realpath", "tree", "shasum", "zcat", "bzcat",
 		"xzcat", "zless", "expand", "unexpand", "join", "pr", "split", "csplit", "tsort", "look",
-		"numfmt", "iconv", "jq", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc":
+		"numfmt", "iconv", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc":
 		return true
 	}
 	return false
@@ -427,6 +427,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		}
 		if noPaths(c.Prog) {
 			return effs, true
+		}
+		if c.Prog == "jq" || c.Prog == "gojq" {
+			return jqEffects(args), true
 		}
 		if readers(c.Prog) {
 			raw := c.Raw
@@ -1043,6 +1046,53 @@ func wgetEffects(c *Cmd) []Effect {
 		for _, d := range dirs {
 			add(d, Write, true)
 		}
+	}
+	return effs
+}
+
+// jqEffects are the files jq reads: its operands after the filter (the
+// first operand, unless -f/--from-file makes it a file of the filter),
+// and --slurpfile's and --rawfile's; --arg and --argjson take a name and
+// a value, and after --args or --jsonargs operands are values.
+func jqEffects(args []word.Word) []Effect {
+	var effs []Effect
+	read := func(w word.Word) { effs = append(effs, Effect{Path: w, Access: Read}) }
+	var operands []word.Word
+	fromFile, values := false, false
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		switch {
+		case !ok || t == "-" || !strings.HasPrefix(t, "-"):
+			operands = append(operands, args[i])
+		case t == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case t == "--arg" || t == "--argjson":
+			i += 2
+		case t == "--slurpfile" || t == "--rawfile":
+			if i+2 < len(args) {
+				read(args[i+2])
+			}
+			i += 2
+		case t == "--indent" || t == "-L" || t == "--library-path":
+			i++
+		case t == "--args" || t == "--jsonargs":
+			values = true
+		case t == "--from-file" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "f"):
+			fromFile = true
+		}
+	}
+	if len(operands) == 0 {
+		return effs
+	}
+	if fromFile {
+		read(operands[0]) // the filter's file
+	}
+	if values {
+		return effs
+	}
+	for _, w := range operands[1:] {
+		read(w)
 	}
 	return effs
 }

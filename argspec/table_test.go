@@ -264,6 +264,12 @@ func TestEffects(t *testing.T) {
 		{"curl -O https://x/f", []string{"write . R"}},
 		{"curl -d @body.json https://x", []string{"read body.json"}},
 		{"curl https://x", []string{}},
+		// jq's first operand is its filter, not a file.
+		{"jq .env package.json", []string{"read package.json"}},
+		{"jq -r --arg k .env '.[$k]' a.json b.json", []string{"read a.json", "read b.json"}},
+		{"jq -n --rawfile key .env --slurpfile s data.json '$key'", []string{"read .env", "read data.json"}},
+		{"jq -rf prog.jq in.json", []string{"read prog.jq", "read in.json"}},
+		{"jq -n '$ARGS' --args a b", []string{}},
 		// Every option of curl's that names a file (curlEffects).
 		{"curl --trace t --trace-ascii - --stderr e --libcurl l --etag-save s -D h -c j https://x", []string{"write h", "write j", "write t", "write e", "write l", "write s"}},
 		{"curl --hsts h --alt-svc a https://x", []string{"read h", "read a", "write h", "write a"}},

@@ -292,6 +292,13 @@ func TestSecretsVariables(t *testing.T) {
 	_, judgeIt, _, _ := secretWorld(t, map[string]string{"GITHUB_TOKEN": "ghp_x", "PATH": "/usr/bin"})
 	checkRows(t, judgeIt, "secret variables", append(ask(
 		"echo $GITHUB_TOKEN",
+		// programs' own ways to the environment
+		"jq -n env",
+		"jq -n '$ENV'",
+		"jq -n 'env.GITHUB_TOKEN'",
+		"awk 'BEGIN{for (k in ENVIRON) print k, ENVIRON[k]}'",
+		"awk 'BEGIN{print ENVIRON[\"GITHUB_TOKEN\"]}'",
+		"gawk 'BEGIN { print ENVIRON [ \"AWS_SECRET_ACCESS_KEY\" ] }'",
 		"echo \"token: ${GITHUB_TOKEN}\"",
 		"echo ${GITHUB_TOKEN:0:4}",
 		"printf '%s\\n' \"$AWS_SECRET_ACCESS_KEY\"",
@@ -329,6 +336,10 @@ func TestSecretsVariables(t *testing.T) {
 		"compgen -v | xargs -n1 printenv",
 		"printenv \"$v\"",
 	), allow(
+		"jq -n '$ENV.HOME'",
+		"jq -r '.env' package.json",
+		"awk 'BEGIN{print ENVIRON[\"HOME\"]}'",
+		"awk '{print $1}' notes.txt",
 		"ps aux",
 		"ps -ef",
 		"ps -e",
@@ -357,7 +368,7 @@ func TestSecretsVariables(t *testing.T) {
 	checkRows(t, rgrc, "ripgreprc", append(ask("rg token ~"), allow("rg --no-config token ~")...))
 	// Without a secret in the environment, a dump shows nothing secret.
 	_, plain, _, _ := secretWorld(t, map[string]string{"PATH": "/usr/bin", "HOME": "/h"})
-	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH"))
+	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH", "jq -n env", "awk 'BEGIN{for (k in ENVIRON) print k}'"))
 }
 
 // Issue 14: requests to the cloud metadata endpoints, in every spelling
