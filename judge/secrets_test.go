@@ -292,6 +292,8 @@ func TestSecretsVariables(t *testing.T) {
 	_, judgeIt, _, _ := secretWorld(t, map[string]string{"GITHUB_TOKEN": "ghp_x", "PATH": "/usr/bin"})
 	checkRows(t, judgeIt, "secret variables", append(ask(
 		"echo $GITHUB_TOKEN",
+		"x=GITHUB_TOKEN; echo \"${!x}\"", // indirection to a known name
+		"for v in PATH GITHUB_TOKEN; do echo \"${!v}\"; done",
 		// programs' own ways to the environment
 		"jq -n env",
 		"jq -n '$ENV'",

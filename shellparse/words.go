@@ -621,7 +621,9 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		// subscript, which bash evaluates as arithmetic.
 		v, known := sc.get(w, name)
 		if s, ok := v.Static(); known && ok && word.IsName(s) {
-			w.addValue(sc, b, sc.lookup(w, s, "${!"+name+"}"), ctx)
+			// The hole is named for the variable it is (${!x} with x=TOKEN
+			// prints $TOKEN), so that what reads holes sees which.
+			w.addValue(sc, b, sc.lookup(w, s, "$"+s), ctx)
 			return
 		}
 		w.dataAsCode("${!" + name + "} names a variable by a value not known here; bash evaluates a subscript in it as arithmetic, which can run commands")
