@@ -27,8 +27,6 @@ import (
 // nil. (A switch: a map would refer back to the walk it is part of.)
 func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 	switch prog {
-	case "git":
-		return gitCarried
 	case "npm":
 		return npmCarried
 	case "npx":
@@ -93,8 +91,6 @@ func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, flake8Loader) }
 	case "pip", "pip3":
 		return pipCarried
-	case "docker":
-		return dockerCarried
 	}
 	return nil
 }
@@ -228,9 +224,7 @@ func assignName(t string) (name, op, value string, ok bool) {
 
 // carriedEnv judges a variable that build tools and version control read
 // as a program, as flags, or as a place to load code or configuration
-// from, wherever the text sets it (VAR=x cmd, export, env VAR=x). It
-// reports whether the variable is one of theirs. Each program's variables
-// are read next to the rest of what it runs.
+// from, wherever the text sets it (argspec.CarriedEnv).
 func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 	t, static := a.Value.Static()
 	if static && strings.TrimSpace(t) == "" {
@@ -242,23 +236,11 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 		// whose effects the policy judges (GOCACHE=/etc; go build).
 		w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1})
 	}
-	switch a.Name {
-	case "HOME", "XDG_CONFIG_HOME", "BUNDLE_APP_CONFIG", "DOCKER_CONFIG":
-		// Where programs read their configuration: git's hooks and
-		// helpers, go's env file, npm's script shell, bundler's Gemfile,
-		// docker's CLI plugins (the red team ran a witness through each).
-		w.untrustedLocation(sc, cmd, a, "programs read their configuration, which can name programs to run")
-		return true
-	case "BROWSER":
-		w.carriedProgram(sc, cmd, a.Value, "BROWSER (the program cargo doc --open, python's webbrowser and xdg-open run)")
+	if argspec.CarriedEnv(&carrySink{w: w, sc: sc, cmd: cmd}, a.Name, a.Value) {
 		return true
 	}
-	if buildProgramVar(a.Name) {
-		w.carriedProgram(sc, cmd, a.Value, a.Name+" (the program build tools run as "+a.Name+")")
-		return true
-	}
-	return w.gitEnv(sc, cmd, a) || w.goEnv(sc, cmd, a) || w.cargoEnv(sc, cmd, a) || w.npmEnv(sc, cmd, a) ||
-		w.makeEnv(sc, cmd, a) || w.pythonEnv(sc, cmd, a) || w.jvmEnv(sc, cmd, a) || w.rubyEnv(sc, cmd, a) || w.dockerEnv(sc, cmd, a)
+	return w.goEnv(sc, cmd, a) || w.cargoEnv(sc, cmd, a) || w.npmEnv(sc, cmd, a) ||
+		w.makeEnv(sc, cmd, a) || w.pythonEnv(sc, cmd, a) || w.jvmEnv(sc, cmd, a) || w.rubyEnv(sc, cmd, a)
 }
 
 // buildProgramVar are the variables build systems (make's implicit
@@ -432,4 +414,70 @@ func (w *walker) searchPath(sc *scope, cmd *Cmd, a Assign, what string) {
 			return
 		}
 	}
+}
+
+// carrySink is what argspec's readers of carried code report to, for one
+// command (or one assignment) in scope sc.
+type carrySink struct {
+	w   *walker
+	sc  *scope
+	cmd *Cmd
+}
+
+func (k *carrySink) Opaque(reason string) { k.w.opaquePart(k.cmd, reason) }
+
+func (k *carrySink) Shell(src, what string, how argspec.ShellRun) {
+	sc := k.sc
+	if how.Elsewhere {
+		sc = sc.clone()
+		sc.cwd = Cwd{Unknown: true}
+	}
+	params := how.Params
+	if params == nil {
+		params = []string{"sh"}
+	}
+	child := k.w.childScope(sc, params, how.ParamsUnknown)
+	layer := Layer{Kind: what, Argv: word.Strings(k.cmd.Argv)}
+	if how.Caller {
+		k.w.code(child, src, layer)
+		return
+	}
+	k.w.codeFor(child, "sh", src, layer)
+}
+
+func (k *carrySink) Argv(argv []word.Word, what string, wrapper bool) {
+	k.w.carriedArgv(k.sc, k.cmd, argv, what, wrapper)
+}
+
+func (k *carrySink) Wrapper() { k.cmd.Wrapper = true }
+
+func (k *carrySink) Setenv(name string, v word.Word) {
+	k.w.checkAssigns(k.sc, []Assign{{Name: name, Value: v}}, false)
+}
+
+func (k *carrySink) Assigned(name string, v word.Word) {
+	k.w.emit(&Cmd{Assigns: []Assign{{Name: name, Value: v}}, CodeArg: -1})
+}
+
+func (k *carrySink) Assigns(f func(name string, v word.Word)) {
+	for _, a := range k.cmd.Assigns {
+		f(a.Name, a.Value)
+	}
+}
+
+func (k *carrySink) JudgedWhereSet(name string) bool {
+	return name == "PATH" || codeVars(name) != "" || hiddenCodeVars(name) != ""
+}
+
+func (k *carrySink) Cwd() ([]string, bool) { return k.sc.cwd.Dirs, k.sc.cwd.Unknown }
+
+func (k *carrySink) UntrustedDir(v word.Word) (string, bool) { return k.w.untrustedPath(k.sc, v) }
+
+func (k *carrySink) Getenv(name string) string { return k.w.getenv(name) }
+
+func (k *carrySink) Glob(pattern string) ([]string, bool) {
+	if k.w.opts.Glob == nil {
+		return nil, false
+	}
+	return k.w.opts.Glob(pattern), true
 }
