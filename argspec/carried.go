@@ -223,7 +223,7 @@ func shellLike(v word.Word) bool {
 	if !ok || strings.ContainsAny(t, " \t") {
 		return false
 	}
-	return Is(path.Base(t), Shell)
+	return ShellGrammars(path.Base(t)) != nil
 }
 
 // outside reports a directory or file operand that may lie outside the
@@ -458,5 +458,16 @@ func (r *carry) loadedCode(l *codeLoader) {
 // its order.
 var carriers = [...]carrier{
 	{names: []string{"git"}, argv: gitCarried, env: (*carry).gitEnv},
+	{names: []string{"npm"}, argv: npmCarried, env: (*carry).npmEnv},
+	{names: []string{"npx"}, argv: npxCarried},
+	{names: []string{"yarn"}, argv: yarnCarried},
+	{names: []string{"pnpm"}, argv: pnpmCarried},
+	{names: []string{"jest"}, argv: loaded(jestLoader)},
+	{names: []string{"vitest"}, argv: loaded(vitestLoader)},
+	{names: []string{"mocha"}, argv: loaded(mochaLoader)},
+	{names: []string{"eslint"}, argv: loaded(eslintLoader)},
+	{names: []string{"prettier"}, argv: loaded(prettierLoader)},
+	{names: []string{"tsc"}, argv: loaded(tscLoader)},
+	{names: []string{"playwright"}, argv: loaded(playwrightLoader)},
 	{names: []string{"docker"}, argv: dockerCarried, env: (*carry).dockerEnv},
 }

@@ -46,7 +46,7 @@ func TestClassOf(t *testing.T) {
 		{"source", Exact, true},
 		{".", Exact, true},
 		{"find", ReadOnly | Exact, true},
-		{"npx", Exact, true},
+		{"npx", Exact | BuildTool, true},
 		{"pythonista", 0, false},
 		{"python3-config", 0, false},
 		{"", 0, false},

@@ -27,14 +27,6 @@ import (
 // nil. (A switch: a map would refer back to the walk it is part of.)
 func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 	switch prog {
-	case "npm":
-		return npmCarried
-	case "npx":
-		return npxCarried
-	case "yarn":
-		return yarnCarried
-	case "pnpm":
-		return pnpmCarried
 	case "make", "gmake":
 		return makeCarried
 	case "go":
@@ -67,24 +59,10 @@ func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, rubocopLoader) }
 	case "pytest", "py.test":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pytestLoader) }
-	case "jest":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, jestLoader) }
-	case "vitest":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, vitestLoader) }
-	case "mocha":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, mochaLoader) }
-	case "eslint":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, eslintLoader) }
-	case "prettier":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, prettierLoader) }
 	case "pylint":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pylintLoader) }
 	case "mypy":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, mypyLoader) }
-	case "tsc":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, tscLoader) }
-	case "playwright":
-		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, playwrightLoader) }
 	case "pyright":
 		return func(w *walker, sc *scope, cmd *Cmd) { w.loadedCode(sc, cmd, pyrightLoader) }
 	case "flake8":
@@ -239,7 +217,7 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 	if argspec.CarriedEnv(&carrySink{w: w, sc: sc, cmd: cmd}, a.Name, a.Value) {
 		return true
 	}
-	return w.goEnv(sc, cmd, a) || w.cargoEnv(sc, cmd, a) || w.npmEnv(sc, cmd, a) ||
+	return w.goEnv(sc, cmd, a) || w.cargoEnv(sc, cmd, a) ||
 		w.makeEnv(sc, cmd, a) || w.pythonEnv(sc, cmd, a) || w.jvmEnv(sc, cmd, a) || w.rubyEnv(sc, cmd, a)
 }
 
