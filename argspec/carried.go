@@ -458,6 +458,7 @@ func (r *carry) loadedCode(l *codeLoader) {
 // its order.
 var carriers = [...]carrier{
 	{names: []string{"git"}, argv: gitCarried, env: (*carry).gitEnv},
+	{names: []string{"make", "gmake"}, argv: makeCarried, env: (*carry).makeEnv},
 	{names: []string{"npm"}, argv: npmCarried, env: (*carry).npmEnv},
 	{names: []string{"npx"}, argv: npxCarried},
 	{names: []string{"yarn"}, argv: yarnCarried},

@@ -18,6 +18,7 @@ func TestClassOf(t *testing.T) {
 		{"rm", Writer, false},
 		{"gofmt", Writer, false},
 		{"git", BuildTool, false},
+		{"make", BuildTool, false},
 		{"env", ReadOnly | Wrapper | Carrier, true},
 		{"xargs", ReadOnly | Wrapper | Carrier, true},
 		{"nice", Wrapper | Carrier, true},
