@@ -458,6 +458,8 @@ func (r *carry) loadedCode(l *codeLoader) {
 // its order.
 var carriers = [...]carrier{
 	{names: []string{"git"}, argv: gitCarried, env: (*carry).gitEnv},
+	{names: []string{"go"}, argv: goCarried, env: (*carry).goEnv},
+	{names: []string{"cargo"}, argv: cargoCarried, env: (*carry).cargoEnv},
 	{names: []string{"make", "gmake"}, argv: makeCarried, env: (*carry).makeEnv},
 	{names: []string{"npm"}, argv: npmCarried, env: (*carry).npmEnv},
 	{names: []string{"npx"}, argv: npxCarried},

@@ -27,10 +27,6 @@ import (
 // nil. (A switch: a map would refer back to the walk it is part of.)
 func carrier(prog string) func(w *walker, sc *scope, cmd *Cmd) {
 	switch prog {
-	case "go":
-		return goCarried
-	case "cargo":
-		return cargoCarried
 	case "poetry":
 		return poetryCarried
 	case "uv":
@@ -215,7 +211,7 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 	if argspec.CarriedEnv(&carrySink{w: w, sc: sc, cmd: cmd}, a.Name, a.Value) {
 		return true
 	}
-	return w.goEnv(sc, cmd, a) || w.cargoEnv(sc, cmd, a) || w.pythonEnv(sc, cmd, a) || w.jvmEnv(sc, cmd, a) || w.rubyEnv(sc, cmd, a)
+	return w.pythonEnv(sc, cmd, a) || w.jvmEnv(sc, cmd, a) || w.rubyEnv(sc, cmd, a)
 }
 
 // buildProgramVar are the variables build systems (make's implicit
