@@ -132,10 +132,14 @@ func ReadCarried(s CarrySink, prog string, argv []word.Word) bool {
 // CarriedEnv judges a variable that build tools and version control read
 // as a program, as flags, or as a place to load code or configuration
 // from, wherever the text sets it (VAR=x cmd, export, env VAR=x). It
-// reports whether the variable is one of theirs. Each ecosystem's
-// variables are read by its record, next to the rest of what it runs.
-// (The walker reports the places a tool writes, EnvEffects, itself.)
+// reports whether the variable is one of theirs; a blank value is unset
+// in effect, and runs nothing. Each ecosystem's variables are read by its
+// record, next to the rest of what it runs. (The walker reports the places
+// a tool writes, EnvEffects, itself.)
 func CarriedEnv(s CarrySink, name string, v word.Word) bool {
+	if t, static := v.Static(); static && strings.TrimSpace(t) == "" {
+		return false // unset in effect: nothing runs
+	}
 	r := &carry{CarrySink: s}
 	a := envVar{Name: name, Value: v}
 	switch a.Name {
@@ -472,5 +476,23 @@ var carriers = [...]carrier{
 	{names: []string{"prettier"}, argv: loaded(prettierLoader)},
 	{names: []string{"tsc"}, argv: loaded(tscLoader)},
 	{names: []string{"playwright"}, argv: loaded(playwrightLoader)},
+	{names: []string{"pip", "pip3"}, argv: pipCarried, env: (*carry).pythonEnv},
+	{names: []string{"poetry"}, argv: poetryCarried},
+	{names: []string{"uv"}, argv: uvCarried},
+	{names: []string{"uvx"}, argv: uvxCarried},
+	{names: []string{"tox"}, argv: toxCarried},
+	{names: []string{"nox"}, argv: noxCarried},
+	{names: []string{"coverage"}, argv: coverageCarried},
+	{names: []string{"pytest", "py.test"}, argv: loaded(pytestLoader)},
+	{names: []string{"pylint"}, argv: loaded(pylintLoader)},
+	{names: []string{"mypy"}, argv: loaded(mypyLoader)},
+	{names: []string{"pyright"}, argv: loaded(pyrightLoader)},
+	{names: []string{"flake8"}, argv: loaded(flake8Loader)},
+	{names: []string{"mvn", "mvnw"}, argv: mvnCarried, env: (*carry).jvmEnv},
+	{names: []string{"gradle", "gradlew"}, argv: gradleCarried},
+	{names: []string{"bundle"}, argv: bundleCarried, env: (*carry).rubyEnv},
+	{names: []string{"rake"}, argv: rakeCarried},
+	{names: []string{"rspec"}, argv: loaded(rspecLoader)},
+	{names: []string{"rubocop"}, argv: loaded(rubocopLoader)},
 	{names: []string{"docker"}, argv: dockerCarried, env: (*carry).dockerEnv},
 }

@@ -1811,10 +1811,6 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 		argspec.ReadCarried(&carrySink{w: w, sc: sc, cmd: cmd}, prog, cmd.Argv)
 		return
 	}
-	if carried := carrier(prog); carried != nil {
-		carried(w, sc, cmd)
-		return
-	}
 	// The argv's text is only needed for code found: most programs have none.
 	argvText := func() []string { return word.Strings(cmd.Argv) }
 	judge := func(v word.Word, what string) {
