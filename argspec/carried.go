@@ -296,6 +296,20 @@ func assignName(t string) (name, op, value string, ok bool) {
 	return name, op, t[eq+1:], true
 }
 
+// optionValue is an option's value: the one attached to it (val, when
+// hasVal), or else the next word of args, which it takes (advancing *i);
+// ok is false when args end before it.
+func optionValue(args []word.Word, i *int, val string, hasVal bool) (v word.Word, ok bool) {
+	if hasVal {
+		return word.FromLit(val), true
+	}
+	if *i+1 >= len(args) {
+		return word.Word{}, false
+	}
+	*i++
+	return args[*i], true
+}
+
 // untrustedLocation judges a variable naming where a tool loads its
 // programs, toolchain or configuration from (GOROOT, JAVA_HOME,
 // GIT_EXEC_PATH, CARGO_HOME): like a PATH entry, a directory the text or
@@ -433,13 +447,9 @@ func (r *carry) loadedCode(l *codeLoader) {
 		if !valued[name] {
 			continue
 		}
-		v := word.FromLit(val)
-		if !hasVal {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, val, hasVal)
+		if !ok {
+			continue
 		}
 		if code[name] && strings.HasPrefix(strings.TrimSpace(v.Prefix()), "{") {
 			// Inline configuration (jest --config='{"reporters":[…]}'):

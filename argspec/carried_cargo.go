@@ -37,13 +37,9 @@ func cargoCarried(r *carry) {
 		default:
 			continue
 		}
-		v := word.FromLit(val)
-		if !hasVal {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, val, hasVal)
+		if !ok {
+			continue
 		}
 		switch name {
 		case "--config":

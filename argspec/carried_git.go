@@ -181,13 +181,9 @@ func (r *carry) gitScriptOptions(sub string) {
 			if name != n && (sub == "filter-branch" || !strings.HasPrefix(n, name)) {
 				continue
 			}
-			v := word.FromLit(val)
-			if !hasVal {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				v = args[i]
+			v, ok := optionValue(args, &i, val, hasVal)
+			if !ok {
+				break
 			}
 			if n == "--smtp-server" {
 				if strings.HasPrefix(v.Prefix(), "/") || !v.IsStatic() {

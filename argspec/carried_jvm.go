@@ -62,13 +62,9 @@ func mvnCarried(r *carry) {
 		if !mvnValued[name] {
 			continue // a switch, or an option mvn refuses
 		}
-		v := word.FromLit(val)
-		if !hasVal {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, val, hasVal)
+		if !ok {
+			continue
 		}
 		switch name {
 		case "-f", "--file":
@@ -117,12 +113,10 @@ func gradleCarried(r *carry) {
 		case "-b", "--build-file", "-c", "--settings-file":
 			r.Opaque("gradle " + name + " runs another build script")
 		case "-p", "--project-dir", "--include-build", "-g", "--gradle-user-home":
-			v := word.FromLit("")
-			if strings.Contains(t, "=") {
-				v = word.FromLit(t[len(name)+1:])
-			} else if i+1 < len(args) {
-				i++
-				v = args[i]
+			_, val, hasVal := strings.Cut(t, "=")
+			v, ok := optionValue(args, &i, val, hasVal)
+			if !ok {
+				v = word.FromLit("")
 			}
 			if r.outside(v) || name == "-g" || name == "--gradle-user-home" {
 				r.Opaque("gradle " + name + " " + v.String() + " builds or configures from outside the project")

@@ -301,15 +301,10 @@ func npxCarried(r *carry) {
 // package's program, yarn node node; yarn run and yarn NAME run the
 // project's scripts and its dependencies' programs.
 func yarnCarried(r *carry) {
-	ops, rest, _, ok := r.npmArgs(r.argv[1:], "yarn", true)
+	sub, rest, ok := r.npmSubcommand("yarn")
 	if !ok {
-		r.Opaque("yarn with an argument not known here where an option could be")
 		return
 	}
-	if len(ops) == 0 {
-		return
-	}
-	sub, _ := ops[0].Static()
 	switch sub {
 	case "exec":
 		// Yarn 1 runs COMMAND ARGS as a program; Yarn 2+ runs COMMAND as
@@ -338,12 +333,7 @@ func yarnCarried(r *carry) {
 	case "node":
 		r.Argv(append([]word.Word{word.FromLit("node")}, rest...), "yarn node", true)
 	case "add", "install":
-		specs, _, _, ok := r.npmArgs(rest, "yarn", false)
-		if !ok {
-			r.Opaque("yarn add with an argument not known here")
-			return
-		}
-		r.packageSpecs(specs, "yarn "+sub)
+		r.addPackages(rest, "yarn", sub)
 	default:
 		// Settings after the script name (up to --) may still be the
 		// tool's own: read them too.
@@ -354,15 +344,10 @@ func yarnCarried(r *carry) {
 // pnpmCarried: pnpm exec runs a command (a shell string with -c), pnpm
 // dlx a downloaded package's program.
 func pnpmCarried(r *carry) {
-	ops, rest, _, ok := r.npmArgs(r.argv[1:], "pnpm", true)
+	sub, rest, ok := r.npmSubcommand("pnpm")
 	if !ok {
-		r.Opaque("pnpm with an argument not known here where an option could be")
 		return
 	}
-	if len(ops) == 0 {
-		return
-	}
-	sub, _ := ops[0].Static()
 	switch sub {
 	case "exec":
 		for len(rest) > 0 {
@@ -393,15 +378,37 @@ func pnpmCarried(r *carry) {
 	case "dlx":
 		r.dlx(rest, "pnpm dlx")
 	case "add", "install", "i":
-		specs, _, _, ok := r.npmArgs(rest, "pnpm", false)
-		if !ok {
-			r.Opaque("pnpm add with an argument not known here")
-			return
-		}
-		r.packageSpecs(specs, "pnpm "+sub)
+		r.addPackages(rest, "pnpm", sub)
 	default:
 		r.npmArgs(rest, "pnpm", false)
 	}
+}
+
+// npmSubcommand reads yarn's or pnpm's own options up to the subcommand,
+// and returns it and the words after it; ok is false when there is none
+// to read, or the options cannot be read (which is opaque).
+func (r *carry) npmSubcommand(tool string) (sub string, rest []word.Word, ok bool) {
+	ops, rest, _, ok := r.npmArgs(r.argv[1:], tool, true)
+	if !ok {
+		r.Opaque(tool + " with an argument not known here where an option could be")
+		return "", nil, false
+	}
+	if len(ops) == 0 {
+		return "", nil, false
+	}
+	sub, _ = ops[0].Static()
+	return sub, rest, true
+}
+
+// addPackages judges yarn add and pnpm add (sub): the packages they are
+// told to install.
+func (r *carry) addPackages(args []word.Word, tool, sub string) {
+	specs, _, _, ok := r.npmArgs(args, tool, false)
+	if !ok {
+		r.Opaque(tool + " add with an argument not known here")
+		return
+	}
+	r.packageSpecs(specs, tool+" "+sub)
 }
 
 // dlx judges yarn/pnpm dlx: PACKAGE ARGS runs the package's program.

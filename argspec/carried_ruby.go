@@ -70,12 +70,10 @@ func rakeCarried(r *carry) {
 				}
 			}
 		case name == "-r" || name == "--require" || name == "-I" || name == "--libdir" || name == "-R" || name == "--rakelibdir" || name == "--rakelib":
-			v := word.FromLit("")
-			if strings.Contains(t, "=") {
-				v = word.FromLit(t[len(name)+1:])
-			} else if i+1 < len(args) {
-				i++
-				v = args[i]
+			_, val, hasVal := strings.Cut(t, "=")
+			v, ok := optionValue(args, &i, val, hasVal)
+			if !ok {
+				v = word.FromLit("")
 			}
 			if r.outside(v) {
 				r.Opaque("rake " + name + " loads ruby code from " + v.String())
