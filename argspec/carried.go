@@ -17,12 +17,12 @@ import (
 // any command; when it cannot be read (a makefile fragment, a config file,
 // a value known only at run time) the part is opaque, which asks.
 //
-// Each program's knowledge is one record of carriers (carried_NAME.go
+// Each program's knowledge is one record of buildTools (carried_NAME.go
 // holds an ecosystem's readers): the reader of its argv and, for one
 // program of each ecosystem, of the environment variables the ecosystem
 // reads. The records are the class BuildTool; the walker looks a program
-// up (ReadCarried, CarriedEnv) and reports what the readers find to a
-// CarrySink.
+// up (ReadCarried, CarriedEnv), and the readers report what they find to
+// the CarrySink it implements.
 
 // A CarrySink receives what a reader finds in one command (or one
 // assignment, for CarriedEnv): the walker implements it, in the scope the
@@ -79,10 +79,10 @@ type ShellRun struct {
 	Caller bool
 }
 
-// A carrier is one record: the programs it names, the reader of their
+// A buildTool is one record: the programs it names, the reader of their
 // argv, and (for one program of an ecosystem) the reader of the variables
 // the ecosystem reads, which reports whether the variable is one of them.
-type carrier struct {
+type buildTool struct {
 	names []string
 	argv  func(r *carry)
 	env   func(r *carry, a envVar) bool
@@ -105,23 +105,22 @@ func loaded(l *codeLoader) func(r *carry) {
 	return func(r *carry) { r.loadedCode(l) }
 }
 
-// carrierOf returns prog's record, or nil. The records are searched, not
+// buildToolOf returns prog's record, or nil. The records are searched, not
 // indexed, as the class lists are.
-func carrierOf(prog string) *carrier {
-	for i := range carriers {
-		if slices.Contains(carriers[i].names, prog) {
-			return &carriers[i]
+func buildToolOf(prog string) *buildTool {
+	for i := range buildTools {
+		if slices.Contains(buildTools[i].names, prog) {
+			return &buildTools[i]
 		}
 	}
 	return nil
 }
 
 // ReadCarried reads the code prog's argv carries, reporting it to s. It
-// reports whether prog is a program of the catalogue's carriers
-// (BuildTool); the walker asks Is(prog, BuildTool) first, so that other
-// programs cost no sink.
+// reports whether prog has a record (is a BuildTool); the walker asks
+// Is(prog, BuildTool) first, so that other programs cost no sink.
 func ReadCarried(s CarrySink, prog string, argv []word.Word) bool {
-	c := carrierOf(prog)
+	c := buildToolOf(prog)
 	if c == nil {
 		return false
 	}
@@ -157,8 +156,8 @@ func CarriedEnv(s CarrySink, name string, v word.Word) bool {
 		r.program(a.Value, a.Name+" (the program build tools run as "+a.Name+")")
 		return true
 	}
-	for i := range carriers {
-		if env := carriers[i].env; env != nil && env(r, a) {
+	for i := range buildTools {
+		if env := buildTools[i].env; env != nil && env(r, a) {
 			return true
 		}
 	}
@@ -467,10 +466,11 @@ func (r *carry) loadedCode(l *codeLoader) {
 	}
 }
 
-// carriers are the programs whose argv carries code, one record each:
-// the class BuildTool is this table. The environment readers are asked in
-// its order.
-var carriers = [...]carrier{
+// buildTools are the programs whose argv carries code, one record each:
+// the class BuildTool is this table, and adding a program is adding its
+// record here (with its readers and tests). The environment readers are
+// asked in its order.
+var buildTools = [...]buildTool{
 	{names: []string{"git"}, argv: gitCarried, env: (*carry).gitEnv},
 	{names: []string{"go"}, argv: goCarried, env: (*carry).goEnv},
 	{names: []string{"cargo"}, argv: cargoCarried, env: (*carry).cargoEnv},

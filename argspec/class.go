@@ -43,7 +43,7 @@ const (
 	Exact
 	// BuildTool programs (build tools, package managers, test runners,
 	// version control) run the project's own code, and code their argv or
-	// environment adds is read by their record of carriers (carried.go):
+	// environment adds is read by their record of buildTools (carried.go):
 	// the walker reads it with ReadCarried.
 	BuildTool
 )
@@ -79,7 +79,7 @@ func classOf(prog string, want Class) Class {
 			c |= Interpreter
 		}
 	}
-	if want&BuildTool != 0 && carrierOf(prog) != nil {
+	if want&BuildTool != 0 && buildToolOf(prog) != nil {
 		c |= BuildTool
 	}
 	return c & want
@@ -118,7 +118,7 @@ func Names(c Class) []string {
 		}
 	}
 	if c&BuildTool != 0 {
-		for _, r := range carriers {
+		for _, r := range buildTools {
 			out = append(out, r.names...)
 		}
 	}

@@ -7,7 +7,7 @@ import (
 
 // Code that build tools, package managers and version control carry in
 // their arguments and environment is the program catalogue's knowledge:
-// each such program is a record of argspec's carriers (the class
+// each such program is a record of argspec's buildTools (the class
 // argspec.BuildTool), whose readers report what they find to a
 // CarrySink. The walker looks the program up (programCode, carriedEnv)
 // and implements the sink: it emits the parts, walks the shell code and
