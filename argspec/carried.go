@@ -75,7 +75,8 @@ type ShellRun struct {
 	// submodule, the package npm explore enters).
 	Elsewhere bool
 	// Caller: the code is read the way the calling shell reads code, not
-	// as sh's.
+	// in each dialect sh may be (git grep -O's and difftool -x's
+	// commands, as the walker has always read them).
 	Caller bool
 }
 

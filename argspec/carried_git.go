@@ -230,7 +230,8 @@ func (r *carry) gitConfigArgs(vals []word.Word, what string) {
 
 // gitEnv: variables that name a program git runs, or make it read
 // helpers, hooks and configuration from elsewhere. (The pager, editor
-// and ssh variables are codeVars, judged as shell code.)
+// and ssh variables are the walker's codeVars, judged as shell code wherever
+// they are set.)
 func (r *carry) gitEnv(a envVar) bool {
 	switch a.Name {
 	case "GIT_PROXY_COMMAND":
