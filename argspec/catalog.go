@@ -135,8 +135,8 @@ func catalogSpec(prog string) *Spec {
 		return &Spec{Name: "black", GNU: true, Notation: ("c,code= l,line-length= t,target-version= pyi ipynb python-cell-magics= x,skip-source-first-line S,skip-string-normalization C,skip-magic-trailing-comma preview unstable enable-unstable-feature= check diff color no-color fast safe required-version= exclude= extend-exclude= force-exclude= include= stdin-filename= W,workers= q,quiet v,verbose version config= h,help")}
 	case "rustfmt":
 		return &Spec{Name: "rustfmt", GNU: true, Notation: ("check emit= backup config-path= edition= style-edition= color= print-config= l,files-with-diff config= v,verbose q,quiet h,help V,version")}
-	// Build tools whose options carry code (shellparse/carried.go reads
-	// them). GNU make 4.3's options, complete for getopt's abbreviations;
+	// Build tools whose options carry code (their records in carried.go
+	// read it). GNU make 4.3's options, complete for getopt's abbreviations;
 	// -j and -l take an optional number, attached or next.
 	case "make", "gmake":
 		return &Spec{Name: "make", GNU: true, Notation: ("b m B,always-make C,directory= d debug?= e,environment-overrides E,eval= f,file,makefile= h,help i,ignore-errors I,include-dir= j,jobs?= k,keep-going l,load-average,max-load?= L,check-symlink-times n,just-print,dry-run,recon o,old-file,assume-old= O,output-sync?= p,print-data-base q,question r,no-builtin-rules R,no-builtin-variables s,silent,quiet no-silent S,no-keep-going,stop t,touch trace v,version w,print-directory no-print-directory W,what-if,new-file,assume-new= warn-undefined-variables jobserver-auth= jobserver-fds= shuffle?= jobserver-style=")}
@@ -225,8 +225,8 @@ func gitSpec() *Spec {
 		&Spec{Name: "show", Notation: ("output=")},
 		&Spec{Name: "status"},
 		&Spec{Name: "add", GNU: true, Notation: ("n,dry-run v,verbose i,interactive p,patch e,edit f,force sparse u,update A,all no-all no-ignore-removal ignore-removal N,intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")},
-		// Subcommands whose options carry commands (shellparse/carried.go
-		// reads them): complete lists from git 2.4x's -h, so that an
+		// Subcommands whose options carry commands (git's record in
+		// carried_git.go reads them): complete lists from git 2.4x's -h, so that an
 		// abbreviation (--exe=CMD) resolves as git resolves it.
 		&Spec{Name: "rebase", GNU: true, Notation: ("onto= keep-base no-keep-base verify no-verify q,quiet v,verbose n,no-stat stat signoff no-signoff committer-date-is-author-date reset-author-date C= ignore-whitespace whitespace= f,force-rebase no-ff continue skip abort quit edit-todo show-current-patch apply m,merge i,interactive rerere-autoupdate no-rerere-autoupdate empty= autosquash no-autosquash update-refs no-update-refs S,gpg-sign?= no-gpg-sign autostash no-autostash x,exec= r,rebase-merges?= no-rebase-merges fork-point no-fork-point s,strategy= X,strategy-option= root reschedule-failed-exec no-reschedule-failed-exec reapply-cherry-picks no-reapply-cherry-picks keep-empty no-keep-empty")},
 		&Spec{Name: "fetch", GNU: true, Notation: ("v,verbose q,quiet all no-all set-upstream a,append atomic upload-pack= f,force m,multiple t,tags no-tags n j,jobs= prefetch p,prune no-prune P,prune-tags recurse-submodules?= no-recurse-submodules dry-run write-fetch-head no-write-fetch-head k,keep u,update-head-ok progress no-progress depth= shallow-since= shallow-exclude= deepen= unshallow refetch update-shallow refmap= o,server-option= 4,ipv4 6,ipv6 negotiation-tip= negotiate-only filter= auto-maintenance no-auto-maintenance auto-gc no-auto-gc show-forced-updates no-show-forced-updates write-commit-graph no-write-commit-graph stdin porcelain")},

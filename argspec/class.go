@@ -41,6 +41,11 @@ const (
 	// one is remembered for the exact argv only. Wrappers, shells and
 	// interpreters are exact too (RememberExactly).
 	Exact
+	// BuildTool programs (build tools, package managers, test runners,
+	// version control) run the project's own code, and code their argv or
+	// environment adds is read by their record of buildTools (carried.go):
+	// the walker reads it with ReadCarried.
+	BuildTool
 )
 
 // ClassOf returns the classes of a program by its base name.
@@ -73,6 +78,9 @@ func classOf(prog string, want Class) Class {
 		if _, _, ok := InterpreterOf(prog); ok {
 			c |= Interpreter
 		}
+	}
+	if want&BuildTool != 0 && buildToolOf(prog) != nil {
+		c |= BuildTool
 	}
 	return c & want
 }
@@ -107,6 +115,11 @@ func Names(c Class) []string {
 	if c&Interpreter != 0 {
 		for _, in := range interpreters {
 			out = append(out, in.name)
+		}
+	}
+	if c&BuildTool != 0 {
+		for _, r := range buildTools {
+			out = append(out, r.names...)
 		}
 	}
 	slices.Sort(out)

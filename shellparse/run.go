@@ -3,10 +3,8 @@ package shellparse
 import (
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -1804,17 +1802,13 @@ func substituteWith(t, ph string, found word.Word, action string) word.Word {
 	return w
 }
 
-var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
-})
-
 // programCode judges commands that ordinary programs run from their
 // arguments (GTFOBins-style): git -c core.pager=…, tar
 // --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
 // GNU sed's e command, find -exec.
 func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
-	if carried := carrier(prog); carried != nil {
-		carried(w, sc, cmd)
+	if argspec.Is(prog, argspec.BuildTool) {
+		argspec.ReadCarried(&carrySink{w: w, sc: sc, cmd: cmd}, prog, cmd.Argv)
 		return
 	}
 	// The argv's text is only needed for code found: most programs have none.

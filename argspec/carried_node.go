@@ -1,9 +1,8 @@
-package shellparse
+package argspec
 
 import (
 	"strings"
 
-	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -44,28 +43,28 @@ var npmShort = map[string]string{
 
 // npmConfigCode judges one npm setting (from an option or an
 // npm_config_* variable) that names a program or code, by key.
-func (w *walker) npmConfigCode(sc *scope, cmd *Cmd, key string, v word.Word, tool string) {
+func (r *carry) npmConfigCode(key string, v word.Word, tool string) {
 	key = strings.TrimPrefix(strings.ReplaceAll(strings.ToLower(key), "_", "-"), "config.") // pnpm --config.KEY=V
 	switch key {
 	case "script-shell", "shell":
 		if !shellLike(v) {
-			w.opaquePart(cmd, tool+" runs its scripts with "+v.String()+" ("+key+"), a program the guard does not read as a shell")
+			r.Opaque(tool + " runs its scripts with " + v.String() + " (" + key + "), a program the guard does not read as a shell")
 		}
 	case "node-options":
 		if t, ok := v.Static(); !ok || strings.TrimSpace(t) != "" {
-			w.opaquePart(cmd, tool+" --node-options passes options (such as --require) to every node it starts")
+			r.Opaque(tool + " --node-options passes options (such as --require) to every node it starts")
 		}
 	case "userconfig", "globalconfig", "init-module", "onload-script":
-		w.opaquePart(cmd, tool+" --"+key+" reads "+v.String()+", which can set the programs it runs")
+		r.Opaque(tool + " --" + key + " reads " + v.String() + ", which can set the programs it runs")
 	case "prefix", "dir":
-		if outsideDir(sc, v) {
-			w.opaquePart(cmd, tool+" --"+key+" runs the scripts of the package in "+v.String()+", not the project's")
+		if r.outside(v) {
+			r.Opaque(tool + " --" + key + " runs the scripts of the package in " + v.String() + ", not the project's")
 		}
 	case "editor", "browser", "viewer", "git", "node-gyp":
 		if t, ok := v.Static(); ok && (t == "true" || t == "false" || t == "") {
 			return
 		}
-		w.carriedProgram(sc, cmd, v, tool+" --"+key)
+		r.program(v, tool+" --"+key)
 	}
 }
 
@@ -74,7 +73,7 @@ func (w *walker) npmConfigCode(sc *scope, cmd *Cmd, key string, v word.Word, too
 // It returns the operands (the subcommand first) and the words after
 // "--"; ok is false when a word not known here stands where an option
 // could be.
-func (w *walker) npmArgs(sc *scope, cmd *Cmd, args []word.Word, tool string, stopAtOperand bool) (ops, rest []word.Word, opts map[string]word.Word, ok bool) {
+func (r *carry) npmArgs(args []word.Word, tool string, stopAtOperand bool) (ops, rest []word.Word, opts map[string]word.Word, ok bool) {
 	opts = map[string]word.Word{}
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -105,8 +104,8 @@ func (w *walker) npmArgs(sc *scope, cmd *Cmd, args []word.Word, tool string, sto
 			if !known && len(name) > 1 {
 				// A cluster of shorthands: one that takes a value hides
 				// what follows from the guard.
-				for _, r := range name {
-					l := npmShort[string(r)]
+				for _, ch := range name {
+					l := npmShort[string(ch)]
 					if npmValued[l] {
 						return nil, nil, nil, false
 					}
@@ -136,15 +135,15 @@ func (w *walker) npmArgs(sc *scope, cmd *Cmd, args []word.Word, tool string, sto
 			v = word.FromLit("true")
 		}
 		opts[name] = v
-		w.npmConfigCode(sc, cmd, name, v, tool)
+		r.npmConfigCode(name, v, tool)
 	}
 	return ops, nil, opts, true
 }
 
-func npmCarried(w *walker, sc *scope, cmd *Cmd) {
-	ops, rest, opts, ok := w.npmArgs(sc, cmd, cmd.Argv[1:], "npm", false)
+func npmCarried(r *carry) {
+	ops, rest, opts, ok := r.npmArgs(r.argv[1:], "npm", false)
 	if !ok {
-		w.opaquePart(cmd, "npm with an argument not known here where an option could be")
+		r.Opaque("npm with an argument not known here where an option could be")
 		return
 	}
 	if len(ops) == 0 {
@@ -153,21 +152,19 @@ func npmCarried(w *walker, sc *scope, cmd *Cmd) {
 	sub, _ := ops[0].Static()
 	switch npmCommand(sub) {
 	case "exec":
-		w.npmExec(sc, cmd, append(ops[1:], rest...), opts, "npm exec")
+		r.npmExec(append(ops[1:], rest...), opts, "npm exec")
 	case "explore":
 		// npm explore PKG -- COMMAND: a shell command in the package.
 		if len(rest) > 0 {
-			sub := sc.clone()
-			sub.cwd = Cwd{Unknown: true}
-			w.carriedShell(sub, cmd, argspec.JoinWords(rest), "npm explore")
+			r.shellRun(JoinWords(rest), "npm explore", ShellRun{Elsewhere: true})
 		}
 	case "init":
 		// npm init INITIALIZER runs the package create-INITIALIZER.
 		if len(ops) > 1 {
-			w.opaquePart(cmd, "npm init "+ops[1].String()+" downloads and runs the package that creates the project")
+			r.Opaque("npm init " + ops[1].String() + " downloads and runs the package that creates the project")
 		}
 	case "install", "install-test":
-		w.packageSpecs(sc, cmd, ops[1:], "npm install")
+		r.packageSpecs(ops[1:], "npm install")
 	}
 }
 
@@ -177,11 +174,11 @@ func npmCarried(w *walker, sc *scope, cmd *Cmd) {
 // package from a git repository, a URL, a tarball or a directory outside
 // the working directory is code the command line names, whose install
 // scripts run.
-func (w *walker) packageSpecs(sc *scope, cmd *Cmd, specs []word.Word, what string) {
+func (r *carry) packageSpecs(specs []word.Word, what string) {
 	for _, s := range specs {
 		t, ok := pathText(s)
 		if !ok {
-			w.opaquePart(cmd, what+" of a package not known here")
+			r.Opaque(what + " of a package not known here")
 			continue
 		}
 		local := strings.HasPrefix(t, "file:") || strings.HasPrefix(t, ".") || strings.HasPrefix(t, "/") || strings.HasPrefix(t, "~")
@@ -199,13 +196,13 @@ func (w *walker) packageSpecs(sc *scope, cmd *Cmd, specs []word.Word, what strin
 		}
 		switch {
 		case local:
-			if outsideDir(sc, word.FromLit(strings.TrimPrefix(t, "file:"))) {
-				w.opaquePart(cmd, what+" "+t+" installs the package in a directory outside the working directory, whose install scripts run")
+			if r.outside(word.FromLit(strings.TrimPrefix(t, "file:"))) {
+				r.Opaque(what + " " + t + " installs the package in a directory outside the working directory, whose install scripts run")
 			}
 		case strings.ContainsAny(name, ":/") || strings.ContainsAny(version, ":/") ||
 			strings.HasSuffix(t, ".tgz") || strings.HasSuffix(t, ".tar.gz") || strings.HasSuffix(t, ".tar"):
 			// git+https://, github:u/r, u/r (GitHub), https://…tgz
-			w.opaquePart(cmd, what+" "+t+" installs a package from a repository, URL or tarball, whose install scripts run")
+			r.Opaque(what + " " + t + " installs a package from a repository, URL or tarball, whose install scripts run")
 		}
 	}
 }
@@ -231,23 +228,23 @@ func npmCommand(s string) string {
 
 // npmExec judges what npm exec (npx) runs: the command named by its first
 // operand, or the --call string; a --package names code to fetch and run.
-func (w *walker) npmExec(sc *scope, cmd *Cmd, argv []word.Word, opts map[string]word.Word, what string) {
+func (r *carry) npmExec(argv []word.Word, opts map[string]word.Word, what string) {
 	if v, ok := opts["package"]; ok {
-		w.opaquePart(cmd, what+" --package runs a program from the package "+v.String())
+		r.Opaque(what + " --package runs a program from the package " + v.String())
 		return
 	}
 	if v, ok := opts["call"]; ok {
-		w.carriedShell(sc, cmd, v, what+" --call")
-		cmd.Wrapper = true
+		r.shell(v, what+" --call")
+		r.Wrapper()
 		return
 	}
-	w.carriedArgv(sc, cmd, argv, what, true)
+	r.Argv(argv, what, true)
 }
 
 // npxCarried: npx reads its own options only before the command; the rest
 // is the command's.
-func npxCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func npxCarried(r *carry) {
+	args := r.argv[1:]
 	var opts map[string]word.Word
 	var argv []word.Word
 	// npx takes an unknown option's next word as its value, so only the
@@ -256,7 +253,7 @@ func npxCarried(w *walker, sc *scope, cmd *Cmd) {
 		t, ok := args[i].Static()
 		if !ok {
 			if args[i].CouldStartWith('-') {
-				w.opaquePart(cmd, "npx with an argument not known here where an option could be")
+				r.Opaque("npx with an argument not known here where an option could be")
 				return
 			}
 			argv = args[i:]
@@ -278,7 +275,7 @@ func npxCarried(w *walker, sc *scope, cmd *Cmd) {
 				i++
 				v, _ = args[i].Static()
 				if !args[i].IsStatic() {
-					w.opaquePart(cmd, "npx "+t+" with a value not known here")
+					r.Opaque("npx " + t + " with a value not known here")
 					return
 				}
 			}
@@ -290,29 +287,24 @@ func npxCarried(w *walker, sc *scope, cmd *Cmd) {
 				long = name
 			}
 			opts[long] = word.FromLit(v)
-			w.npmConfigCode(sc, cmd, long, word.FromLit(v), "npx")
+			r.npmConfigCode(long, word.FromLit(v), "npx")
 		case "y", "yes", "no", "n", "q", "quiet", "s", "silent", "ws", "workspaces", "include-workspace-root", "no-install", "prefer-online", "prefer-offline", "offline":
 		default:
-			w.opaquePart(cmd, "npx with the option "+t+", which the guard does not read")
+			r.Opaque("npx with the option " + t + ", which the guard does not read")
 			return
 		}
 	}
-	w.npmExec(sc, cmd, argv, opts, "npx")
+	r.npmExec(argv, opts, "npx")
 }
 
 // yarnCarried: yarn exec runs a shell command, yarn dlx a downloaded
 // package's program, yarn node node; yarn run and yarn NAME run the
 // project's scripts and its dependencies' programs.
-func yarnCarried(w *walker, sc *scope, cmd *Cmd) {
-	ops, rest, _, ok := w.npmArgs(sc, cmd, cmd.Argv[1:], "yarn", true)
+func yarnCarried(r *carry) {
+	sub, rest, ok := r.npmSubcommand("yarn")
 	if !ok {
-		w.opaquePart(cmd, "yarn with an argument not known here where an option could be")
 		return
 	}
-	if len(ops) == 0 {
-		return
-	}
-	sub, _ := ops[0].Static()
 	switch sub {
 	case "exec":
 		// Yarn 1 runs COMMAND ARGS as a program; Yarn 2+ runs COMMAND as
@@ -320,43 +312,42 @@ func yarnCarried(w *walker, sc *scope, cmd *Cmd) {
 		if len(rest) == 0 {
 			return
 		}
-		w.carriedArgv(sc, cmd, rest, "yarn exec", true)
+		r.Argv(rest, "yarn exec", true)
 		if t, ok := rest[0].Static(); ok {
-			params, known := staticArgs(rest[1:])
-			w.codeFor(w.childScope(sc, append([]string{"yarn"}, params...), !known), "sh", t, Layer{Kind: "yarn exec (its shell)", Argv: word.Strings(cmd.Argv)})
+			var params []string
+			known := true
+			for _, a := range rest[1:] {
+				p, ok := a.Static()
+				if !ok {
+					params, known = nil, false
+					break
+				}
+				params = append(params, p)
+			}
+			r.Shell(t, "yarn exec (its shell)", ShellRun{Params: append([]string{"yarn"}, params...), ParamsUnknown: !known})
 		} else {
-			w.opaquePart(cmd, "yarn exec runs a command line not known here")
+			r.Opaque("yarn exec runs a command line not known here")
 		}
 	case "dlx":
-		w.dlx(sc, cmd, rest, "yarn dlx")
+		r.dlx(rest, "yarn dlx")
 	case "node":
-		w.carriedArgv(sc, cmd, append([]word.Word{word.FromLit("node")}, rest...), "yarn node", true)
+		r.Argv(append([]word.Word{word.FromLit("node")}, rest...), "yarn node", true)
 	case "add", "install":
-		specs, _, _, ok := w.npmArgs(sc, cmd, rest, "yarn", false)
-		if !ok {
-			w.opaquePart(cmd, "yarn add with an argument not known here")
-			return
-		}
-		w.packageSpecs(sc, cmd, specs, "yarn "+sub)
+		r.addPackages(rest, "yarn", sub)
 	default:
 		// Settings after the script name (up to --) may still be the
 		// tool's own: read them too.
-		w.npmArgs(sc, cmd, rest, "yarn", false)
+		r.npmArgs(rest, "yarn", false)
 	}
 }
 
 // pnpmCarried: pnpm exec runs a command (a shell string with -c), pnpm
 // dlx a downloaded package's program.
-func pnpmCarried(w *walker, sc *scope, cmd *Cmd) {
-	ops, rest, _, ok := w.npmArgs(sc, cmd, cmd.Argv[1:], "pnpm", true)
+func pnpmCarried(r *carry) {
+	sub, rest, ok := r.npmSubcommand("pnpm")
 	if !ok {
-		w.opaquePart(cmd, "pnpm with an argument not known here where an option could be")
 		return
 	}
-	if len(ops) == 0 {
-		return
-	}
-	sub, _ := ops[0].Static()
 	switch sub {
 	case "exec":
 		for len(rest) > 0 {
@@ -368,38 +359,60 @@ func pnpmCarried(w *walker, sc *scope, cmd *Cmd) {
 			switch t {
 			case "--":
 			case "-c", "--shell-mode":
-				w.carriedShell(sc, cmd, argspec.JoinWords(rest), "pnpm exec --shell-mode")
-				cmd.Wrapper = true
+				r.shell(JoinWords(rest), "pnpm exec --shell-mode")
+				r.Wrapper()
 				return
 			case "-r", "--recursive", "--parallel", "--no-bail", "--report-summary", "--resume-from", "-s", "--silent":
 				if t == "--resume-from" && len(rest) > 0 {
 					rest = rest[1:]
 				}
 			default:
-				w.opaquePart(cmd, "pnpm exec with the option "+t+", which the guard does not read")
+				r.Opaque("pnpm exec with the option " + t + ", which the guard does not read")
 				return
 			}
 			if t == "--" {
 				break
 			}
 		}
-		w.carriedArgv(sc, cmd, rest, "pnpm exec", true)
+		r.Argv(rest, "pnpm exec", true)
 	case "dlx":
-		w.dlx(sc, cmd, rest, "pnpm dlx")
+		r.dlx(rest, "pnpm dlx")
 	case "add", "install", "i":
-		specs, _, _, ok := w.npmArgs(sc, cmd, rest, "pnpm", false)
-		if !ok {
-			w.opaquePart(cmd, "pnpm add with an argument not known here")
-			return
-		}
-		w.packageSpecs(sc, cmd, specs, "pnpm "+sub)
+		r.addPackages(rest, "pnpm", sub)
 	default:
-		w.npmArgs(sc, cmd, rest, "pnpm", false)
+		r.npmArgs(rest, "pnpm", false)
 	}
 }
 
+// npmSubcommand reads yarn's or pnpm's own options up to the subcommand,
+// and returns it and the words after it; ok is false when there is none
+// to read, or the options cannot be read (which is opaque).
+func (r *carry) npmSubcommand(tool string) (sub string, rest []word.Word, ok bool) {
+	ops, rest, _, ok := r.npmArgs(r.argv[1:], tool, true)
+	if !ok {
+		r.Opaque(tool + " with an argument not known here where an option could be")
+		return "", nil, false
+	}
+	if len(ops) == 0 {
+		return "", nil, false
+	}
+	sub, _ = ops[0].Static()
+	return sub, rest, true
+}
+
+// addPackages judges yarn add and pnpm add (sub): the packages they are
+// told to install.
+func (r *carry) addPackages(args []word.Word, tool, sub string) {
+	specs, _, _, ok := r.npmArgs(args, tool, false)
+	if !ok {
+		r.Opaque(tool + " add with an argument not known here")
+		return
+	}
+	r.packageSpecs(specs, tool+" "+sub)
+}
+
 // dlx judges yarn/pnpm dlx: PACKAGE ARGS runs the package's program.
-func (w *walker) dlx(sc *scope, cmd *Cmd, args []word.Word, what string) {
+func (r *carry) dlx(args []word.Word, what string) {
 	for len(args) > 0 {
 		t, ok := args[0].Static()
 		if !ok || !strings.HasPrefix(t, "-") {
@@ -409,19 +422,19 @@ func (w *walker) dlx(sc *scope, cmd *Cmd, args []word.Word, what string) {
 		case "-q", "--quiet", "-s", "--silent":
 			args = args[1:]
 		default:
-			w.opaquePart(cmd, what+" with the option "+t+" runs a program from a package named there")
+			r.Opaque(what + " with the option " + t + " runs a program from a package named there")
 			return
 		}
 	}
-	w.carriedArgv(sc, cmd, args, what, true)
+	r.Argv(args, what, true)
 }
 
 // npmEnv: npm reads npm_config_KEY (any case) as its --KEY option.
-func (w *walker) npmEnv(sc *scope, cmd *Cmd, a Assign) bool {
+func (r *carry) npmEnv(a envVar) bool {
 	if !strings.HasPrefix(strings.ToLower(a.Name), "npm_config_") {
 		return false
 	}
-	w.npmConfigCode(sc, cmd, a.Name[len("npm_config_"):], a.Value, "npm ("+a.Name+")")
+	r.npmConfigCode(a.Name[len("npm_config_"):], a.Value, "npm ("+a.Name+")")
 	return true
 }
 
@@ -431,12 +444,12 @@ func kebabToo(opts string) string {
 	out := opts
 	for _, o := range strings.Fields(opts) {
 		var b strings.Builder
-		for _, r := range o {
-			if r >= 'A' && r <= 'Z' {
+		for _, ch := range o {
+			if ch >= 'A' && ch <= 'Z' {
 				b.WriteByte('-')
-				r += 'a' - 'A'
+				ch += 'a' - 'A'
 			}
-			b.WriteRune(r)
+			b.WriteRune(ch)
 		}
 		if k := b.String(); k != o {
 			out += " " + k
