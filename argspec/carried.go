@@ -86,7 +86,11 @@ type ShellRun struct {
 type buildTool struct {
 	names []string
 	argv  func(r *carry)
-	env   func(r *carry, a envVar) bool
+	// loader: the program loads code its options and operands name (a
+	// test runner, a linter), and argv is nil. A field, not a closure,
+	// so the table is made by the compiler, not at start-up.
+	loader *codeLoader
+	env    func(r *carry, a envVar) bool
 }
 
 // carry is one reading: the sink, and the argv read.
@@ -99,11 +103,6 @@ type carry struct {
 type envVar struct {
 	Name  string
 	Value word.Word
-}
-
-// loaded is the reader of a code loader's argv.
-func loaded(l *codeLoader) func(r *carry) {
-	return func(r *carry) { r.loadedCode(l) }
 }
 
 // buildToolOf returns prog's record, or nil. The records are searched, not
@@ -125,7 +124,12 @@ func ReadCarried(s CarrySink, prog string, argv []word.Word) bool {
 	if c == nil {
 		return false
 	}
-	c.argv(&carry{CarrySink: s, argv: argv})
+	r := &carry{CarrySink: s, argv: argv}
+	if c.loader != nil {
+		r.loadedCode(c.loader)
+	} else {
+		c.argv(r)
+	}
 	return true
 }
 
@@ -354,13 +358,28 @@ type codeLoader struct {
 	// exact: the program takes no abbreviation of a long option (pytest;
 	// argparse, optparse and Ruby's OptionParser take any unique prefix).
 	exact bool
-	sets  func() [2]map[string]bool
+	// kebab: valued and code also take the kebab-case spelling of each
+	// camelCase option (kebabToo), made on first use.
+	kebab bool
+	once  sync.Once
+	maps  [2]map[string]bool
 }
 
-// exactNames marks a loader whose program takes long options only whole.
-func (l *codeLoader) exactNames() *codeLoader {
-	l.exact = true
-	return l
+// sets are the loader's valued (and code) options and its code options,
+// made on first use: a guard process reads one or two programs' options.
+func (l *codeLoader) sets() [2]map[string]bool {
+	l.once.Do(func() {
+		if l.kebab {
+			l.valued, l.code = kebabToo(l.valued), kebabToo(l.code)
+		}
+		for i, s := range []string{l.valued + " " + l.code, l.code} {
+			l.maps[i] = map[string]bool{}
+			for _, f := range strings.Fields(s) {
+				l.maps[i][f] = true
+			}
+		}
+	})
+	return l.maps
 }
 
 // unabbreviate is the valued option a prefix of three letters or more
@@ -370,6 +389,7 @@ func (l *codeLoader) unabbreviate(name string, valued map[string]bool) string {
 	if l.exact || valued[name] || !strings.HasPrefix(name, "--") || len(name) < 5 {
 		return name
 	}
+	l.sets() // the spellings are complete
 	found := ""
 	for _, o := range strings.Fields(l.valued + " " + l.code + " " + l.always) {
 		if strings.HasPrefix(o, name) && strings.HasPrefix(o, "--") {
@@ -382,27 +402,6 @@ func (l *codeLoader) unabbreviate(name string, valued map[string]bool) string {
 		return name
 	}
 	return found
-}
-
-// alwaysCode sets a loader's always options.
-func (l *codeLoader) alwaysCode(opts string) *codeLoader {
-	l.always = opts
-	return l
-}
-
-func newLoader(valued, code string, operands bool) *codeLoader {
-	l := &codeLoader{valued: valued, code: code, operands: operands}
-	l.sets = sync.OnceValue(func() [2]map[string]bool {
-		var m [2]map[string]bool
-		for i, s := range []string{valued + " " + code, code} {
-			m[i] = map[string]bool{}
-			for _, f := range strings.Fields(s) {
-				m[i][f] = true
-			}
-		}
-		return m
-	})
-	return l
 }
 
 // loadedCode judges what a code loader is told to load.
@@ -480,13 +479,13 @@ var buildTools = [...]buildTool{
 	{names: []string{"npx"}, argv: npxCarried},
 	{names: []string{"yarn"}, argv: yarnCarried},
 	{names: []string{"pnpm"}, argv: pnpmCarried},
-	{names: []string{"jest"}, argv: loaded(jestLoader)},
-	{names: []string{"vitest"}, argv: loaded(vitestLoader)},
-	{names: []string{"mocha"}, argv: loaded(mochaLoader)},
-	{names: []string{"eslint"}, argv: loaded(eslintLoader)},
-	{names: []string{"prettier"}, argv: loaded(prettierLoader)},
-	{names: []string{"tsc"}, argv: loaded(tscLoader)},
-	{names: []string{"playwright"}, argv: loaded(playwrightLoader)},
+	{names: []string{"jest"}, loader: jestLoader},
+	{names: []string{"vitest"}, loader: vitestLoader},
+	{names: []string{"mocha"}, loader: mochaLoader},
+	{names: []string{"eslint"}, loader: eslintLoader},
+	{names: []string{"prettier"}, loader: prettierLoader},
+	{names: []string{"tsc"}, loader: tscLoader},
+	{names: []string{"playwright"}, loader: playwrightLoader},
 	{names: []string{"pip", "pip3"}, argv: pipCarried, env: (*carry).pythonEnv},
 	{names: []string{"poetry"}, argv: poetryCarried},
 	{names: []string{"uv"}, argv: uvCarried},
@@ -494,16 +493,16 @@ var buildTools = [...]buildTool{
 	{names: []string{"tox"}, argv: toxCarried},
 	{names: []string{"nox"}, argv: noxCarried},
 	{names: []string{"coverage"}, argv: coverageCarried},
-	{names: []string{"pytest", "py.test"}, argv: loaded(pytestLoader)},
-	{names: []string{"pylint"}, argv: loaded(pylintLoader)},
-	{names: []string{"mypy"}, argv: loaded(mypyLoader)},
-	{names: []string{"pyright"}, argv: loaded(pyrightLoader)},
-	{names: []string{"flake8"}, argv: loaded(flake8Loader)},
+	{names: []string{"pytest", "py.test"}, loader: pytestLoader},
+	{names: []string{"pylint"}, loader: pylintLoader},
+	{names: []string{"mypy"}, loader: mypyLoader},
+	{names: []string{"pyright"}, loader: pyrightLoader},
+	{names: []string{"flake8"}, loader: flake8Loader},
 	{names: []string{"mvn", "mvnw"}, argv: mvnCarried, env: (*carry).jvmEnv},
 	{names: []string{"gradle", "gradlew"}, argv: gradleCarried},
 	{names: []string{"bundle"}, argv: bundleCarried, env: (*carry).rubyEnv},
 	{names: []string{"rake"}, argv: rakeCarried},
-	{names: []string{"rspec"}, argv: loaded(rspecLoader)},
-	{names: []string{"rubocop"}, argv: loaded(rubocopLoader)},
+	{names: []string{"rspec"}, loader: rspecLoader},
+	{names: []string{"rubocop"}, loader: rubocopLoader},
 	{names: []string{"docker"}, argv: dockerCarried, env: (*carry).dockerEnv},
 }

@@ -2,23 +2,26 @@ package argspec
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
 
 // goValued are the go command's flags that take a value (go help
 // build, go help testflag): a value is the next word unless attached.
-var goValued = map[string]bool{
-	"C": true, "p": true, "covermode": true, "coverpkg": true, "asmflags": true, "buildmode": true,
-	"compiler": true, "gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true, "mod": true,
-	"modfile": true, "overlay": true, "pgo": true, "pkgdir": true, "tags": true, "toolexec": true, "exec": true,
-	"o": true, "vettool": true, "vet": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
-	"cpu": true, "list": true, "parallel": true, "timeout": true, "shuffle": true, "fuzz": true, "fuzztime": true,
-	"fuzzminimizetime": true, "coverprofile": true, "blockprofile": true, "blockprofilerate": true, "cpuprofile": true,
-	"memprofile": true, "memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
-	"trace": true, "f": true, "debug-actiongraph": true, "debug-deprioritize": true,
-	"debug-runtime-trace": true, "debug-trace": true,
-}
+var goValued = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"C": true, "p": true, "covermode": true, "coverpkg": true, "asmflags": true, "buildmode": true,
+		"compiler": true, "gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true, "mod": true,
+		"modfile": true, "overlay": true, "pgo": true, "pkgdir": true, "tags": true, "toolexec": true, "exec": true,
+		"o": true, "vettool": true, "vet": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
+		"cpu": true, "list": true, "parallel": true, "timeout": true, "shuffle": true, "fuzz": true, "fuzztime": true,
+		"fuzzminimizetime": true, "coverprofile": true, "blockprofile": true, "blockprofilerate": true, "cpuprofile": true,
+		"memprofile": true, "memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
+		"trace": true, "f": true, "debug-actiongraph": true, "debug-deprioritize": true,
+		"debug-runtime-trace": true, "debug-trace": true,
+	}
+})
 
 // goCarried: go runs the project's code; -exec, -toolexec, -vettool and
 // the linker flags name other programs to run, -C and package operands
@@ -104,11 +107,11 @@ func (r *carry) goFlags(args []word.Word, sub string) []word.Word {
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
 		name = strings.TrimPrefix(name, "test.")
 		v := word.FromLit(val)
-		if !hasVal && goValued[name] && i+1 < len(args) {
+		if !hasVal && goValued()[name] && i+1 < len(args) {
 			i++
 			v = args[i]
 		}
-		if hasVal || goValued[name] {
+		if hasVal || goValued()[name] {
 			r.goFlag(sub, name, v)
 		}
 	}
@@ -151,10 +154,12 @@ func (r *carry) goFlag(sub, name string, v word.Word) {
 // name a file or directory they write or load (cmd/compile, cmd/asm,
 // cmd/link of go 1.26; checked: -gcflags=-o=F and -ldflags=-cpuprofile=F
 // write F).
-var goToolFileFlags = map[string]bool{"-o": true, "-cpuprofile": true, "-memprofile": true, "-blockprofile": true,
-	"-mutexprofile": true, "-trace": true, "-bench": true, "-importcfg": true, "-embedcfg": true, "-pgoprofile": true,
-	"-linkobj": true, "-asmhdr": true, "-symabis": true, "-json": true, "-tmpdir": true, "-capturehostobjs": true,
-	"-dumpdep": true, "-r": true, "-L": true, "-I": true, "-installsuffix": true, "-coveragecfg": true}
+var goToolFileFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-o": true, "-cpuprofile": true, "-memprofile": true, "-blockprofile": true,
+		"-mutexprofile": true, "-trace": true, "-bench": true, "-importcfg": true, "-embedcfg": true, "-pgoprofile": true,
+		"-linkobj": true, "-asmhdr": true, "-symabis": true, "-json": true, "-tmpdir": true, "-capturehostobjs": true,
+		"-dumpdep": true, "-r": true, "-L": true, "-I": true, "-installsuffix": true, "-coveragecfg": true}
+})
 
 // goToolFiles asks about tool flags (-gcflags, -asmflags, -ldflags)
 // that make the tool write or load a file the guard does not place.
@@ -169,7 +174,7 @@ func (r *carry) goToolFiles(v word.Word, what string) {
 	}
 	for _, f := range strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(t)) {
 		name, _, _ := strings.Cut("-"+strings.TrimLeft(f, "-"), "=")
-		if goToolFileFlags[name] {
+		if goToolFileFlags()[name] {
 			r.Opaque(what + " " + name + " makes the tool write or load a file the guard does not place")
 			return
 		}

@@ -3,6 +3,7 @@ package argspec
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -23,12 +24,14 @@ func mavenPhase(s string) bool {
 }
 
 // mvnValued are Maven's options that take a value, short and long.
-var mvnValued = map[string]bool{
-	"-b": true, "--builder": true, "-D": true, "--define": true, "-f": true, "--file": true, "-gs": true,
-	"--global-settings": true, "-gt": true, "--global-toolchains": true, "-l": true, "--log-file": true, "-P": true,
-	"--activate-profiles": true, "-pl": true, "--projects": true, "-rf": true, "--resume-from": true, "-s": true,
-	"--settings": true, "-t": true, "--toolchains": true, "-T": true, "--threads": true, "--color": true,
-}
+var mvnValued = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-b": true, "--builder": true, "-D": true, "--define": true, "-f": true, "--file": true, "-gs": true,
+		"--global-settings": true, "-gt": true, "--global-toolchains": true, "-l": true, "--log-file": true, "-P": true,
+		"--activate-profiles": true, "-pl": true, "--projects": true, "-rf": true, "--resume-from": true, "-s": true,
+		"--settings": true, "-t": true, "--toolchains": true, "-T": true, "--threads": true, "--color": true,
+	}
+})
 
 // mvnCarried: mvn runs the lifecycle phases the project's POM defines.
 // Plugin goals named on the command line, another POM, settings or
@@ -55,11 +58,11 @@ func mvnCarried(r *carry) {
 		// Maven's commons-cli takes a short option's value attached:
 		// -f/tmp/pom.xml, -s/tmp/s.xml, -l/tmp/log.
 		for _, short := range []string{"-f", "-s", "-t", "-l", "-b", "-e"} {
-			if !mvnValued[name] && strings.HasPrefix(t, short) && len(t) > 2 && !strings.HasPrefix(t, "--") && mvnValued[short] {
+			if !mvnValued()[name] && strings.HasPrefix(t, short) && len(t) > 2 && !strings.HasPrefix(t, "--") && mvnValued()[short] {
 				name, val, hasVal = short, t[2:], true
 			}
 		}
-		if !mvnValued[name] {
+		if !mvnValued()[name] {
 			continue // a switch, or an option mvn refuses
 		}
 		v, ok := optionValue(args, &i, val, hasVal)

@@ -2,6 +2,7 @@ package argspec
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -11,35 +12,39 @@ import (
 
 // npmValued are npm's options that take the next word as their value
 // (npm's config definitions whose type is not boolean), by long name.
-var npmValued = map[string]bool{
-	"_auth": true, "access": true, "dir": true, // pnpm --dir DIR (npm has no --dir: reading a value there only asks more)
-	"allow-directory": true, "allow-file": true, "allow-git": true, "allow-remote": true,
-	"allow-scripts": true, "also": true, "audit-level": true, "auth-type": true, "before": true, "ca": true, "cache": true,
-	"cache-max": true, "cache-min": true, "cafile": true, "call": true, "cert": true, "cidr": true, "cpu": true, "depth": true,
-	"diff": true, "diff-dst-prefix": true, "diff-src-prefix": true, "diff-unified": true, "editor": true,
-	"expect-result-count": true, "expires": true, "fetch-retries": true, "fetch-retry-factor": true,
-	"fetch-retry-maxtimeout": true, "fetch-retry-mintimeout": true, "fetch-timeout": true, "git": true, "globalconfig": true,
-	"heading": true, "https-proxy": true, "include": true, "init-author-email": true, "init-author-name": true,
-	"init-author-url": true, "init-license": true, "init-module": true, "init-type": true, "init-version": true,
-	"install-strategy": true, "key": true, "libc": true, "local-address": true, "location": true, "lockfile-version": true,
-	"loglevel": true, "logs-dir": true, "logs-max": true, "name": true, "maxsockets": true, "message": true,
-	"min-release-age": true, "min-release-age-exclude": true, "node-gyp": true, "node-options": true, "noproxy": true,
-	"omit": true, "only": true, "orgs": true, "os": true, "otp": true, "package": true, "pack-destination": true,
-	"packages": true, "prefix": true, "preid": true, "provenance-file": true, "proxy": true, "registry": true,
-	"replace-registry-host": true, "save-prefix": true, "sbom-format": true, "sbom-type": true, "scope": true, "scopes": true,
-	"password": true, "token-description": true, "script-shell": true, "searchexclude": true, "searchlimit": true,
-	"searchopts": true, "searchstaleness": true, "shell": true, "tag": true, "tag-version-prefix": true, "umask": true,
-	"user-agent": true, "userconfig": true, "viewer": true, "which": true, "workspace": true,
-}
+var npmValued = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"_auth": true, "access": true, "dir": true, // pnpm --dir DIR (npm has no --dir: reading a value there only asks more)
+		"allow-directory": true, "allow-file": true, "allow-git": true, "allow-remote": true,
+		"allow-scripts": true, "also": true, "audit-level": true, "auth-type": true, "before": true, "ca": true, "cache": true,
+		"cache-max": true, "cache-min": true, "cafile": true, "call": true, "cert": true, "cidr": true, "cpu": true, "depth": true,
+		"diff": true, "diff-dst-prefix": true, "diff-src-prefix": true, "diff-unified": true, "editor": true,
+		"expect-result-count": true, "expires": true, "fetch-retries": true, "fetch-retry-factor": true,
+		"fetch-retry-maxtimeout": true, "fetch-retry-mintimeout": true, "fetch-timeout": true, "git": true, "globalconfig": true,
+		"heading": true, "https-proxy": true, "include": true, "init-author-email": true, "init-author-name": true,
+		"init-author-url": true, "init-license": true, "init-module": true, "init-type": true, "init-version": true,
+		"install-strategy": true, "key": true, "libc": true, "local-address": true, "location": true, "lockfile-version": true,
+		"loglevel": true, "logs-dir": true, "logs-max": true, "name": true, "maxsockets": true, "message": true,
+		"min-release-age": true, "min-release-age-exclude": true, "node-gyp": true, "node-options": true, "noproxy": true,
+		"omit": true, "only": true, "orgs": true, "os": true, "otp": true, "package": true, "pack-destination": true,
+		"packages": true, "prefix": true, "preid": true, "provenance-file": true, "proxy": true, "registry": true,
+		"replace-registry-host": true, "save-prefix": true, "sbom-format": true, "sbom-type": true, "scope": true, "scopes": true,
+		"password": true, "token-description": true, "script-shell": true, "searchexclude": true, "searchlimit": true,
+		"searchopts": true, "searchstaleness": true, "shell": true, "tag": true, "tag-version-prefix": true, "umask": true,
+		"user-agent": true, "userconfig": true, "viewer": true, "which": true, "workspace": true,
+	}
+})
 
 // npmShort are npm's one-letter (and few-letter) shorthands.
-var npmShort = map[string]string{
-	"c": "call", "C": "prefix", "L": "location", "m": "message", "w": "workspace", "y": "yes", "n": "no-yes",
-	"reg": "registry", "d": "loglevel=info", "dd": "loglevel=verbose", "ddd": "loglevel=silly", "q": "loglevel=warn",
-	"s": "loglevel=silent", "ws": "workspaces", "iwr": "include-workspace-root", "a": "all", "f": "force", "g": "global",
-	"l": "long", "p": "parseable", "S": "save", "B": "save-bundle", "D": "save-dev", "E": "save-exact", "O": "save-optional",
-	"P": "save-prod", "h": "usage", "H": "usage", "?": "usage", "v": "version",
-}
+var npmShort = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"c": "call", "C": "prefix", "L": "location", "m": "message", "w": "workspace", "y": "yes", "n": "no-yes",
+		"reg": "registry", "d": "loglevel=info", "dd": "loglevel=verbose", "ddd": "loglevel=silly", "q": "loglevel=warn",
+		"s": "loglevel=silent", "ws": "workspaces", "iwr": "include-workspace-root", "a": "all", "f": "force", "g": "global",
+		"l": "long", "p": "parseable", "S": "save", "B": "save-bundle", "D": "save-dev", "E": "save-exact", "O": "save-optional",
+		"P": "save-prod", "h": "usage", "H": "usage", "?": "usage", "v": "version",
+	}
+})
 
 // npmConfigCode judges one npm setting (from an option or an
 // npm_config_* variable) that names a program or code, by key.
@@ -100,13 +105,13 @@ func (r *carry) npmArgs(args []word.Word, tool string, stopAtOperand bool) (ops,
 		}
 		name, val, hasVal := strings.Cut(strings.TrimLeft(t, "-"), "=")
 		if !strings.HasPrefix(t, "--") {
-			long, known := npmShort[name]
+			long, known := npmShort()[name]
 			if !known && len(name) > 1 {
 				// A cluster of shorthands: one that takes a value hides
 				// what follows from the guard.
 				for _, ch := range name {
-					l := npmShort[string(ch)]
-					if npmValued[l] {
+					l := npmShort()[string(ch)]
+					if npmValued()[l] {
 						return nil, nil, nil, false
 					}
 				}
@@ -128,7 +133,7 @@ func (r *carry) npmArgs(args []word.Word, tool string, stopAtOperand bool) (ops,
 		switch {
 		case hasVal:
 			v = word.FromLit(val)
-		case npmValued[name] && i+1 < len(args):
+		case npmValued()[name] && i+1 < len(args):
 			i++
 			v = args[i]
 		default:
@@ -462,19 +467,14 @@ func kebabToo(opts string) string {
 // eslint.config.js), setup files, plugins, rule directories and test
 // files.
 var (
-	jestLoader = newLoader(kebabToo("-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform"),
-		kebabToo("-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters --testResultsProcessor --filter --watchPlugins --snapshotSerializers --moduleLoader --dependencyExtractor --haste"), true).
-		alwaysCode("--transform")
-	vitestLoader = newLoader("-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout --typecheck.checker --coverage.customProviderModule",
-		"-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", true).alwaysCode("--typecheck.checker --coverage.customProviderModule")
+	jestLoader   = &codeLoader{valued: "-t --testNamePattern --testPathPattern --testPathIgnorePatterns -w --maxWorkers --coverageDirectory --outputFile --env --selectProjects --shard --seed --testTimeout --coverageProvider --json-output --cacheDirectory --transform", code: "-c --config --rootDir --roots --setupFiles --setupFilesAfterEnv --globalSetup --globalTeardown --testRunner --resolver --preset --runner --snapshotResolver --testSequencer --modulePaths --reporters --testEnvironment --env --coverageReporters --testResultsProcessor --filter --watchPlugins --snapshotSerializers --moduleLoader --dependencyExtractor --haste", operands: true, always: "--transform", kebab: true}
+	vitestLoader = &codeLoader{valued: "-t --testNamePattern --reporter --outputFile --pool --environment --project --shard --mode --testTimeout --typecheck.checker --coverage.customProviderModule", code: "-c --config -r --root --dir --setupFiles --globalSetup --workspace --reporter --environment", operands: true, always: "--typecheck.checker --coverage.customProviderModule"}
 	// tsc: another project's configuration says where it writes and what
 	// it loads (tsc -p, -b; checked with TypeScript 7: -b DIR --clean
 	// removed DIR's outputs). playwright loads its config and reporters.
-	tscLoader        = newLoader("-p --project -b --build --outDir --declarationDir --tsBuildInfoFile --generateTrace --rootDir --baseUrl", "-p --project -b --build", false)
-	playwrightLoader = newLoader("-c --config --reporter --add-reporter --project -g --grep --grep-invert --output --workers -j --retries --timeout --shard --repeat-each --max-failures", "-c --config --reporter --add-reporter", false)
-	mochaLoader      = newLoader("-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec",
-		"-r --require --file --config --package -u --ui -R --reporter", true)
-	eslintLoader = newLoader("-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type",
-		"-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser -f --format", false)
-	prettierLoader = newLoader("--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", "--config --plugin", true)
+	tscLoader        = &codeLoader{valued: "-p --project -b --build --outDir --declarationDir --tsBuildInfoFile --generateTrace --rootDir --baseUrl", code: "-p --project -b --build"}
+	playwrightLoader = &codeLoader{valued: "-c --config --reporter --add-reporter --project -g --grep --grep-invert --output --workers -j --retries --timeout --shard --repeat-each --max-failures", code: "-c --config --reporter --add-reporter"}
+	mochaLoader      = &codeLoader{valued: "-g --grep -f --fgrep -R --reporter -O --reporter-option -t --timeout -s --slow -j --jobs --extension --ignore --spec", code: "-r --require --file --config --package -u --ui -R --reporter", operands: true}
+	eslintLoader     = &codeLoader{valued: "-f --format -o --output-file --ext --parser-options --env --global --rule --max-warnings --cache-location --ignore-path --ignore-pattern --fix-type", code: "-c --config --rulesdir --resolve-plugins-relative-to --plugin --parser -f --format"}
+	prettierLoader   = &codeLoader{valued: "--parser --ignore-path --stdin-filepath --log-level --cache-location --print-width --tab-width --trailing-comma --prose-wrap --end-of-line --arrow-parens --quote-props", code: "--config --plugin", operands: true}
 )

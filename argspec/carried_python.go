@@ -234,17 +234,13 @@ func coverageCarried(r *carry) {
 // program (checked with pylint 2.16, mypy 1.0, flake8 5.0: each ran a
 // witness).
 var (
-	pylintLoader = newLoader("--output -j --jobs -d --disable -e --enable -f --output-format --max-line-length --ignore --ignore-patterns --ignore-paths --fail-under --msg-template --init-hook",
-		"--rcfile --load-plugins", true).alwaysCode("--init-hook")
-	mypyLoader = newLoader("--cache-dir --junit-xml --html-report --txt-report --xml-report --linecount-report --any-exprs-report --cobertura-xml-report --lineprecision-report --python-version --platform -m --module -p --package --exclude --python-executable --config-file",
-		"--config-file", true).alwaysCode("--python-executable")
-	pyrightLoader = newLoader("-p --project --pythonpath --pythonplatform --pythonversion --venvpath -t --typeshedpath --level --threads",
-		"-p --project --venvpath -t --typeshedpath", true).alwaysCode("--pythonpath")
-	flake8Loader = newLoader("--output-file --max-line-length --select --ignore --extend-ignore --extend-select --exclude --extend-exclude --per-file-ignores --format --max-complexity -j --jobs --config --append-config",
-		"--config --append-config", true)
+	pylintLoader  = &codeLoader{valued: "--output -j --jobs -d --disable -e --enable -f --output-format --max-line-length --ignore --ignore-patterns --ignore-paths --fail-under --msg-template --init-hook", code: "--rcfile --load-plugins", operands: true, always: "--init-hook"}
+	mypyLoader    = &codeLoader{valued: "--cache-dir --junit-xml --html-report --txt-report --xml-report --linecount-report --any-exprs-report --cobertura-xml-report --lineprecision-report --python-version --platform -m --module -p --package --exclude --python-executable --config-file", code: "--config-file", operands: true, always: "--python-executable"}
+	pyrightLoader = &codeLoader{valued: "-p --project --pythonpath --pythonplatform --pythonversion --venvpath -t --typeshedpath --level --threads", code: "-p --project --venvpath -t --typeshedpath", operands: true, always: "--pythonpath"}
+	flake8Loader  = &codeLoader{valued: "--output-file --max-line-length --select --ignore --extend-ignore --extend-select --exclude --extend-exclude --per-file-ignores --format --max-complexity -j --jobs --config --append-config", code: "--config --append-config", operands: true}
 )
 
-var pytestLoader = newLoader("-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", "-c --config-file --rootdir --confcutdir --cov-config", true).exactNames()
+var pytestLoader = &codeLoader{valued: "-k -m -p -o --override-ini -W --pythonwarnings -n --numprocesses -r --maxfail --junitxml --junit-xml --basetemp --cov --cov-report --durations --tb --log-level --log-file --log-cli-level --deselect --ignore --ignore-glob --import-mode --timeout --capture --color --junit-prefix --dist --reruns --cov-fail-under", code: "-c --config-file --rootdir --confcutdir --cov-config", operands: true, exact: true}
 
 // pipValued are pip install's options that take a value.
 var pipValued = "-r --requirement -c --constraint -e --editable -t --target --platform --python-version --implementation --abi --root --prefix --src --upgrade-strategy -C --config-settings --global-option --no-binary --only-binary --progress-bar --root-user-action --report -i --index-url --extra-index-url -f --find-links --log --proxy --retries --timeout --exists-action --trusted-host --cert --client-cert --cache-dir --use-feature --use-deprecated --python --keyring-provider --resume-retries --group"

@@ -94,8 +94,8 @@ func rakeCarried(r *carry) {
 // rspec loads its spec files, -r requires and an options file; rubocop
 // loads -r requires and a config whose require: lists code.
 var (
-	rspecLoader   = newLoader("-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", "-r --require -I -O --options --default-path -P --pattern", true)
-	rubocopLoader = newLoader("-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", "-r --require -c --config --plugin", true)
+	rspecLoader   = &codeLoader{valued: "-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", code: "-r --require -I -O --options --default-path -P --pattern", operands: true}
+	rubocopLoader = &codeLoader{valued: "-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", code: "-r --require -c --config --plugin", operands: true}
 )
 
 // rubyEnv: another Gemfile, library directories outside the working

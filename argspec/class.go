@@ -64,7 +64,7 @@ func classOf(prog string, want Class) Class {
 		}
 	}
 	if want&(Wrapper|Carrier) != 0 {
-		if _, ok := wrappers[prog]; ok {
+		if _, ok := wrappers()[prog]; ok {
 			c |= Wrapper
 			if !slices.Contains(notCarriers, prog) {
 				c |= Carrier
@@ -101,7 +101,7 @@ func Names(c Class) []string {
 		}
 	}
 	if c&(Wrapper|Carrier) != 0 {
-		for p := range wrappers {
+		for p := range wrappers() {
 			if c&Wrapper != 0 || !slices.Contains(notCarriers, p) {
 				out = append(out, p)
 			}

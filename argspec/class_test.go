@@ -89,7 +89,7 @@ func TestClassListsConsistent(t *testing.T) {
 		}
 	}
 	for _, n := range notCarriers {
-		if _, ok := wrappers[n]; !ok {
+		if _, ok := wrappers()[n]; !ok {
 			t.Errorf("notCarriers names %q, which is no wrapper", n)
 		}
 	}
