@@ -655,3 +655,26 @@ func TestSecretsSystem(t *testing.T) {
 		"grep -r listen /etc/nginx",
 	)...))
 }
+
+// A repository's configuration is a secret while it holds a credential:
+// a token in a remote's URL, or the Authorization header actions/checkout
+// leaves in it. What the file holds is looked at when the command is judged.
+func TestSecretsGitConfig(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	cfg := filepath.Join(proj, ".git", "config")
+	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn x ."}
+	if err := os.WriteFile(cfg, []byte("[remote \"origin\"]\n\turl = https://github.com/o/r.git\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, judgeIt, "git config without a credential", allow(commands[:3]...))
+	checkRows(t, judgeIt, "git config without a credential", allow(commands[4:]...))
+	for _, text := range []string{
+		"[remote \"origin\"]\n\turl = https://x-access-token:ghp_abc@github.com/o/r.git\n",
+		"[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n",
+	} {
+		if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, judgeIt, "git config with a credential", append(ask(commands...), allow("git status", "git log --oneline -3", "rg x .")...))
+	}
+}

@@ -218,6 +218,13 @@ func secretRules(env *Env, hs []string) []*Rule {
 			}
 			return matchPathWord(environ(), e.Path)
 		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
+			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
+			Instead: "ask the person; git remote (names only) does not print it"},
+		&Rule{Decision: Ask, Name: "printing git credentials", spec: 50, // above the read-only allows of git remote -v (30) and git config --list (45)
+			pred:    printsGitCredentials,
+			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
+			Instead: "git remote (names only), or ask the person"},
 		&Rule{Decision: Ask, Name: "read of system secrets", spec: pathSpec("/etc/shadow"), predEffect: systemSecretRead(),
 			Why:     "reads credentials outside the home (password hashes, host keys, TLS keys, a container's secrets): what an agent reads goes to the model",
 			Instead: "ask the person"},
