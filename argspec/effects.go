@@ -2,6 +2,7 @@ package argspec
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/word"
@@ -826,20 +827,8 @@ func WrapperEffects(c *Cmd) []Effect {
 // each option that names one. "-" is standard input or output; "%" (the
 // trace options) standard error.
 func curlEffects(c *Cmd, args []word.Word) []Effect {
-	var effs []Effect
-	add := func(w word.Word, a Access, rec bool) {
-		if s, ok := w.Static(); ok && (s == "-" || s == "%") {
-			return
-		}
-		effs = append(effs, Effect{Path: w, Access: a, Recursive: rec})
-	}
-	each := func(a Access, opts ...string) {
-		for _, o := range opts {
-			for _, v := range c.Values(o) {
-				add(v, a, false)
-			}
-		}
-	}
+	l := &optionFiles{c: c, stdio: []string{"-", "%"}}
+	add, each := l.add, l.each
 	// With globbing on, #N in an -o name is what the URL's Nth glob
 	// matched: the name is known only up to it.
 	globbing := !c.Has("--globoff")
@@ -916,7 +905,7 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		t, ok := v.Static()
 		if !ok {
 			if strings.Contains(v.String(), "%output") || v.HasHole() {
-				effs = append(effs, Effect{Path: word.Unknown("a file named in -w %output{…}"), Access: Write})
+				l.effs = append(l.effs, Effect{Path: word.Unknown("a file named in -w %output{…}"), Access: Write})
 			}
 			continue
 		}
@@ -961,7 +950,7 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		}
 		add(f, Read, false)
 	}
-	return effs
+	return l.effs
 }
 
 // prefixThenHole is t up to i, then a hole.
@@ -992,20 +981,8 @@ func beforeSemicolon(w word.Word) word.Word {
 // wgetEffects are the files wget reads and writes, from its manual for
 // each option that names one.
 func wgetEffects(c *Cmd) []Effect {
-	var effs []Effect
-	add := func(w word.Word, a Access, rec bool) {
-		if s, ok := w.Static(); ok && s == "-" {
-			return
-		}
-		effs = append(effs, Effect{Path: w, Access: a, Recursive: rec})
-	}
-	each := func(a Access, opts ...string) {
-		for _, o := range opts {
-			for _, v := range c.Values(o) {
-				add(v, a, false)
-			}
-		}
-	}
+	l := &optionFiles{c: c, stdio: []string{"-"}}
+	add, each := l.add, l.each
 	each(Write, "--output-document", "--output-file", "--append-output", "--save-cookies", "--rejected-log")
 	each(Read, "--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate",
 		"--private-key", "--crl-file", "--egd-file", "--hsts-file")
@@ -1035,7 +1012,7 @@ func wgetEffects(c *Cmd) []Effect {
 		switch {
 		case ok && (name == "robots" || name == "tries" || name == "timeout" || name == "wait" || name == "verbose" || name == "quiet" || name == "useragent" || name == "checkcertificate"):
 		default:
-			effs = append(effs, Effect{Path: word.Unknown("what the .wgetrc command " + v.String() + " sets"), Access: Write})
+			l.effs = append(l.effs, Effect{Path: word.Unknown("what the .wgetrc command " + v.String() + " sets"), Access: Write})
 		}
 	}
 	if len(c.Values("--output-document")) == 0 {
@@ -1047,7 +1024,7 @@ func wgetEffects(c *Cmd) []Effect {
 			add(d, Write, true)
 		}
 	}
-	return effs
+	return l.effs
 }
 
 // jqEffects are the files jq reads: its operands after the filter (the
@@ -1095,4 +1072,28 @@ func jqEffects(args []word.Word) []Effect {
 		read(w)
 	}
 	return effs
+}
+
+// optionFiles collects the files a program's options name; the names in
+// stdio are its standard input or output, not files.
+type optionFiles struct {
+	c     *Cmd
+	stdio []string
+	effs  []Effect
+}
+
+func (l *optionFiles) add(w word.Word, a Access, rec bool) {
+	if s, ok := w.Static(); ok && slices.Contains(l.stdio, s) {
+		return
+	}
+	l.effs = append(l.effs, Effect{Path: w, Access: a, Recursive: rec})
+}
+
+// each adds the values of the options opts, with access a.
+func (l *optionFiles) each(a Access, opts ...string) {
+	for _, o := range opts {
+		for _, v := range l.c.Values(o) {
+			l.add(v, a, false)
+		}
+	}
 }
