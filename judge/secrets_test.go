@@ -678,3 +678,46 @@ func TestSecretsGitConfig(t *testing.T) {
 		checkRows(t, judgeIt, "git config with a credential", append(ask(commands...), allow("git status", "git log --oneline -3", "rg x .")...))
 	}
 }
+
+// Key, keystore, state and token files anywhere: by a name that always
+// means a secret, or by what a file with a name that may holds.
+func TestSecretsKeyFiles(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	for f, text := range map[string]string{
+		"certs/server.key": "-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n",
+		"certs/cert.pem":   "-----BEGIN CERTIFICATE-----\nx\n",
+		"certs/both.pem":   "-----BEGIN CERTIFICATE-----\nx\n-----BEGIN RSA PRIVATE KEY-----\ny\n",
+		".npmrc":           "//registry.npmjs.org/:_authToken=npm_x\n",
+		"web/.npmrc":       "save-exact=true\n",
+		"gcp-sa-key.json":  `{"type": "service_account", "private_key": "x"}`,
+		"api-keys.json":    `{"names": ["a"]}`,
+		"package.json":     `{"name": "x"}`,
+	} {
+		p := filepath.Join(proj, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRows(t, judgeIt, "key files", append(ask(
+		"cat certs/server.key",
+		"head -3 certs/both.pem",
+		"cat certs/*",
+		"cat .npmrc",
+		"cat gcp-sa-key.json",
+		"cat terraform.tfstate", // by its name, there or not
+		"cat config/master.key",
+		"cat deploy/id_ed25519",
+		"base64 release.keystore",
+		"cat \"$D/server.key\"",
+	), allow(
+		"cat certs/cert.pem",
+		"cat web/.npmrc",
+		"cat api-keys.json",
+		"cat package.json",
+		"cat deploy/id_ed25519.pub",
+		"ls certs",
+	)...))
+}
