@@ -7,9 +7,18 @@
 //	go run ./tools/replay [-sessions FILE] [-v]
 //
 // Each session's project root is inferred from its commands (the directory
-// it cd's into or names most). SWE-agent's own pseudo-commands (edit,
-// open, submit, …: functions of its tool bundle, not programs) are left
-// out. "With session answers" assumes the person answers every question
+// it cd's into or names most, never a file). Each session is replayed in
+// a scratch directory of its own, made in the working directory (not under
+// /tmp, where every write is allowed) and removed at the end: its project
+// root, home (/home/user, /Users/user) and /tmp are directories there, and
+// the paths in its commands are rewritten to name them. The files its own
+// commands write with a here-document (`cat > f.py <<'EOF'`) are written
+// there as it goes, so a later `python3 f.py` or `./f.sh` is judged by its
+// content, as it would be in the live session; a file a later command may
+// change otherwise (`sed -i`) is removed, and then asks as unreadable.
+// The sessions' project files themselves are not here. SWE-agent's own
+// pseudo-commands (edit, open, submit, …: functions of its tool bundle,
+// not programs) are left out. "With session answers" assumes the person answers every question
 // with `a` (remember for this session), as the prompt offers.
 package main
 
@@ -92,6 +101,14 @@ type stats struct {
 	asks, denies, remembered []int // per session
 	deniedCmds               []string
 	topAsks                  map[string]int
+	// askLog holds, per session, each command that asked and the
+	// reasons of its refused parts (for analysis).
+	askLog [][]askEntry
+}
+
+type askEntry struct {
+	cmd     string
+	reasons []string
 }
 
 func (s *stats) String() string {
@@ -158,13 +175,24 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 	if _, err := exec.LookPath("python3"); err == nil {
 		python.Python = &pycode.Analyser{Getenv: os.Getenv}
 	}
-	for _, s := range sessions {
-		root := projectRoot(s.Commands)
+	base0, err := scratchBase()
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(base0)
+	for si, s := range sessions {
+		// The session runs in a scratch of its own: its project root,
+		// home and /tmp are directories there (see scratch).
+		sessionRoot := projectRoot(s.Commands)
+		sc, err := newScratch(filepath.Join(base0, fmt.Sprint(si)), sessionRoot)
+		if err != nil {
+			return nil, err
+		}
+		root, home, tmp := sc.Path(sessionRoot), sc.Home(), sc.Temp()
 		// What the guard protects, as cmd/guard-exec's load does: its
 		// own configuration and the agent clients' files.
-		home := "/home/user"
 		ienv := install.Env{Home: home}
-		env := &policy.Env{Home: home, Project: root, Temp: []string{"/tmp"},
+		env := &policy.Env{Home: home, Project: root, Temp: []string{tmp},
 			Protect: install.GuardFiles(ienv, filepath.Join(home, ".config", "guard-exec", "config.toml"),
 				filepath.Join(root, ".guard-exec.toml"), state.Dir(func(k string) string { return map[string]string{"HOME": home}[k] })),
 			ProtectAgent: install.AgentFiles(ienv, root)}
@@ -182,30 +210,44 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 		}
 		var remembered []policy.Remembered
 		asks, denies, asksLeft := 0, 0, 0
-		for _, c := range s.Commands {
-			if f := strings.Fields(c); len(f) > 0 && sweAgent[f[0]] && strings.HasPrefix(s.Agent, "swe") {
+		var log []askEntry
+		for _, c0 := range s.Commands {
+			if f := strings.Fields(c0); len(f) > 0 && sweAgent[f[0]] && strings.HasPrefix(s.Agent, "swe") {
 				continue
 			}
 			st.commands++
-			getenv := func(k string) string { return map[string]string{"HOME": "/home/user", "TMPDIR": "/tmp"}[k] }
+			c := sc.Text(c0)
+			getenv := func(k string) string { return map[string]string{"HOME": home, "TMPDIR": tmp}[k] }
 			req := judge.Request{Source: c, Cwd: root, Getenv: getenv, Params: []string{"bash"}, Glob: func(string) []string { return nil },
-				Python: python.Python}
+				Python: python.Python, AllParts: true}
 			res := judge.Judge(base, req)
+			if res.D != policy.Deny {
+				if err := sc.Apply(res); err != nil {
+					return nil, err
+				}
+			}
 			switch res.D {
 			case policy.Deny:
 				denies++
-				st.deniedCmds = append(st.deniedCmds, firstLine(c)+"  ("+res.Reason+")")
+				st.deniedCmds = append(st.deniedCmds, firstLine(c0)+"  ("+sc.Unmap(res.Reason)+")")
 			case policy.Ask:
 				asks++
+				ent := askEntry{cmd: c0}
 				for _, p := range res.Refused() {
 					name := "(unreadable)"
 					if len(p.Argv) > 0 {
 						name = p.Argv[0]
 					}
-					st.topAsks[name+": "+truncate(p.Reason, 70)]++
+					name, reason := sc.Unmap(name), sc.Unmap(p.Reason)
+					st.topAsks[name+": "+truncate(reason, 70)]++
+					ent.reasons = append(ent.reasons, name+": "+reason)
 				}
+				log = append(log, ent)
 				if verbose {
-					fmt.Printf("  ask  %s\n", firstLine(c))
+					fmt.Printf("  ask  %s\n", firstLine(c0))
+					for _, r := range ent.reasons {
+						fmt.Printf("         %s\n", truncate(r, 160))
+					}
 				}
 				// Would the session's earlier answers have covered it?
 				src2 := src
@@ -229,6 +271,7 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 			}
 		}
 		st.sessions++
+		st.askLog = append(st.askLog, log)
 		st.asks = append(st.asks, asks)
 		st.denies = append(st.denies, denies)
 		st.remembered = append(st.remembered, asksLeft)
@@ -240,30 +283,41 @@ var cdAbs = regexp.MustCompile(`(?:^|[;&|]\s*)cd\s+(/[^\s;&|]+)`)
 var absPath = regexp.MustCompile(`/(?:home|Users|app|root|workspace|testbed)(?:/[^\s'";&|)<>]*)?`)
 
 // projectRoot guesses where a session ran: the directory it cd's into, or
-// the longest directory most of its absolute paths share.
+// the longest directory most of its absolute paths share. Only a
+// directory can be the root: a path the session cd's into, or one it
+// names something inside (a file named in every command, /app/answer.txt,
+// is not the root).
 func projectRoot(cmds []string) string {
 	counts := map[string]int{}
+	dir := map[string]bool{}
 	for _, c := range cmds {
 		for _, m := range cdAbs.FindAllStringSubmatch(c, -1) {
-			counts[strings.TrimRight(m[1], "/")] += 3
+			d := strings.TrimRight(m[1], "/")
+			counts[d] += 3
+			dir[d] = true
 		}
 		for _, p := range absPath.FindAllString(c, -1) {
 			parts := strings.Split(p, "/")
 			for n := 2; n <= len(parts) && n <= 6; n++ {
 				counts[strings.Join(parts[:n], "/")]++
+				if n < len(parts) && parts[n] != "" {
+					dir[strings.Join(parts[:n], "/")] = true
+				}
 			}
 		}
 	}
 	best, bestN := "/app", 0
+	keys := make([]string, 0, len(counts))
 	for k, v := range counts {
+		keys = append(keys, k)
 		if v > bestN {
 			bestN = v
 		}
-		_ = k
 	}
-	for k, v := range counts {
+	sort.Strings(keys) // the same root on every run
+	for _, k := range keys {
 		// The deepest directory that still gathers most mentions.
-		if float64(v) >= 0.6*float64(bestN) && (len(k) > len(best) || best == "/app") {
+		if dir[k] && float64(counts[k]) >= 0.6*float64(bestN) && (len(k) > len(best) || best == "/app") {
 			best = k
 		}
 	}
@@ -280,4 +334,24 @@ func truncate(s string, n int) string {
 		return s[:n] + "…"
 	}
 	return s
+}
+
+// scratchBase makes the directory the sessions are replayed in. It is not
+// under a temporary directory (writes there are allowed anywhere, so the
+// sessions' project roots and homes must not be), but in the working
+// directory; it is removed when the replay ends.
+func scratchBase() (string, error) {
+	d, err := os.MkdirTemp(".", "replay-scratch-")
+	if err != nil {
+		return "", err
+	}
+	d, err = filepath.Abs(d)
+	if err != nil {
+		return "", err
+	}
+	if under(d, "/tmp", "/var/tmp", "/dev/shm") || under(d, strings.TrimRight(os.TempDir(), "/")) {
+		os.RemoveAll(d)
+		return "", fmt.Errorf("the scratch %s is under a temporary directory; run the replay from elsewhere", d)
+	}
+	return d, nil
 }

@@ -29,9 +29,10 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 		// Some sessions write into the agent client's own files (a slash
 		// command into ~/.claude/commands, hooks into
 		// .claude/settings.local.json, a transcript under
-		// ~/.claude/projects): no command under the guard may, benign or
-		// not (issue 12.3: those directories grow files that grant
-		// permissions).
+		// ~/.claude/projects, skills and agents linked into
+		// .claude/skills and .claude/agents): no command under the guard
+		// may, benign or not (issue 12.3: those directories grow files
+		// that grant permissions).
 		own := 0
 		for _, d := range st.deniedCmds {
 			if strings.HasSuffix(d, "(the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them)") {
@@ -40,8 +41,8 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 			}
 			t.Errorf("a benign command was denied: %s", d)
 		}
-		if own != 5 {
-			t.Errorf("%d commands writing the agent client's files were denied, want the corpus's 5", own)
+		if own != 8 {
+			t.Errorf("%d commands writing the agent client's files were denied, want the corpus's 8", own)
 		}
 		t.Logf("with init config: %v\n%s", cfg != "", st)
 	}
