@@ -213,6 +213,9 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 		var log []askEntry
 		for _, c0 := range s.Commands {
 			if f := strings.Fields(c0); len(f) > 0 && sweAgent[f[0]] && strings.HasPrefix(s.Agent, "swe") {
+				if err := sc.SWE(c0, root); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			st.commands++

@@ -25,6 +25,7 @@ type scratch struct {
 	from    []string // session paths, mapped to dir+path
 	re      *regexp.Regexp
 	written map[string]bool // files the replay wrote, by scratch path
+	open    string          // SWE-agent's open file
 }
 
 // sessionHomes are the home directories the corpus names (its users'
@@ -240,4 +241,86 @@ func (sc *scratch) heredoc(p *policy.Part, name string) (map[string]bool, error)
 func isWord(static func() (string, bool), want string) bool {
 	s, ok := static()
 	return ok && s == want
+}
+
+// SWE replays SWE-agent's file commands, which are functions of its tool
+// bundle and not judged: `create F` makes an empty file and opens it,
+// `open F` opens one, and `edit N:M` followed by lines and end_of_edit
+// replaces lines N to M of the open file. Only files the replay made are
+// edited (an edit of a file the task brought, whose text is not here,
+// leaves it absent); an edit it cannot follow removes the file.
+func (sc *scratch) SWE(cmd, cwd string) error {
+	first, rest, _ := strings.Cut(cmd, "\n")
+	f := strings.Fields(first)
+	if len(f) == 0 {
+		return nil
+	}
+	path := func(p string) string {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(cwd, p)
+		}
+		return filepath.Clean(p)
+	}
+	switch f[0] {
+	case "create":
+		if len(f) != 2 {
+			return nil
+		}
+		p := path(sc.Text(f[1]))
+		sc.open = ""
+		if !strings.HasPrefix(p, sc.dir+"/") {
+			return nil
+		}
+		if _, err := os.Stat(p); err == nil {
+			sc.open = p // SWE-agent refuses to create an existing file
+			return nil
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			return err
+		}
+		sc.written[p] = true
+		sc.open = p
+	case "open":
+		if len(f) >= 2 {
+			sc.open = path(sc.Text(f[1]))
+		}
+	case "edit":
+		p := sc.open
+		if p == "" || !sc.written[p] {
+			return nil
+		}
+		var start, end int
+		body, ok := strings.CutSuffix(strings.TrimRight(rest, " \t\n"), "end_of_edit")
+		if n, _ := fmt.Sscanf(f[1], "%d:%d", &start, &end); len(f) != 2 || !ok || n != 2 || start < 1 || end < start-1 {
+			delete(sc.written, p)
+			return os.Remove(p)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		lines := strings.SplitAfter(string(b), "\n")
+		if len(lines) > 0 && lines[len(lines)-1] == "" {
+			lines = lines[:len(lines)-1]
+		}
+		if start > len(lines)+1 {
+			start = len(lines) + 1
+		}
+		if end > len(lines) {
+			end = len(lines)
+		}
+		var out strings.Builder
+		for _, l := range lines[:start-1] {
+			out.WriteString(l)
+		}
+		out.WriteString(body)
+		for _, l := range lines[max(end, start-1):] {
+			out.WriteString(l)
+		}
+		return os.WriteFile(p, []byte(out.String()), 0o644)
+	}
+	return nil
 }

@@ -139,3 +139,36 @@ func TestScratchApply(t *testing.T) {
 		}
 	}
 }
+
+func TestScratchSWE(t *testing.T) {
+	sc, err := newScratch(t.TempDir(), "/app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := sc.Path("/app")
+	f := filepath.Join(root, "r.py")
+	steps := []struct{ cmd, want string }{
+		{"create r.py", ""},
+		{"edit 1:1\nimport json\nprint(1)\nend_of_edit", "import json\nprint(1)\n"},
+		{"edit 2:2\nprint(2)\nprint(3)\nend_of_edit", "import json\nprint(2)\nprint(3)\n"},
+		{"edit 1:1\nend_of_edit", "print(2)\nprint(3)\n"},
+		{"edit 3:3\nx = 1\nend_of_edit", "print(2)\nprint(3)\nx = 1\n"},
+		{"open other.py", "print(2)\nprint(3)\nx = 1\n"},
+		{"edit 1:1\nimport os\nend_of_edit", "print(2)\nprint(3)\nx = 1\n"}, // not the replay's file
+		{"open r.py", "print(2)\nprint(3)\nx = 1\n"},
+		{"edit 1:1 r.py\nimport os\nend_of_edit", "(gone)"}, // not SWE-agent's syntax: forgotten
+	}
+	for _, s := range steps {
+		if err := sc.SWE(s.cmd, root); err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(f)
+		got := string(b)
+		if err != nil {
+			got = "(gone)"
+		}
+		if got != s.want {
+			t.Errorf("after %q: r.py = %q, want %q", s.cmd, got, s.want)
+		}
+	}
+}
