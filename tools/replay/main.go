@@ -283,16 +283,24 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 }
 
 var cdAbs = regexp.MustCompile(`(?:^|[;&|]\s*)cd\s+(/[^\s;&|]+)`)
+var mkdirAbs = regexp.MustCompile(`(?:^|[;&|(]\s*)mkdir\s+(?:-p\s+)?(/[^\s;&|)]+)`)
 var absPath = regexp.MustCompile(`/(?:home|Users|app|root|workspace|testbed)(?:/[^\s'";&|)<>]*)?`)
 
 // projectRoot guesses where a session ran: the directory it cd's into, or
 // the longest directory most of its absolute paths share. Only a
 // directory can be the root: a path the session cd's into, or one it
 // names something inside (a file named in every command, /app/answer.txt,
-// is not the root).
+// is not the root), and not one it makes (mkdir -p /app/output: the
+// session ran above it).
 func projectRoot(cmds []string) string {
 	counts := map[string]int{}
 	dir := map[string]bool{}
+	var made []string
+	for _, c := range cmds {
+		for _, m := range mkdirAbs.FindAllStringSubmatch(c, -1) {
+			made = append(made, strings.TrimRight(m[1], "/"))
+		}
+	}
 	for _, c := range cmds {
 		for _, m := range cdAbs.FindAllStringSubmatch(c, -1) {
 			d := strings.TrimRight(m[1], "/")
@@ -320,7 +328,7 @@ func projectRoot(cmds []string) string {
 	sort.Strings(keys) // the same root on every run
 	for _, k := range keys {
 		// The deepest directory that still gathers most mentions.
-		if dir[k] && float64(counts[k]) >= 0.6*float64(bestN) && (len(k) > len(best) || best == "/app") {
+		if dir[k] && !under(k, made...) && float64(counts[k]) >= 0.6*float64(bestN) && (len(k) > len(best) || best == "/app") {
 			best = k
 		}
 	}

@@ -20,6 +20,8 @@ func TestProjectRoot(t *testing.T) {
 		{[]string{"cat /app/answer.txt", "echo 1 > /app/answer.txt", "wc -l /app/answer.txt"}, "/app"},
 		{[]string{"ls /home/user/p/src/a.go", "cat /home/user/p/README", "ls /home/user/p/docs/x"}, "/home/user/p"},
 		{[]string{"ls"}, "/app"},
+		// Nor a directory it makes.
+		{[]string{"mkdir -p /app/ssl", "openssl genrsa -out /app/ssl/k", "cat /app/ssl/k /app/ssl/c"}, "/app"},
 	} {
 		if got := projectRoot(tc.cmds); got != tc.want {
 			t.Errorf("projectRoot(%q) = %q, want %q", tc.cmds, got, tc.want)
