@@ -82,7 +82,8 @@ var composePort = sync.OnceValue(func() *regexp.Regexp {
 
 // devPorts finds the ports of the project's development server: in
 // package.json scripts (a dev tool's default, or --port/-p/PORT=), in the
-// host side of compose port mappings, and the defaults of Django
+// host side of compose port mappings (of services that are not a
+// published image, see composeDevPortLines), and the defaults of Django
 // (manage.py: 8000), Flask (5000) and Rails (3000) where the project has
 // them. where says where each was found.
 func devPorts(read func(string) ([]byte, bool)) (ports []int, where []string) {
@@ -131,7 +132,7 @@ func devPorts(read func(string) ([]byte, bool)) (ports []int, where []string) {
 		if !ok {
 			continue
 		}
-		for _, line := range strings.Split(string(b), "\n") {
+		for _, line := range composeDevPortLines(string(b)) {
 			if m := composePort().FindStringSubmatch(line); m != nil {
 				if p, err := strconv.Atoi(m[1]); err == nil {
 					add(p, f+": ports "+strings.TrimSpace(line))
@@ -158,4 +159,61 @@ func devPorts(read func(string) ([]byte, bool)) (ports []int, where []string) {
 		where = append(where, fmt.Sprintf("%d: %s", p, found[p]))
 	}
 	return ports, where
+}
+
+// composeDevPortLines returns the lines of a compose file (block style)
+// that may map a port of the project's own server: the lines of its
+// services' blocks, leaving out the services that run a published image
+// and build nothing (image: and no build:). Those are databases, caches and
+// other servers (neo4j, qdrant, elasticsearch, postgres) whose HTTP APIs
+// delete data on a POST, not the project's development server, and
+// dev_ports would allow curl to send them anything.
+func composeDevPortLines(text string) []string {
+	var out, block []string
+	inServices, svcIndent, keyIndent := false, -1, -1
+	image, build := false, false
+	flush := func() {
+		if !(image && !build) {
+			out = append(out, block...)
+		}
+		block, image, build, keyIndent = nil, false, false, -1
+	}
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		if indent == 0 {
+			flush()
+			inServices = strings.HasPrefix(trimmed, "services:")
+			svcIndent = -1
+			continue
+		}
+		if !inServices {
+			continue
+		}
+		if svcIndent < 0 {
+			svcIndent = indent
+		}
+		switch {
+		case indent < svcIndent:
+			flush()
+			svcIndent = indent
+		case indent == svcIndent:
+			flush() // the next service
+		default:
+			if keyIndent < 0 {
+				keyIndent = indent
+			}
+			// The service's own keys, not a nested one (deploy: …).
+			if key, _, _ := strings.Cut(trimmed, ":"); indent == keyIndent {
+				image = image || key == "image"
+				build = build || key == "build"
+			}
+			block = append(block, line)
+		}
+	}
+	flush()
+	return out
 }
