@@ -92,7 +92,7 @@ typing = "mypy src"
 	text := starter(t, files, "check.sh")
 	got := proposals(t, text)
 	wantRules := []string{
-		"allow docker compose config", "allow docker compose images", "allow docker compose logs",
+		"allow docker compose images", "allow docker compose logs",
 		"allow docker compose ls", "allow docker compose ps", "allow docker compose top",
 		"allow pdm run typing", "allow poe test", "allow yarn dev", "allow yarn typecheck",
 		"ask npm run docs:deploy", "ask npm run-script docs:deploy", "ask pnpm run docs:deploy", "ask yarn run docs:deploy",
@@ -127,6 +127,7 @@ typing = "mypy src"
 		{"mycli", "ask"},
 		{"uv run mycli", "ask"},
 		{"docker compose ps", "allow"},
+		{"docker compose config", "ask"}, // prints what it reads from .env
 		{"docker compose up", "ask"},
 		{"pwn", "ask"}, // the evil script did not write a rule
 	})
@@ -301,6 +302,36 @@ func TestStarterComposeDevPorts(t *testing.T) {
 		}
 		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStarterEnvExamplePorts: the port a project's example environment
+// tells its server to listen on is proposed; a database's port, a
+// commented line and .env itself are not read as one.
+func TestStarterEnvExamplePorts(t *testing.T) {
+	for _, tc := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{".env.example": "IES_NEO4J_PORT=7687\nIES_SIYUAN_PORT=6806\nIES_BACKEND_PORT=8081\n"}, "dev_ports = [8081]"},
+		{map[string]string{".env.sample": "PORT=3000\nexport API_PORT=\"4000\"\nDB_PORT=5432\nREDIS_PORT=6379\n"}, "dev_ports = [3000, 4000]"},
+		{map[string]string{".env.template": "# PORT=9000\nAPP_PORT=${X}\nHTTP_PORT=8088 # web\n"}, ""},
+		{map[string]string{".env": "PORT=3000\n"}, ""},
+		{map[string]string{".env.local": "PORT=3000\n"}, ""},
+	} {
+		text := starter(t, tc.files)
+		got := ""
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "dev_ports") {
+				got = l
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.files, got, tc.want)
+		}
+		if tc.want != "" && !strings.Contains(text, "_PORT=") && !strings.Contains(text, "PORT=") {
+			t.Errorf("%v: the comment does not say where the port was found:\n%s", tc.files, text)
 		}
 	}
 }
