@@ -1,8 +1,10 @@
 // Command replay measures the default policy on real agent sessions: it
 // judges every command of testdata/corpora/agent-sessions.jsonl with the
 // built-in defaults, and with the configuration `guard-exec init` writes
-// for a Python + JavaScript project, and reports per session how many
-// commands a person would be asked about and how many were refused.
+// (for the session's own project where its files are recorded here, see
+// projects; otherwise for a Python + JavaScript project), and reports per
+// session how many commands a person would be asked about and how many
+// were refused.
 //
 //	go run ./tools/replay [-sessions FILE] [-v]
 //
@@ -63,12 +65,12 @@ func main() {
 		fmt.Fprintln(os.Stderr, "replay:", err)
 		os.Exit(1)
 	}
-	init := policy.StarterConfig("/project", func(f string) bool {
-		return f == "pyproject.toml" || f == "package.json" || f == ".git"
-	})
 	fmt.Printf("%d sessions, %s\n\n", len(sessions), *path)
-	for _, cfg := range []struct{ name, text string }{{"built-in defaults", ""}, {"guard-exec init for a Python + JavaScript project", init}} {
-		st, err := replay(sessions, cfg.text, *verbose)
+	for _, cfg := range []struct {
+		name string
+		init func(session) string
+	}{{"built-in defaults", nil}, {"guard-exec init for a Python + JavaScript project, or the session's own", initConfig}} {
+		st, err := replay(sessions, cfg.init, *verbose)
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "replay:", err)
 			os.Exit(1)
@@ -166,7 +168,50 @@ func median(xs []int) int {
 	return s[len(s)/2]
 }
 
-func replay(sessions []session, config string, verbose bool) (*stats, error) {
+// initConfig is the configuration `guard-exec init` writes for a
+// session's project: from its files where the corpus's repository is
+// known (projects), otherwise for a Python + JavaScript project.
+func initConfig(s session) string {
+	for prefix, files := range projects {
+		if strings.HasPrefix(s.Source, prefix) {
+			return policy.StarterConfigFor("/project", policy.ProjectFiles{
+				Exists: func(f string) bool { _, ok := files[f]; return ok },
+				Read: func(f string) ([]byte, bool) {
+					t, ok := files[f]
+					return []byte(t), ok
+				},
+			})
+		}
+	}
+	return policy.StarterConfig("/project", func(f string) bool {
+		return f == "pyproject.toml" || f == "package.json" || f == ".git"
+	})
+}
+
+// projects are the files `guard-exec init` reads at the root of the
+// projects some sessions ran in, as they were at the commit the sessions'
+// transcripts were taken from, reduced to what init reads (the projects
+// themselves are not here): brain_explore's compose file runs only
+// published images (qdrant, neo4j, calibre-web, redis, siyuan), and its
+// .env.example gives the backend's port.
+var projects = map[string]map[string]string{
+	"goodsch/brain_explore@5f0065446d2c83d2a5caf13c11a0e498f9faee56:": {
+		".git":           "",
+		"pyproject.toml": "[project]\nname = \"brain-explore-library\"\ndependencies = [\"qdrant-client>=1.7.0\", \"neo4j>=5.0.0\", \"openai>=1.0.0\", \"rich>=13.0.0\"]\n",
+		"package.json":   `{"dependencies": {"@waldzellai/clear-thought-onepointfive": "^0.2.1"}, "packageManager": "pnpm@10.15.1"}`,
+		"docker-compose.yml": "services:\n" +
+			"  qdrant:\n    image: qdrant/qdrant:latest\n    ports:\n      - \"6333:6333\"\n      - \"6334:6334\"\n" +
+			"  neo4j:\n    image: neo4j:5\n    ports:\n      - \"7474:7474\"  # HTTP browser\n      - \"7687:7687\"  # Bolt protocol\n" +
+			"  calibre:\n    image: crocodilestick/calibre-web-automated:latest\n    ports:\n      - \"8083:8083\"\n" +
+			"  redis:\n    image: redis:7-alpine\n    ports:\n      - \"6379:6379\"\n" +
+			"  siyuan:\n    image: b3log/siyuan\n    ports:\n      - \"6806:6806\"\n",
+		".env.example": "IES_NEO4J_PORT=7687\nIES_SIYUAN_PORT=6806\nIES_BACKEND_PORT=8081\n",
+	},
+}
+
+// replay judges the sessions with the built-in defaults and, when init is
+// set, the configuration it gives for each session.
+func replay(sessions []session, init func(session) string, verbose bool) (*stats, error) {
 	st := &stats{topAsks: map[string]int{}}
 	// Python code is read with this machine's python3 (nil without one:
 	// it stays opaque). The sessions' projects are not here, so their
@@ -197,8 +242,8 @@ func replay(sessions []session, config string, verbose bool) (*stats, error) {
 				filepath.Join(root, ".guard-exec.toml"), state.Dir(func(k string) string { return map[string]string{"HOME": home}[k] })),
 			ProtectAgent: install.AgentFiles(ienv, root)}
 		src := policy.Sources{Env: env}
-		if config != "" {
-			f, err := policy.ParseFile("init.toml", []byte(config), policy.User)
+		if init != nil {
+			f, err := policy.ParseFile("init.toml", []byte(init(s)), policy.User)
 			if err != nil {
 				return nil, err
 			}

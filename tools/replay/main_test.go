@@ -3,8 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-
-	"github.com/guard-exec/guard-exec/policy"
 )
 
 // TestSessionsNothingBenignDenied replays the real agent sessions: none of
@@ -15,10 +13,7 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	init := policy.StarterConfig("/project", func(f string) bool {
-		return f == "pyproject.toml" || f == "package.json" || f == ".git"
-	})
-	for _, cfg := range []string{"", init} {
+	for _, cfg := range []func(session) string{nil, initConfig} {
 		st, err := replay(sessions, cfg, false)
 		if err != nil {
 			t.Fatal(err)
@@ -44,6 +39,6 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 		if own != 8 {
 			t.Errorf("%d commands writing the agent client's files were denied, want the corpus's 8", own)
 		}
-		t.Logf("with init config: %v\n%s", cfg != "", st)
+		t.Logf("with init config: %v\n%s", cfg != nil, st)
 	}
 }
