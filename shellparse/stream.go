@@ -65,19 +65,22 @@ func (s *stmtStream) publish(st *syntax.Stmt, done bool, err error) {
 	}
 }
 
-// next waits until statements after the first from are published or the
-// parse has ended, and returns those statements and whether and how the
-// parse has ended. Once it reports the end, it has returned every
-// statement.
-func (s *stmtStream) next(from int) ([]*syntax.Stmt, bool, error) {
+// take waits until statements are published or the parse has ended, and
+// returns the statements published since the last take (the caller owns
+// them: the walk drops each once walked, so that a long text's syntax tree
+// is not all kept until the end) and whether and how the parse has ended.
+// Once it reports the end, it has returned every statement.
+func (s *stmtStream) take() ([]*syntax.Stmt, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for len(s.stmts) <= from && !s.done {
+	for len(s.stmts) == 0 && !s.done {
 		s.waiting = true
 		s.cond.Wait()
 		s.waiting = false
 	}
-	return s.stmts[from:], s.done, s.err
+	stmts := s.stmts
+	s.stmts = nil
+	return stmts, s.done, s.err
 }
 
 // walkStream parses src on another goroutine and walks its statements as
@@ -108,12 +111,13 @@ func (w *walker) walkStream(src string) bool {
 	}()
 	sc := w.topScope()
 	walking := true
-	for i := 0; ; {
-		stmts, done, err := s.next(i)
+	for {
+		stmts, done, err := s.take()
 		if err != nil {
 			return false
 		}
-		for _, st := range stmts {
+		for k, st := range stmts {
+			stmts[k] = nil // what the walk keeps of it (function bodies) it keeps itself
 			if walking && !w.topStmt(sc, st) {
 				// Too much work (w.fatal says so). The walk counts only if
 				// the whole text parses: read on to the end.
@@ -123,7 +127,6 @@ func (w *walker) walkStream(src string) bool {
 				w.commit() // the whole text has parsed
 			}
 		}
-		i += len(stmts)
 		if done {
 			break
 		}
