@@ -11,12 +11,19 @@ import (
 
 // A long text is parsed on another goroutine, statement by statement,
 // while the walk goes through the statements already parsed: on the
-// 2-core machines the guard runs on, parsing (a quarter of the time a long
-// script takes) then overlaps with walking. Nothing is committed
-// (Options.Committed) until the whole text has parsed, so that a text that
-// does not parse as it streams is read again the usual way from the start
-// and the caller never sees commands of a walk that was abandoned.
+// 2-core machines the guard runs on, parsing (about as long as walking)
+// then overlaps with walking. Each top-level statement is committed
+// (Options.Committed) once walked. A text that does not parse as it
+// streams is read again the usual way from the start, committing nothing,
+// and its Result says Rewalked: what was committed is void.
 const streamParseBytes = 16 << 10
+
+// streamAhead is how many statements the parser may be ahead of the
+// walk. Unbounded, it finished a 3 MB script while the walk was at a
+// third of it, and the syntax of the rest (tens of MB) waited in memory;
+// a parser held back leaves its core to the goroutine judging the
+// commands committed.
+const streamAhead = 512
 
 // streamable reports whether src is parsed while it is walked: long
 // enough, on more than one CPU, and streamSafe.
@@ -45,15 +52,23 @@ func streamSafe(src string) bool {
 // ended), so that nothing in it is still being written.
 type stmtStream struct {
 	mu      sync.Mutex
-	cond    sync.Cond
+	cond    sync.Cond // the walk waits for statements
+	room    sync.Cond // the parser waits for room (streamAhead)
 	stmts   []*syntax.Stmt
 	done    bool
 	err     error
 	waiting bool
+	full    bool
+	gone    bool // the walk takes no more: publish never waits
 }
 
 func (s *stmtStream) publish(st *syntax.Stmt, done bool, err error) {
 	s.mu.Lock()
+	for len(s.stmts) >= streamAhead && !s.gone {
+		s.full = true
+		s.room.Wait()
+		s.full = false
+	}
 	if st != nil {
 		s.stmts = append(s.stmts, st)
 	}
@@ -63,6 +78,15 @@ func (s *stmtStream) publish(st *syntax.Stmt, done bool, err error) {
 	if wake {
 		s.cond.Signal()
 	}
+}
+
+// leave says the walk takes no more statements (it ended, or panicked):
+// the parser is never kept waiting for room.
+func (s *stmtStream) leave() {
+	s.mu.Lock()
+	s.gone = true
+	s.mu.Unlock()
+	s.room.Signal()
 }
 
 // take waits until statements are published or the parse has ended, and
@@ -80,6 +104,9 @@ func (s *stmtStream) take() ([]*syntax.Stmt, bool, error) {
 	}
 	stmts := s.stmts
 	s.stmts = nil
+	if s.full {
+		s.room.Signal()
+	}
 	return stmts, s.done, s.err
 }
 
@@ -89,7 +116,8 @@ func (s *stmtStream) take() ([]*syntax.Stmt, bool, error) {
 func (w *walker) walkStream(src string) bool {
 	w.bytes += len(src)
 	s := &stmtStream{}
-	s.cond.L = &s.mu
+	s.cond.L, s.room.L = &s.mu, &s.mu
+	defer s.leave()
 	go func() {
 		var prev *syntax.Stmt
 		var err error
@@ -123,8 +151,8 @@ func (w *walker) walkStream(src string) bool {
 				// the whole text parses: read on to the end.
 				walking = false
 			}
-			if walking && done {
-				w.commit() // the whole text has parsed
+			if walking {
+				w.commit()
 			}
 		}
 		if done {
