@@ -115,6 +115,9 @@ func (s *stmtStream) take() ([]*syntax.Stmt, bool, error) {
 // void, and nothing of it was committed.
 func (w *walker) walkStream(src string) bool {
 	w.bytes += len(src)
+	// About a command per 64 bytes, as in CI scripts: growing the list
+	// step by step allocated five times its size.
+	w.res.Cmds = make([]*Cmd, 0, len(src)/64)
 	s := &stmtStream{}
 	s.cond.L, s.room.L = &s.mu, &s.mu
 	defer s.leave()
