@@ -217,9 +217,9 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
 		parsed = &shellparse.Result{Cmds: cmds, Funcs: parsed.Funcs}
 	}
-	described := map[*policy.Part]*Part{} // by judgedPart.first
+	described := map[*policy.Part]*Part{} // by judgedPart.p
 	for i, c := range parsed.Cmds {
-		p, v := judged[i].p, judged[i].v
+		p, v := judged[i].p, judged[i].v // p may be a twin's
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
@@ -231,15 +231,21 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 				continue
 			}
 		}
+		own := p
+		if p.Cmd != c {
+			cp := *p
+			cp.Cmd = c // its own position
+			own = &cp
+		}
 		var jp *Part
-		if twin := described[judged[i].first]; twin != nil {
+		if twin := described[p]; twin != nil {
 			cp := *twin // the same in all but position
-			cp.P, cp.Line = p, p.Pos.Line
+			cp.P, cp.Line = own, c.Pos.Line
 			jp = &cp
 		} else {
-			jp = describe(p, v, req.Explain || v.Decision != policy.Allow)
+			jp = describe(own, v, req.Explain || v.Decision != policy.Allow)
 			jp.text = jp.Text()
-			described[judged[i].first] = jp
+			described[p] = jp
 		}
 		res.Commands = append(res.Commands, jp)
 		if strictest == nil || v.Decision > strictest.Verdict.Decision ||
@@ -319,12 +325,15 @@ func writesUnder(p *policy.Part, path string, covered bool) bool {
 	return false
 }
 
+// judgedPart is a command's part and verdict. p is the part first judged
+// with the command's key: the command's own, or an earlier twin's, the
+// same in all but position (p.Cmd is then the twin). Twins also share
+// their description. A part of its own is made only for a command that is
+// described: a long script repeats its commands, and a copy for each
+// (kept until the end) was 5 MB in 3 MB of script.
 type judgedPart struct {
 	p *policy.Part
 	v *policy.Verdict
-	// first is the part first judged with this one's key (this one's
-	// own, or an earlier twin's): twins also share their description.
-	first *policy.Part
 }
 
 // judgeAll judges each command, in order, on this goroutine.
@@ -437,12 +446,7 @@ func (jr *judger) judge(cmds []*shellparse.Cmd, out []judgedPart) {
 		if !seen {
 			j.p = policy.NewPart(c, jr.env)
 			j.v = jr.pol.Judge(j.p, jr.explain)
-			j.first = j.p
 			jr.memo[string(jr.key)] = j
-		} else {
-			cp := *j.p
-			cp.Cmd = c // its own position
-			j.p = &cp
 		}
 		out[i] = j
 	}

@@ -53,6 +53,7 @@ type walker struct {
 	// inherited PATH may not be the one a name is looked up in.
 	pathTouched bool
 	scripts     *scripts // script files read (script.go), when any
+	committed   bool     // commit handed commands to Options.Committed
 }
 
 // Parse reads src and returns every command that would run.
@@ -90,7 +91,13 @@ func parseOnce(src string, opts Options, may *mayState) (*Result, *mayState, err
 	return res, may.decide(), nil
 }
 
-func parseWith(src string, opts Options, may *mayState) (*Result, error) {
+func parseWith(src string, opts Options, may *mayState) (res *Result, err error) {
+	voided := false
+	defer func() {
+		if res != nil && voided {
+			res.Rewalked = true
+		}
+	}()
 	if streamable(src) && !may.second {
 		w := newWalker(opts)
 		w.may, may.src = may, src
@@ -99,7 +106,13 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 			return w.finish()
 		}
 		// The text does not parse as it streams: read it the usual way,
-		// which says why (or reads it after all), from the start.
+		// which says why (or reads it after all), from the start. What the
+		// stream committed is void (Result.Rewalked), and this reading
+		// commits nothing.
+		if w.committed {
+			opts.Committed = nil
+			voided = true
+		}
 	}
 	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
@@ -207,6 +220,7 @@ func (w *walker) topStmt(sc *scope, st *syntax.Stmt) bool {
 // walked).
 func (w *walker) commit() {
 	if w.opts.Committed != nil && w.fatal == nil {
+		w.committed = true
 		w.opts.Committed(w.res.Cmds[:len(w.res.Cmds):len(w.res.Cmds)])
 	}
 }

@@ -72,11 +72,12 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 				plain = false
 			}
 			if el.Value != nil {
-				for _, f := range w.fields(sc, el.Value) {
+				n := len(elems)
+				elems = w.appendFields(elems, sc, el.Value) // bounded as a whole (appendExpanded)
+				for _, f := range elems[n:] {
 					if f.Multi || f.Split && f.HasHole() {
 						plain = false // how many elements is not known
 					}
-					elems = append(elems, f)
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -92,6 +93,9 @@ func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
 
 // appendFields appends the fields of wd to out.
 func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
+	if w.fatal != nil {
+		return out // the walk is void (appendExpanded)
+	}
 	if !hasBrace(wd) || w.lang == syntax.LangPOSIX { // most words: no slice of one word to make; dash has no brace expansion
 		return w.appendExpanded(out, sc, wd)
 	}
@@ -103,6 +107,16 @@ func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []wor
 
 // appendExpanded appends the fields of a word after brace expansion.
 func (w *walker) appendExpanded(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
+	if w.fatal != nil {
+		return out // the walk is void: expand nothing more
+	}
+	if len(out) > maxWords {
+		// Brace expansions multiply words: 4 MiB of "{1..4096} " is a
+		// billion of them, which took minutes and gigabytes to expand
+		// before emit refused the command for its words. Refuse it now.
+		w.fatal = &ParseError{Reason: fmt.Sprintf("the command expands to more than %d words, the most the guard judges one by one", maxWords), TooLarge: true}
+		return out
+	}
 	start := len(out)
 	b := fieldBuilder{fields: out} // the fields land in out directly
 	w.parts(sc, &b, wd.Parts, wctx{arg: true}, true)
