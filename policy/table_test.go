@@ -725,7 +725,7 @@ func TestPresets(t *testing.T) {
 func remember(pol *policy.Policy, cmd string) (rules []policy.Remembered, ok bool) {
 	ok = true
 	for _, p := range decide(pol, cmd).Refused() {
-		rs, rok := policy.Remember(p.P, p.Verdict)
+		rs, rok := policy.Remember(p.Input, p.Verdict)
 		ok = ok && rok
 		rules = append(rules, rs...)
 	}

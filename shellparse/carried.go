@@ -28,7 +28,7 @@ func (w *walker) carriedArgv(sc *scope, cmd *Cmd, argv []word.Word, what string,
 	if wrapper {
 		cmd.Wrapper = true
 	}
-	w.via = append(w.via, Layer{Kind: what, Argv: word.Strings(cmd.Argv)})
+	w.via = append(w.via, Step{Kind: what, Argv: word.Strings(cmd.Argv)})
 	w.run(sc, argv, cmd.Assigns, nil, cmd.Stdin, true, false)
 	w.via = w.via[:len(w.via)-1]
 }
@@ -66,7 +66,7 @@ func (k *carrySink) Shell(src, what string, how argspec.ShellRun) {
 		params = []string{"sh"}
 	}
 	child := k.w.childScope(sc, params, how.ParamsUnknown)
-	layer := Layer{Kind: what, Argv: word.Strings(k.cmd.Argv)}
+	layer := Step{Kind: what, Argv: word.Strings(k.cmd.Argv)}
 	if how.Caller {
 		k.w.code(child, src, layer)
 		return

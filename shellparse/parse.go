@@ -19,7 +19,7 @@ type walker struct {
 	opts       Options
 	globIgnore bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
 	res        *Result
-	via        []Layer
+	via        []Step
 	pos        Pos
 	nested     int // > 0 inside code found in a string: positions stay the carrier's
 	steps      int
@@ -504,7 +504,7 @@ func (w *walker) emit(c *Cmd) {
 		// costs depth × commands.
 		c.Via = w.res.Cmds[n-1].Via
 	} else {
-		c.Via = append([]Layer(nil), w.via...)
+		c.Via = append([]Step(nil), w.via...)
 	}
 	if len(w.calls) > 0 {
 		c.Func = w.calls[len(w.calls)-1]
@@ -524,7 +524,7 @@ func (w *walker) tooDeep(argv []word.Word) bool {
 	return true
 }
 
-func sameLayer(a, b Layer) bool { return a.Kind == b.Kind && slices.Equal(a.Argv, b.Argv) }
+func sameLayer(a, b Step) bool { return a.Kind == b.Kind && slices.Equal(a.Argv, b.Argv) }
 
 // step counts work and stops the walk past the limit.
 func (w *walker) step() bool {
@@ -539,7 +539,7 @@ func (w *walker) step() bool {
 }
 
 // code walks code found in a string (eval, bash -c, trap, …) in scope sc.
-func (w *walker) code(sc *scope, src string, layer Layer) {
+func (w *walker) code(sc *scope, src string, layer Step) {
 	// Code in a string is read by the shell that runs it: within code
 	// for dash, an eval or a trap handler is dash's too.
 	w.codeIn(sc, src, layer, w.lang)
@@ -550,7 +550,7 @@ func (w *walker) code(sc *scope, src string, layer Layer) {
 // one, a dollar and a string to the other): the code is read in every
 // dialect the program may be, and every command either reading finds is
 // judged.
-func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
+func (w *walker) codeFor(sc *scope, prog, src string, layer Step) {
 	langs := dialects(prog)
 	start := len(w.res.Cmds)
 	for i, lang := range langs {
@@ -591,7 +591,7 @@ func dialects(prog string) []syntax.LangVariant {
 	return out
 }
 
-func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVariant) {
+func (w *walker) codeIn(sc *scope, src string, layer Step, lang syntax.LangVariant) {
 	if len(w.via) >= MaxDepth {
 		w.emit(&Cmd{Opaque: fmt.Sprintf("code nested more than %d levels deep", MaxDepth), CodeArg: -1})
 		return
@@ -633,7 +633,7 @@ func (w *walker) promptString(sc *scope, s, what string) {
 	if !strings.ContainsAny(s, "$`") {
 		return
 	}
-	w.code(sc.clone(), "echo \""+strings.ReplaceAll(s, `"`, `\"`)+"\"", Layer{Kind: "prompt expansion of " + what})
+	w.code(sc.clone(), "echo \""+strings.ReplaceAll(s, `"`, `\"`)+"\"", Step{Kind: "prompt expansion of " + what})
 }
 
 // checkUncalled reads the bodies of functions that are never called, only

@@ -247,7 +247,7 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 		case codeVars(a.Name) != "":
 			if s, ok := a.Value.Static(); ok {
 				if s != "" {
-					w.code(sc.clone(), s, Layer{Kind: a.Name + " (" + codeVars(a.Name) + ")"})
+					w.code(sc.clone(), s, Step{Kind: a.Name + " (" + codeVars(a.Name) + ")"})
 				}
 			} else {
 				w.emit(&Cmd{Assigns: []Assign{a}, Opaque: a.Name + " is set to a command not known here; " + codeVars(a.Name) + " runs it", CodeArg: -1})
@@ -658,7 +658,7 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 	}
 	w.called[body] = true
 	w.calls = append(w.calls, name)
-	w.via = append(w.via, Layer{Kind: "function " + name})
+	w.via = append(w.via, Step{Kind: "function " + name})
 	oldParams, oldUnknown := sc.params, sc.paramsUnknown
 	args, ok := staticArgs(argv[1:])
 	zero := "bash"
@@ -707,7 +707,7 @@ func (w *walker) evalCmd(sc *scope, cmd *Cmd) {
 	}
 	w.emit(cmd)
 	if cmd.Opaque == "" && len(argv) > 1 {
-		w.code(sc, text, Layer{Kind: "eval", Argv: word.Strings(argv)})
+		w.code(sc, text, Step{Kind: "eval", Argv: word.Strings(argv)})
 	}
 }
 
@@ -746,7 +746,7 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	// and writes are deferred (may.go).
 	w.may.deferred++
 	w.may.inTrap++
-	w.code(sc.clone(), text, Layer{Kind: "trap", Argv: word.Strings(argv)})
+	w.code(sc.clone(), text, Step{Kind: "trap", Argv: word.Strings(argv)})
 	w.may.inTrap--
 	w.may.deferred--
 }
@@ -762,7 +762,7 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 			continue
 		}
 		if name, val, ok := strings.Cut(t, "="); ok && val != "" {
-			w.code(sc.clone(), val, Layer{Kind: "alias " + name})
+			w.code(sc.clone(), val, Step{Kind: "alias " + name})
 		}
 	}
 }
@@ -1082,7 +1082,7 @@ func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 // builtin (declare -a 'arr=(a $(cmd))'): bash reads the text as the
 // assignment NAME=(…) it spells, expansions and substitutions included.
 func (w *walker) compoundText(sc *scope, builtin, name, value string) {
-	w.code(sc, name+"="+value, Layer{Kind: builtin + " with a quoted compound assignment"})
+	w.code(sc, name+"="+value, Step{Kind: builtin + " with a quoted compound assignment"})
 	sc.setUnknown(name)
 }
 
@@ -1268,7 +1268,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 		cmd.Wrapper = false
 		return
 	}
-	layer := Layer{Kind: "wrapper " + prog, Argv: word.Strings(cmd.Argv)}
+	layer := Step{Kind: "wrapper " + prog, Argv: word.Strings(cmd.Argv)}
 	isc := sc
 	if in.Cwd != nil || in.CwdUnknown {
 		isc = sc.clone()
@@ -1505,7 +1505,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		w.emit(cmd) // bash refuses its arguments and runs nothing
 		return
 	}
-	layer := Layer{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
+	layer := Step{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
 	params := append([]string{inv.Name}, inv.Args...)
 	paramsUnknown := dynamic
 	switch inv.Mode {
@@ -1669,7 +1669,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 				}
 				cmd.Wrapper = true
 				inner := append([]word.Word{word.FromLit(mod)}, args[modArg:]...)
-				w.via = append(w.via, Layer{Kind: prog + " -m", Argv: word.Strings(cmd.Argv)})
+				w.via = append(w.via, Step{Kind: prog + " -m", Argv: word.Strings(cmd.Argv)})
 				w.run(sc, inner, nil, nil, cmd.Stdin, true, false)
 				w.via = w.via[:len(w.via)-1]
 				return true
@@ -1779,7 +1779,7 @@ func (w *walker) awk(sc *scope, cmd *Cmd) bool {
 			dynamic = true
 			continue
 		}
-		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", c, Layer{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", c, Step{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
 	}
 	return true
 }
@@ -1820,7 +1820,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: what + " is a command not known here", CodeArg: -1})
 			return
 		}
-		w.code(w.childScope(sc, []string{"sh"}, false), t, Layer{Kind: what, Argv: argvText()})
+		w.code(w.childScope(sc, []string{"sh"}, false), t, Step{Kind: what, Argv: argvText()})
 	}
 	// judgeWithFile judges a command the program runs with a file name
 	// appended (rg --pre CMD FILE, zip -TT CMD ZIPFILE).
@@ -1830,7 +1830,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			judge(v, what)
 			return
 		}
-		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Layer{Kind: what, Argv: argvText()})
+		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Step{Kind: what, Argv: argvText()})
 	}
 	switch prog {
 	case "find":
@@ -1867,7 +1867,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				isc.cwd = Cwd{Unknown: true}
 			}
 			cmd.Wrapper = true
-			w.via = append(w.via, Layer{Kind: "find " + fe.Action, Argv: argvText()})
+			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText()})
 			w.run(isc, argv, nil, nil, nil, true, false)
 			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
 				// The first file the action gets is each starting point.
@@ -1985,6 +1985,6 @@ func (w *walker) sedScript(sc *scope, cmd *Cmd) {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
 			continue
 		}
-		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Step{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
 	}
 }

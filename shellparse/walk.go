@@ -1003,7 +1003,7 @@ func (w *walker) subst(sc *scope, stmts []*syntax.Stmt, kind string) {
 	if w.tooDeep(nil) {
 		return
 	}
-	w.via = append(w.via, Layer{Kind: kind})
+	w.via = append(w.via, Step{Kind: kind})
 	was := w.inPipe
 	if strings.HasPrefix(kind, "<(") || strings.HasPrefix(kind, ">(") {
 		w.inPipe = true // runs alongside the command

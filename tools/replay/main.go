@@ -269,12 +269,12 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 			req := judge.Request{Source: c, Cwd: root, Getenv: getenv, Params: []string{"bash"}, Glob: func(string) []string { return nil },
 				Python: python.Python, AllParts: true}
 			res := judge.Judge(base, req)
-			if res.D != policy.Deny {
+			if res.Decided != policy.Deny {
 				if err := sc.Apply(res); err != nil {
 					return nil, err
 				}
 			}
-			switch res.D {
+			switch res.Decided {
 			case policy.Deny:
 				denies++
 				st.deniedCmds = append(st.deniedCmds, firstLine(c0)+"  ("+sc.Unmap(res.Reason)+")")
@@ -308,10 +308,10 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 				if err != nil {
 					return nil, err
 				}
-				if judge.Judge(withMem, req).D != policy.Allow {
+				if judge.Judge(withMem, req).Decided != policy.Allow {
 					asksLeft++
 					for _, p := range res.Refused() {
-						if rs, ok := policy.Remember(p.P, p.Verdict); ok {
+						if rs, ok := policy.Remember(p.Input, p.Verdict); ok {
 							remembered = append(remembered, rs...)
 						}
 					}

@@ -117,7 +117,7 @@ func (sc *scratch) Unmap(s string) string {
 // then asks, as for any file it cannot read) than stale.
 func (sc *scratch) Apply(res *judge.Result) error {
 	for _, jp := range res.Commands {
-		p := jp.P
+		p := jp.Input
 		if p == nil || p.Cmd == nil {
 			continue
 		}

@@ -81,7 +81,7 @@ func TestScratchApply(t *testing.T) {
 		t.Helper()
 		res := judge.Judge(p, judge.Request{Source: sc.Text(cmd), Cwd: root, AllParts: true,
 			Getenv: func(k string) string { return map[string]string{"HOME": sc.Home(), "TMPDIR": sc.Temp()}[k] }})
-		if res.D != policy.Deny {
+		if res.Decided != policy.Deny {
 			if err := sc.Apply(res); err != nil {
 				t.Fatal(err)
 			}
@@ -100,12 +100,12 @@ func TestScratchApply(t *testing.T) {
 		t.Fatalf("check.sh = %q, %v", s, ok)
 	}
 	run("chmod +x check.sh")
-	if res := run("./check.sh"); res.D != policy.Allow {
-		t.Errorf("./check.sh of known text: %v (%s), want allow", res.D, res.Reason)
+	if res := run("./check.sh"); res.Decided != policy.Allow {
+		t.Errorf("./check.sh of known text: %v (%s), want allow", res.Decided, res.Reason)
 	}
 	run("cat <<'EOF' > bad.sh\nrm -rf /\nEOF")
-	if res := run("bash bad.sh"); res.D != policy.Deny {
-		t.Errorf("bash bad.sh: %v (%s), want deny", res.D, res.Reason)
+	if res := run("bash bad.sh"); res.Decided != policy.Deny {
+		t.Errorf("bash bad.sh: %v (%s), want deny", res.Decided, res.Reason)
 	}
 	// Appended with >> to a file the replay wrote; tee too.
 	run("cat >> check.sh <<'EOF'\npwd\nEOF")
@@ -125,12 +125,12 @@ func TestScratchApply(t *testing.T) {
 	if _, ok := read("check.sh"); ok {
 		t.Error("check.sh kept after sed -i changed it")
 	}
-	if res := run("./check.sh"); res.D == policy.Allow {
+	if res := run("./check.sh"); res.Decided == policy.Allow {
 		t.Errorf("./check.sh after an edit the replay cannot follow: allowed")
 	}
 	// A file written and run by the same command is judged as the
 	// guard judges it: before it is written.
-	if res := run("cat > t.sh <<'EOF'\necho hi\nEOF\nbash t.sh"); res.D == policy.Allow {
+	if res := run("cat > t.sh <<'EOF'\necho hi\nEOF\nbash t.sh"); res.Decided == policy.Allow {
 		t.Errorf("writing and running t.sh in one command: allowed (%s)", res.Reason)
 	}
 	// Paths outside the scratch are never written.
