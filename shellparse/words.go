@@ -85,13 +85,9 @@ func (b *fieldBuilder) addWord(v word.Word) {
 	b.cur.Multi = b.cur.Multi || v.Multi
 }
 
-// fields expands a word the way bash does for a command's arguments:
-// brace expansion, then the word's parts, field splitting and globbing.
-func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
-	return w.appendFields(nil, sc, wd)
-}
-
-// appendFields appends the fields of wd to out.
+// appendFields appends the fields of wd to out, expanded the way bash
+// expands a command's arguments: brace expansion, then the word's parts,
+// field splitting and globbing.
 func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
 	if w.fatal != nil {
 		return out // the walk is void (appendExpanded)
