@@ -39,7 +39,7 @@ func projectProposals(p ProjectFiles, found []string) string {
 		}
 		fmt.Fprintf(&b, "# %s: the project's containers. These only show them; up, build, down\n# and exec keep asking, and so does config, which prints the values it reads\n# from .env and env_file (secrets).\n\n", f)
 		for _, verb := range []string{"ps", "logs", "images", "top", "ls"} {
-			fmt.Fprintf(&b, "# docker compose %s: %s\n", verb, composeVerbs[verb])
+			fmt.Fprintf(&b, "# docker compose %s: %s\n", verb, composeVerbs()[verb])
 			fmt.Fprintf(&b, "[[rule]]\ndecision = \"allow\"\ncommand  = \"docker compose %s\"\nwhy      = \"shows the project's containers\"\n\n", verb)
 		}
 		break
@@ -52,10 +52,12 @@ func projectProposals(p ProjectFiles, found []string) string {
 }
 
 // composeVerbs says what each read-only compose verb shows.
-var composeVerbs = map[string]string{
-	"ps": "lists the containers", "logs": "prints their output",
-	"images": "lists their images", "top": "lists their processes", "ls": "lists the compose projects",
-}
+var composeVerbs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ps": "lists the containers", "logs": "prints their output",
+		"images": "lists their images", "top": "lists their processes", "ls": "lists the compose projects",
+	}
+})
 
 var composeFiles = []string{"compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"}
 
