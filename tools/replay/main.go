@@ -394,20 +394,39 @@ func truncate(s string, n int) string {
 
 // scratchBase makes the directory the sessions are replayed in. It is not
 // under a temporary directory (writes there are allowed anywhere, so the
-// sessions' project roots and homes must not be), but in the working
-// directory; it is removed when the replay ends.
+// sessions' project roots and homes must not be): the working directory
+// if it is not, else the first of the user's cache directory, the Go build
+// cache's, the home and /var/lib that is not and can be written. It is
+// removed when the replay ends.
 func scratchBase() (string, error) {
-	d, err := os.MkdirTemp(".", "replay-scratch-")
-	if err != nil {
-		return "", err
+	candidates := []string{"."}
+	if d, err := os.UserCacheDir(); err == nil {
+		candidates = append(candidates, d)
 	}
-	d, err = filepath.Abs(d)
-	if err != nil {
-		return "", err
+	if out, err := exec.Command("go", "env", "GOCACHE").Output(); err == nil {
+		if d := strings.TrimSpace(string(out)); filepath.IsAbs(d) {
+			candidates = append(candidates, filepath.Dir(d))
+		}
 	}
-	if under(d, "/tmp", "/var/tmp", "/dev/shm") || under(d, strings.TrimRight(os.TempDir(), "/")) {
-		os.RemoveAll(d)
-		return "", fmt.Errorf("the scratch %s is under a temporary directory; run the replay from elsewhere", d)
+	if d, err := os.UserHomeDir(); err == nil {
+		candidates = append(candidates, d)
 	}
-	return d, nil
+	candidates = append(candidates, "/var/lib")
+	for _, c := range candidates {
+		abs, err := filepath.Abs(c)
+		if err != nil || isTemporary(abs) {
+			continue
+		}
+		d, err := os.MkdirTemp(abs, "guard-exec-replay-scratch-")
+		if err != nil {
+			continue
+		}
+		return d, nil
+	}
+	return "", fmt.Errorf("no directory outside the temporary ones to replay in (tried %s); run the replay from elsewhere", strings.Join(candidates, ", "))
+}
+
+// isTemporary reports whether d is under a temporary directory.
+func isTemporary(d string) bool {
+	return under(d, "/tmp", "/var/tmp", "/dev/shm") || under(d, strings.TrimRight(os.TempDir(), "/"))
 }
