@@ -62,10 +62,20 @@ func readsGitCredentials(p *Part, e Effect) word.Tri {
 	if !readsContent(e) || p.env == nil {
 		return word.No
 	}
-	s, ok := e.Path.Static()
-	if !ok {
-		return word.No
+	paths := e.Path.Matches // a glob's matches (cat .git/conf*)
+	if s, ok := e.Path.Static(); ok {
+		paths = []string{s}
 	}
+	for _, s := range paths {
+		if t := gitConfigRead(p, e, s); t != word.No {
+			return t
+		}
+	}
+	return word.No
+}
+
+// gitConfigRead judges a read of the file or tree at s.
+func gitConfigRead(p *Part, e Effect, s string) word.Tri {
 	if !strings.HasSuffix(s, "/.git/config") && !strings.HasSuffix(s, "/.gitconfig") && !strings.HasSuffix(s, "/git/config") {
 		if !e.Recursive {
 			return word.No
