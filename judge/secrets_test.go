@@ -293,6 +293,7 @@ func TestSecretsVariables(t *testing.T) {
 	checkRows(t, judgeIt, "secret variables", append(ask(
 		"echo $GITHUB_TOKEN",
 		"x=GITHUB_TOKEN; echo \"${!x}\"", // indirection to a known name
+		"echo \"${GITHUB_TOKEN:+$GITHUB_TOKEN}\"",
 		"for v in PATH GITHUB_TOKEN; do echo \"${!v}\"; done",
 		// programs' own ways to the environment
 		"jq -n env",
@@ -338,6 +339,8 @@ func TestSecretsVariables(t *testing.T) {
 		"compgen -v | xargs -n1 printenv",
 		"printenv \"$v\"",
 	), allow(
+		"echo \"${GITHUB_TOKEN:+set}\"", // the word or nothing, never the value
+		"[ -n \"${GITHUB_TOKEN+x}\" ] && echo ok",
 		"jq -n '$ENV.HOME'",
 		"jq -r '.env' package.json",
 		"awk 'BEGIN{print ENVIRON[\"HOME\"]}'",

@@ -734,6 +734,11 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 				w.addValue(sc, b, opVal, ctx)
 				return
 			}
+			if !opVal.HasHole() {
+				// ${X:+set} is the word or nothing, never X's value: the
+				// hole says so (a secret-named X is not printed by it).
+				hole.Text = "${" + name + p.Exp.Op.String() + "…}"
+			}
 		}
 	}
 	w.addDynamic(b, hole, ctx)
