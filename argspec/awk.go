@@ -2,6 +2,7 @@ package argspec
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -61,12 +62,14 @@ const (
 	awkAt     = '@' // gawk's @include, @load, @namespace, @f() and @/re/
 )
 
-var awkKeywords = map[string]bool{
-	"BEGIN": true, "END": true, "BEGINFILE": true, "ENDFILE": true, "function": true, "func": true,
-	"if": true, "else": true, "while": true, "for": true, "do": true, "break": true, "continue": true,
-	"next": true, "nextfile": true, "exit": true, "return": true, "delete": true, "in": true,
-	"getline": true, "print": true, "printf": true,
-}
+var awkKeywords = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"BEGIN": true, "END": true, "BEGINFILE": true, "ENDFILE": true, "function": true, "func": true,
+		"if": true, "else": true, "while": true, "for": true, "do": true, "break": true, "continue": true,
+		"next": true, "nextfile": true, "exit": true, "return": true, "delete": true, "in": true,
+		"getline": true, "print": true, "printf": true,
+	}
+})
 
 // awkOps are the operators, longest first.
 var awkOps = []string{
@@ -216,7 +219,7 @@ func awkOperandNext(toks []awkTok) bool {
 		return false
 	case awkName:
 		// getline / 2 divides in every awk; print /x/ matches.
-		return awkKeywords[t.text] && t.text != "getline"
+		return awkKeywords()[t.text] && t.text != "getline"
 	case awkOp:
 		switch t.text {
 		case ")", "]", "++", "--":
@@ -334,7 +337,9 @@ func awkLexRegex(s string) (int, bool) {
 
 // awkSpecialFiles are the program's own streams: "-" is standard input to
 // getline and standard output to print in gawk and mawk alike.
-var awkSpecialFiles = map[string]bool{"/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "-": true}
+var awkSpecialFiles = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"/dev/stdout": true, "/dev/stderr": true, "/dev/stdin": true, "-": true}
+})
 
 // awkScan finds the commands and files in a token list; consts are the
 // variables that only ever hold string constants, with their values.
@@ -412,7 +417,7 @@ func awkScan(toks []awkTok, consts map[string][]string, a *Awk) {
 			switch {
 			case strings.HasPrefix(name, "/inet/") || strings.HasPrefix(name, "/inet4/") || strings.HasPrefix(name, "/inet6/"):
 				unsure("gawk opens a network connection (" + name + ")")
-			case awkSpecialFiles[name]:
+			case awkSpecialFiles()[name]:
 			default:
 				*list = append(*list, name)
 			}
@@ -474,7 +479,7 @@ func awkScan(toks []awkTok, consts map[string][]string, a *Awk) {
 				j := i + 1
 				// An optional variable: name, name[…], $primary.
 				switch {
-				case at(j).kind == awkName && !awkKeywords[at(j).text]:
+				case at(j).kind == awkName && !awkKeywords()[at(j).text]:
 					j++
 					if isOp(j, "[") {
 						j = awkSkipGroup(toks, j)
@@ -627,7 +632,9 @@ func awkLeftLiteral(toks []awkTok, pipe int, consts map[string][]string) ([]stri
 
 // awkArrayTargets change the variable they are given (sub and gsub their
 // third argument, the others an array).
-var awkArrayTargets = map[string]bool{"sub": true, "gsub": true, "split": true, "match": true, "patsplit": true, "asort": true, "asorti": true}
+var awkArrayTargets = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"sub": true, "gsub": true, "split": true, "match": true, "patsplit": true, "asort": true, "asorti": true}
+})
 
 // awkConsts finds the variables that only ever hold string constants: each
 // is assigned only by NAME = "constant" statements and never changed any
@@ -702,7 +709,7 @@ func awkConsts(toks []awkTok, assigned map[string]bool) map[string][]string {
 				}
 			}
 			continue
-		case awkKeywords[t.text] || strings.ToUpper(t.text) == t.text:
+		case awkKeywords()[t.text] || strings.ToUpper(t.text) == t.text:
 			continue // keywords, and awk's own variables (NR, FS, ENVIRON…)
 		}
 		v := t.text
@@ -711,7 +718,7 @@ func awkConsts(toks []awkTok, assigned map[string]bool) map[string][]string {
 			name(i-1, "getline", "delete", "function", "func"), name(i+1, "in"),
 			op(i+1, "+=", "-=", "*=", "/=", "%=", "^=", "**="):
 			bad[v] = true
-		case op(i-1, "(", ",") && op(i+1, ")", ",") && len(calls) > 0 && awkArrayTargets[calls[len(calls)-1]]:
+		case op(i-1, "(", ",") && op(i+1, ")", ",") && len(calls) > 0 && awkArrayTargets()[calls[len(calls)-1]]:
 			bad[v] = true
 		case op(i+1, "="):
 			p := at(i - 1)
@@ -756,7 +763,7 @@ func awkGetlineFile(toks []awkTok, i int) bool {
 		if toks[k].kind == awkName && toks[k].text == "getline" {
 			// Re-walk as awkScan does.
 			j := k + 1
-			if j < len(toks) && toks[j].kind == awkName && !awkKeywords[toks[j].text] {
+			if j < len(toks) && toks[j].kind == awkName && !awkKeywords()[toks[j].text] {
 				j++
 				if j < len(toks) && toks[j].kind == awkOp && toks[j].text == "[" {
 					j = awkSkipGroup(toks, j)

@@ -2,6 +2,7 @@ package argspec
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -22,38 +23,44 @@ type AwkCall struct {
 
 // awkLongs are gawk's long options (abbreviations of them are accepted)
 // and mawk's -W options, with what their value is.
-var awkLongs = map[string]byte{
-	// 'f' a program file, 'e' program text, 'v' a value, 'o' an optional
-	// value, 'w' an optional file written (default in awkDefaultOut), 'n'
-	// none, 'x' code not known here, 'q' the program is not run.
-	"file": 'f', "exec": 'f', "include": 'f', "load": 'x', "source": 'e', "field-separator": 'v', "assign": 'v',
-	"characters-as-bytes": 'n', "traditional": 'n', "copyright": 'q', "dump-variables": 'w', "debug": 'x',
-	"gen-pot": 'q', "help": 'q', "trace": 'n', "csv": 'n', "lint": 'o', "lint-old": 'n', "bignum": 'n',
-	"use-lc-numeric": 'n', "non-decimal-data": 'n', "pretty-print": 'w', "optimize": 'n', "no-optimize": 'n',
-	"profile": 'w', "posix": 'n', "re-interval": 'n', "sandbox": 'n', "version": 'q', "persist": 'o',
-	"nostalgia": 'n', "parsedebug": 'n',
-	// mawk -W (and --) names.
-	"dump": 'q', "interactive": 'n', "posix_space": 'n', "random": 'o', "sprintf": 'o', "usage": 'q',
-}
+var awkLongs = sync.OnceValue(func() map[string]byte {
+	return map[string]byte{
+		// 'f' a program file, 'e' program text, 'v' a value, 'o' an optional
+		// value, 'w' an optional file written (default in awkDefaultOut), 'n'
+		// none, 'x' code not known here, 'q' the program is not run.
+		"file": 'f', "exec": 'f', "include": 'f', "load": 'x', "source": 'e', "field-separator": 'v', "assign": 'v',
+		"characters-as-bytes": 'n', "traditional": 'n', "copyright": 'q', "dump-variables": 'w', "debug": 'x',
+		"gen-pot": 'q', "help": 'q', "trace": 'n', "csv": 'n', "lint": 'o', "lint-old": 'n', "bignum": 'n',
+		"use-lc-numeric": 'n', "non-decimal-data": 'n', "pretty-print": 'w', "optimize": 'n', "no-optimize": 'n',
+		"profile": 'w', "posix": 'n', "re-interval": 'n', "sandbox": 'n', "version": 'q', "persist": 'o',
+		"nostalgia": 'n', "parsedebug": 'n',
+		// mawk -W (and --) names.
+		"dump": 'q', "interactive": 'n', "posix_space": 'n', "random": 'o', "sprintf": 'o', "usage": 'q',
+	}
+})
 
-var awkDefaultOut = map[string]string{"dump-variables": "awkvars.out", "pretty-print": "awkprof.out", "profile": "awkprof.out"}
+var awkDefaultOut = sync.OnceValue(func() map[string]string {
+	return map[string]string{"dump-variables": "awkvars.out", "pretty-print": "awkprof.out", "profile": "awkprof.out"}
+})
 
 // awkShorts are the single-letter options of gawk and mawk, by long name.
-var awkShorts = map[byte]string{
-	'f': "file", 'E': "exec", 'i': "include", 'l': "load", 'e': "source", 'F': "field-separator", 'v': "assign",
-	'b': "characters-as-bytes", 'c': "traditional", 'C': "copyright", 'd': "dump-variables", 'D': "debug",
-	'g': "gen-pot", 'h': "help", 'I': "trace", 'k': "csv", 'L': "lint", 't': "lint-old", 'M': "bignum",
-	'N': "use-lc-numeric", 'n': "non-decimal-data", 'o': "pretty-print", 'O': "optimize", 's': "no-optimize",
-	'p': "profile", 'P': "posix", 'r': "re-interval", 'S': "sandbox", 'V': "version",
-}
+var awkShorts = sync.OnceValue(func() map[byte]string {
+	return map[byte]string{
+		'f': "file", 'E': "exec", 'i': "include", 'l': "load", 'e': "source", 'F': "field-separator", 'v': "assign",
+		'b': "characters-as-bytes", 'c': "traditional", 'C': "copyright", 'd': "dump-variables", 'D': "debug",
+		'g': "gen-pot", 'h': "help", 'I': "trace", 'k': "csv", 'L': "lint", 't': "lint-old", 'M': "bignum",
+		'N': "use-lc-numeric", 'n': "non-decimal-data", 'o': "pretty-print", 'O': "optimize", 's': "no-optimize",
+		'p': "profile", 'P': "posix", 'r': "re-interval", 'S': "sandbox", 'V': "version",
+	}
+})
 
 // awkLong resolves a long option name or an unambiguous abbreviation.
 func awkLong(name string) (string, bool) {
-	if _, ok := awkLongs[name]; ok {
+	if _, ok := awkLongs()[name]; ok {
 		return name, true
 	}
 	found := ""
-	for l := range awkLongs {
+	for l := range awkLongs() {
 		if strings.HasPrefix(l, name) && name != "" {
 			if found != "" {
 				return "", false
@@ -97,7 +104,7 @@ func ReadAwk(args []word.Word) AwkCall {
 	}
 	// opt applies one option; value is its value (nil when none was given).
 	opt := func(name string, value *word.Word) {
-		kind := awkLongs[name]
+		kind := awkLongs()[name]
 		switch kind {
 		case 'f':
 			haveProg = true
@@ -130,12 +137,12 @@ func ReadAwk(args []word.Word) AwkCall {
 				assign(*value)
 			}
 		case 'w':
-			f := word.FromLit(awkDefaultOut[name])
+			f := word.FromLit(awkDefaultOut()[name])
 			if value != nil {
 				f = *value
 			}
 			if t, ok := f.Static(); ok {
-				if !awkSpecialFiles[t] {
+				if !awkSpecialFiles()[t] {
 					call.Write = append(call.Write, t)
 				}
 			} else {
@@ -168,7 +175,7 @@ options:
 				return rest(i)
 			}
 			var v *word.Word
-			switch awkLongs[long] {
+			switch awkLongs()[long] {
 			case 'f', 'e', 'v', 'x':
 				if hasVal {
 					w := word.FromLit(val)
@@ -219,7 +226,7 @@ options:
 					if hasVal {
 						w := word.FromLit(val)
 						v = &w
-					} else if k := awkLongs[long]; (k == 'f' || k == 'e' || k == 'v' || k == 'x') && i+1 < len(args) {
+					} else if k := awkLongs()[long]; (k == 'f' || k == 'e' || k == 'v' || k == 'x') && i+1 < len(args) {
 						i++
 						v = &args[i]
 					}
@@ -231,13 +238,13 @@ options:
 					}
 					break
 				}
-				long, ok := awkShorts[c]
+				long, ok := awkShorts()[c]
 				if !ok {
 					unsure("an awk option not known here: -" + string(c))
 					return rest(i)
 				}
 				var v *word.Word
-				switch awkLongs[long] {
+				switch awkLongs()[long] {
 				case 'f', 'e', 'v', 'x':
 					if k+1 < len(t) {
 						w := word.FromLit(t[k+1:])

@@ -99,7 +99,50 @@ func catalogSpec(prog string) *Spec {
 	case "curl":
 		return curlSpec
 	case "wget":
-		return &Spec{Name: "wget", GNU: true, Notation: ("V,version h,help b,background e,execute= o,output-file= a,append-output= d,debug q,quiet v,verbose nv,no-verbose i,input-file= F,force-html B,base= config= t,tries= retry-connrefused O,output-document= nc,no-clobber c,continue N,timestamping S,server-response spider T,timeout= w,wait= Q,quota= P,directory-prefix= x,force-directories nH,no-host-directories cut-dirs= header= user= password= post-data= post-file= method= body-data= body-file= r,recursive l,level= k,convert-links m,mirror p,page-requisites np,no-parent A,accept= R,reject= U,user-agent= no-check-certificate 4,inet4-only 6,inet6-only content-disposition")}
+		// Every option of wget 1.24's src/main.c option_data (1.21's are
+		// all in it): a boolean's short letter takes no value, its long
+		// name an optional one (--quiet=off), and --no-NAME; -n takes one
+		// letter (-nv, -nc, -np).
+		return &Spec{Name: "wget", GNU: true, Complete: true, Notation: ("A,accept= accept-regex= E adjust-extension?= no-adjust-extension a,append-output= ask-password?= " +
+			"no-ask-password auth-no-challenge?= no-auth-no-challenge b background?= no-background K " +
+			"backup-converted?= no-backup-converted backups?= no-backups B,base= bind-address= bind-dns-address= " +
+			"body-data= body-file= ca-certificate= ca-directory= cache?= no-cache certificate= certificate-type= " +
+			"check-certificate?= no-check-certificate clobber?= compression= config= connect-timeout= c " +
+			"continue?= no-continue convert-file-only?= no-convert-file-only k convert-links?= no-convert-links " +
+			"content-disposition?= no-content-disposition content-on-error?= no-content-on-error cookies?= " +
+			"no-cookies crl-file= cut-dirs= d debug?= no-debug default-page= delete-after?= no-delete-after " +
+			"directories?= no-directories P,directory-prefix= dns-cache?= no-dns-cache dns-servers= dns-timeout= " +
+			"D,domains= dont-remove-listing dot-style= egd-file= X,exclude-directories= exclude-domains= " +
+			"e,execute= follow-ftp?= no-follow-ftp follow-tags= x force-directories?= no-force-directories F " +
+			"force-html?= no-force-html ftp-password= ftp-stmlf?= no-ftp-stmlf ftp-user= " +
+			"ftps-clear-data-connection?= no-ftps-clear-data-connection ftps-fallback-to-ftp?= " +
+			"no-ftps-fallback-to-ftp ftps-implicit?= no-ftps-implicit ftps-resume-ssl?= no-ftps-resume-ssl glob?= " +
+			"no-glob header= h,help host-directories?= no-host-directories hsts?= no-hsts hsts-file= E " +
+			"html-extension?= no-html-extension htmlify?= no-htmlify http-keep-alive?= no-http-keep-alive " +
+			"http-passwd= http-password= http-user= https-only?= no-https-only ignore-case?= no-ignore-case " +
+			"ignore-length?= no-ignore-length ignore-tags= I,include-directories= 4 inet4-only?= no-inet4-only 6 " +
+			"inet6-only?= no-inet6-only i,input-file= input-metalink= iri?= no-iri keep-badhash?= no-keep-badhash " +
+			"keep-session-cookies?= no-keep-session-cookies l,level= limit-rate= load-cookies= local-encoding= " +
+			"rejected-log= max-redirect= metalink-index= metalink-over-http?= no-metalink-over-http method= m " +
+			"mirror?= no-mirror netrc?= no-netrc n,no= no-clobber?= no-no-clobber no-config?= no-no-config " +
+			"no-parent?= no-no-parent O,output-document= o,output-file= p page-requisites?= no-page-requisites " +
+			"parent?= passive-ftp?= no-passive-ftp password= pinnedpubkey= post-data= post-file= prefer-family= " +
+			"preferred-location= preserve-permissions?= no-preserve-permissions ciphers= private-key= " +
+			"private-key-type= progress= show-progress?= no-show-progress protocol-directories?= " +
+			"no-protocol-directories proxy?= no-proxy proxy-passwd= proxy-password= proxy-user= q quiet?= " +
+			"no-quiet Q,quota= random-file= random-wait?= no-random-wait read-timeout= r recursive?= no-recursive " +
+			"referer= regex-type= R,reject= reject-regex= L relative?= no-relative remote-encoding= " +
+			"remove-listing?= no-remove-listing report-speed?= no-report-speed restrict-file-names?= " +
+			"no-restrict-file-names retr-symlinks?= no-retr-symlinks retry-connrefused?= no-retry-connrefused " +
+			"retry-on-host-error?= no-retry-on-host-error retry-on-http-error= save-cookies= save-headers?= " +
+			"no-save-headers secure-protocol= S server-response?= no-server-response H span-hosts?= no-span-hosts " +
+			"spider?= no-spider start-pos= strict-comments?= no-strict-comments T,timeout= N timestamping?= " +
+			"no-timestamping if-modified-since?= no-if-modified-since t,tries= unlink?= no-unlink " +
+			"trust-server-names?= no-trust-server-names use-askpass= use-server-timestamps?= " +
+			"no-use-server-timestamps user= U,user-agent= v verbose?= no-verbose V,version w,wait= waitretry= " +
+			"warc-cdx?= no-warc-cdx warc-compression?= no-warc-compression warc-dedup= warc-digests?= " +
+			"no-warc-digests warc-file= warc-header= warc-keep-log?= no-warc-keep-log warc-max-size= " +
+			"warc-tempdir= wdebug?= no-wdebug xattr?= no-xattr")}
 	case "unzip":
 		return &Spec{Name: "unzip", Custom: readUnzip, Notation: unzipOpts}
 	case "grep":
@@ -127,8 +170,8 @@ func catalogSpec(prog string) *Spec {
 		return &Spec{Name: "black", GNU: true, Notation: ("c,code= l,line-length= t,target-version= pyi ipynb python-cell-magics= x,skip-source-first-line S,skip-string-normalization C,skip-magic-trailing-comma preview unstable enable-unstable-feature= check diff color no-color fast safe required-version= exclude= extend-exclude= force-exclude= include= stdin-filename= W,workers= q,quiet v,verbose version config= h,help")}
 	case "rustfmt":
 		return &Spec{Name: "rustfmt", GNU: true, Notation: ("check emit= backup config-path= edition= style-edition= color= print-config= l,files-with-diff config= v,verbose q,quiet h,help V,version")}
-	// Build tools whose options carry code (shellparse/carried.go reads
-	// them). GNU make 4.3's options, complete for getopt's abbreviations;
+	// Build tools whose options carry code (their records in carried.go
+	// read it). GNU make 4.3's options, complete for getopt's abbreviations;
 	// -j and -l take an optional number, attached or next.
 	case "make", "gmake":
 		return &Spec{Name: "make", GNU: true, Notation: ("b m B,always-make C,directory= d debug?= e,environment-overrides E,eval= f,file,makefile= h,help i,ignore-errors I,include-dir= j,jobs?= k,keep-going l,load-average,max-load?= L,check-symlink-times n,just-print,dry-run,recon o,old-file,assume-old= O,output-sync?= p,print-data-base q,question r,no-builtin-rules R,no-builtin-variables s,silent,quiet no-silent S,no-keep-going,stop t,touch trace v,version w,print-directory no-print-directory W,what-if,new-file,assume-new= warn-undefined-variables jobserver-auth= jobserver-fds= shuffle?= jobserver-style=")}
@@ -217,8 +260,8 @@ func gitSpec() *Spec {
 		&Spec{Name: "show", Notation: ("output=")},
 		&Spec{Name: "status"},
 		&Spec{Name: "add", GNU: true, Notation: ("n,dry-run v,verbose i,interactive p,patch e,edit f,force sparse u,update A,all no-all no-ignore-removal ignore-removal N,intent-to-add refresh ignore-errors ignore-missing renormalize chmod= pathspec-from-file= pathspec-file-nul")},
-		// Subcommands whose options carry commands (shellparse/carried.go
-		// reads them): complete lists from git 2.4x's -h, so that an
+		// Subcommands whose options carry commands (git's record in
+		// carried_git.go reads them): complete lists from git 2.4x's -h, so that an
 		// abbreviation (--exe=CMD) resolves as git resolves it.
 		&Spec{Name: "rebase", GNU: true, Notation: ("onto= keep-base no-keep-base verify no-verify q,quiet v,verbose n,no-stat stat signoff no-signoff committer-date-is-author-date reset-author-date C= ignore-whitespace whitespace= f,force-rebase no-ff continue skip abort quit edit-todo show-current-patch apply m,merge i,interactive rerere-autoupdate no-rerere-autoupdate empty= autosquash no-autosquash update-refs no-update-refs S,gpg-sign?= no-gpg-sign autostash no-autostash x,exec= r,rebase-merges?= no-rebase-merges fork-point no-fork-point s,strategy= X,strategy-option= root reschedule-failed-exec no-reschedule-failed-exec reapply-cherry-picks no-reapply-cherry-picks keep-empty no-keep-empty")},
 		&Spec{Name: "fetch", GNU: true, Notation: ("v,verbose q,quiet all no-all set-upstream a,append atomic upload-pack= f,force m,multiple t,tags no-tags n j,jobs= prefetch p,prune no-prune P,prune-tags recurse-submodules?= no-recurse-submodules dry-run write-fetch-head no-write-fetch-head k,keep u,update-head-ok progress no-progress depth= shallow-since= shallow-exclude= deepen= unshallow refetch update-shallow refmap= o,server-option= 4,ipv4 6,ipv6 negotiation-tip= negotiate-only filter= auto-maintenance no-auto-maintenance auto-gc no-auto-gc show-forced-updates no-show-forced-updates write-commit-graph no-write-commit-graph stdin porcelain")},

@@ -41,6 +41,11 @@ const (
 	// one is remembered for the exact argv only. Wrappers, shells and
 	// interpreters are exact too (RememberExactly).
 	Exact
+	// BuildTool programs (build tools, package managers, test runners,
+	// version control) run the project's own code, and code their argv or
+	// environment adds is read by their record of buildTools (carried.go):
+	// the walker reads it with ReadCarried.
+	BuildTool
 )
 
 // ClassOf returns the classes of a program by its base name.
@@ -59,7 +64,7 @@ func classOf(prog string, want Class) Class {
 		}
 	}
 	if want&(Wrapper|Carrier) != 0 {
-		if _, ok := wrappers[prog]; ok {
+		if _, ok := wrappers()[prog]; ok {
 			c |= Wrapper
 			if !slices.Contains(notCarriers, prog) {
 				c |= Carrier
@@ -73,6 +78,9 @@ func classOf(prog string, want Class) Class {
 		if _, _, ok := InterpreterOf(prog); ok {
 			c |= Interpreter
 		}
+	}
+	if want&BuildTool != 0 && buildToolOf(prog) != nil {
+		c |= BuildTool
 	}
 	return c & want
 }
@@ -93,7 +101,7 @@ func Names(c Class) []string {
 		}
 	}
 	if c&(Wrapper|Carrier) != 0 {
-		for p := range wrappers {
+		for p := range wrappers() {
 			if c&Wrapper != 0 || !slices.Contains(notCarriers, p) {
 				out = append(out, p)
 			}
@@ -107,6 +115,11 @@ func Names(c Class) []string {
 	if c&Interpreter != 0 {
 		for _, in := range interpreters {
 			out = append(out, in.name)
+		}
+	}
+	if c&BuildTool != 0 {
+		for _, r := range buildTools {
+			out = append(out, r.names...)
 		}
 	}
 	slices.Sort(out)

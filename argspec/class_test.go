@@ -17,7 +17,8 @@ func TestClassOf(t *testing.T) {
 		{"ls", ReadOnly, false},
 		{"rm", Writer, false},
 		{"gofmt", Writer, false},
-		{"git", 0, false},
+		{"git", BuildTool, false},
+		{"make", BuildTool, false},
 		{"env", ReadOnly | Wrapper | Carrier, true},
 		{"xargs", ReadOnly | Wrapper | Carrier, true},
 		{"nice", Wrapper | Carrier, true},
@@ -46,7 +47,7 @@ func TestClassOf(t *testing.T) {
 		{"source", Exact, true},
 		{".", Exact, true},
 		{"find", ReadOnly | Exact, true},
-		{"npx", Exact, true},
+		{"npx", Exact | BuildTool, true},
 		{"pythonista", 0, false},
 		{"python3-config", 0, false},
 		{"", 0, false},
@@ -73,7 +74,7 @@ func TestClassListsConsistent(t *testing.T) {
 			seen[n] = true
 		}
 	}
-	for _, c := range []Class{ReadOnly, Writer, Wrapper, Carrier, Shell, ForeignShell, Interpreter, Exact} {
+	for _, c := range []Class{ReadOnly, Writer, Wrapper, Carrier, Shell, ForeignShell, Interpreter, Exact, BuildTool} {
 		names := Names(c)
 		if len(names) == 0 {
 			t.Errorf("no program of class %b", c)
@@ -88,7 +89,7 @@ func TestClassListsConsistent(t *testing.T) {
 		}
 	}
 	for _, n := range notCarriers {
-		if _, ok := wrappers[n]; !ok {
+		if _, ok := wrappers()[n]; !ok {
 			t.Errorf("notCarriers names %q, which is no wrapper", n)
 		}
 	}
@@ -99,7 +100,7 @@ func TestClassListsConsistent(t *testing.T) {
 
 // Is looks at fewer lists than ClassOf, never with another answer.
 func TestIsAgreesWithClassOf(t *testing.T) {
-	classes := []Class{ReadOnly, Writer, Wrapper, Carrier, Shell, ForeignShell, Interpreter, Exact}
+	classes := []Class{ReadOnly, Writer, Wrapper, Carrier, Shell, ForeignShell, Interpreter, Exact, BuildTool}
 	for _, n := range append(Names(^Class(0)), "python3.12", "perl5.36", "git", "") {
 		for _, c := range classes {
 			for _, d := range classes {

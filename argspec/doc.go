@@ -30,4 +30,22 @@
 // cannot be read with certainty. A differential against the real programs
 // with recording stubs (scriptdiff_test.go, FuzzSedScript, FuzzAwkProgram)
 // checks that nothing they run or create goes unreported.
+//
+// Build tools, package managers, test runners and version control (the
+// class [BuildTool]) run the project's own code, and their argv and
+// environment can add code of their own: git rebase --exec, npm exec,
+// make's variables, go -toolexec, cargo --config, pytest -p, GOFLAGS,
+// npm_config_*. Each such program is one record of the buildTools table
+// (carried.go; an ecosystem's readers in carried_NAME.go), and that table
+// is the class: no other list of them exists. The contract with the
+// walker: [ReadCarried] reads a command's argv and [CarriedEnv] a
+// variable the text sets, wherever it sets it; both report to a
+// [CarrySink], which the walker implements in the scope the command runs
+// in. A reader never judges: it names shell code to walk (Shell), a
+// command the program runs as a part of its own (Argv), a variable the
+// program sets for what it runs (Setenv), or code it cannot read
+// (Opaque, which asks), and it asks the sink only where the command runs,
+// which directories the text could have filled, and what the inherited
+// environment and file system hold. What a reader reports is a part
+// judged like any command, whatever rule allows the program itself.
 package argspec

@@ -56,7 +56,7 @@ func readers(name string) bool {
 		"cksum", "sum", "base64", "base32", "cut", "paste", "diff", "cmp", "comm", "rev", "fold", "fmt",
 		"column", "ls", "du", "bat", "batcat", "readlink", "realpath", "tree", "shasum", "zcat", "bzcat",
 		"xzcat", "zless", "expand", "unexpand", "join", "pr", "split", "csplit", "tsort", "look",
-		"numfmt", "iconv", "jq", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc":
+		"numfmt", "iconv", "yq", "source", ".", "lsattr", "getfacl", "sqlite3", "cloc":
 		return true
 	}
 	return false
@@ -387,21 +387,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 	case "curl":
 		effs = append(effs, curlEffects(c, args)...)
 	case "wget":
-		out := c.Values("--output-document")
-		for _, o := range out {
-			if s, ok := o.Static(); ok && s == "-" {
-				out = nil
-			}
-		}
-		addAll(out, Write, "", false)
-		addAll(c.Values("--output-file"), Write, "", false)
-		if len(c.Values("--output-document")) == 0 {
-			dirs := c.Values("--directory-prefix")
-			if len(dirs) == 0 {
-				dirs = []word.Word{word.FromLit(".")}
-			}
-			addAll(dirs, Write, "", true)
-		}
+		effs = append(effs, wgetEffects(c)...)
 	case "unzip":
 		dirs := c.Values("-d")
 		if len(dirs) == 0 {
@@ -452,6 +438,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		}
 		if noPaths(c.Prog) {
 			return effs, true
+		}
+		if c.Prog == "jq" || c.Prog == "gojq" {
+			return append(effs, jqEffects(args)...), true // after jqModuleEffects (readerWrites)
 		}
 		if readers(c.Prog) {
 			raw := c.Raw
@@ -852,20 +841,8 @@ func WrapperEffects(c *Cmd) []Effect {
 // each option that names one. "-" is standard input or output; "%" (the
 // trace options) standard error.
 func curlEffects(c *Cmd, args []word.Word) []Effect {
-	var effs []Effect
-	add := func(w word.Word, a Access, rec bool) {
-		if s, ok := w.Static(); ok && (s == "-" || s == "%") {
-			return
-		}
-		effs = append(effs, Effect{Path: w, Access: a, Recursive: rec})
-	}
-	each := func(a Access, opts ...string) {
-		for _, o := range opts {
-			for _, v := range c.Values(o) {
-				add(v, a, false)
-			}
-		}
-	}
+	l := &optionFiles{c: c, stdio: []string{"-", "%"}}
+	add, each := l.add, l.each
 	// With globbing on, #N in an -o name is what the URL's Nth glob
 	// matched: the name is known only up to it.
 	globbing := !c.Has("--globoff")
@@ -942,7 +919,7 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		t, ok := v.Static()
 		if !ok {
 			if strings.Contains(v.String(), "%output") || v.HasHole() {
-				effs = append(effs, Effect{Path: word.Unknown("a file named in -w %output{…}"), Access: Write})
+				l.effs = append(l.effs, Effect{Path: word.Unknown("a file named in -w %output{…}"), Access: Write})
 			}
 			continue
 		}
@@ -987,7 +964,7 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		}
 		add(f, Read, false)
 	}
-	return effs
+	return l.effs
 }
 
 // prefixThenHole is t up to i, then a hole.
@@ -1013,6 +990,126 @@ func beforeSemicolon(w word.Word) word.Word {
 		}
 	}
 	return w
+}
+
+// wgetEffects are the files wget reads and writes, from its manual for
+// each option that names one.
+func wgetEffects(c *Cmd) []Effect {
+	l := &optionFiles{c: c, stdio: []string{"-"}}
+	add, each := l.add, l.each
+	each(Write, "--output-document", "--output-file", "--append-output", "--save-cookies", "--rejected-log")
+	each(Read, "--post-file", "--body-file", "--load-cookies", "--config", "--ca-certificate", "--certificate",
+		"--private-key", "--crl-file", "--egd-file", "--hsts-file")
+	each(Write, "--hsts-file")
+	for _, v := range c.Values("--ca-directory") {
+		add(v, Read, true)
+	}
+	// --warc-file=NAME writes NAME.warc.gz (and NAME-meta…, NAME.cdx).
+	for _, v := range c.Values("--warc-file") {
+		v.Add(word.Seg{Kind: word.Hole, Text: "the suffix wget adds to a WARC file's name"})
+		add(v, Write, false)
+	}
+	// -i names a file of URLs, or a URL to fetch the list from.
+	for _, v := range c.Values("--input-file") {
+		if p := strings.ToLower(v.Prefix()); !strings.HasPrefix(p, "http://") && !strings.HasPrefix(p, "https://") && !strings.HasPrefix(p, "ftp://") {
+			add(v, Read, false)
+		}
+	}
+	// -e runs a .wgetrc command: one that sets where wget writes, what it
+	// sends or a program it runs (output_document, post_file, use_askpass)
+	// is judged as a write to a place not known here; robots=off and the
+	// like change nothing on disk.
+	for _, v := range c.Values("--execute") {
+		t, ok := v.Static()
+		name, _, _ := strings.Cut(t, "=")
+		name = strings.NewReplacer("_", "", "-", "", " ", "", "\t", "").Replace(strings.ToLower(name))
+		switch {
+		case ok && (name == "robots" || name == "tries" || name == "timeout" || name == "wait" || name == "verbose" || name == "quiet" || name == "useragent" || name == "checkcertificate"):
+		default:
+			l.effs = append(l.effs, Effect{Path: word.Unknown("what the .wgetrc command " + v.String() + " sets"), Access: Write})
+		}
+	}
+	if len(c.Values("--output-document")) == 0 {
+		dirs := c.Values("--directory-prefix")
+		if len(dirs) == 0 {
+			dirs = []word.Word{word.FromLit(".")}
+		}
+		for _, d := range dirs {
+			add(d, Write, true)
+		}
+	}
+	return l.effs
+}
+
+// jqEffects are the files jq reads: its operands after the filter (the
+// first operand, unless -f/--from-file makes it a file of the filter),
+// and --slurpfile's and --rawfile's; --arg and --argjson take a name and
+// a value, and after --args or --jsonargs operands are values.
+func jqEffects(args []word.Word) []Effect {
+	var effs []Effect
+	read := func(w word.Word) { effs = append(effs, Effect{Path: w, Access: Read}) }
+	var operands []word.Word
+	fromFile, values := false, false
+	for i := 0; i < len(args); i++ {
+		t, ok := args[i].Static()
+		switch {
+		case !ok || t == "-" || !strings.HasPrefix(t, "-"):
+			operands = append(operands, args[i])
+		case t == "--":
+			operands = append(operands, args[i+1:]...)
+			i = len(args)
+		case t == "--arg" || t == "--argjson":
+			i += 2
+		case t == "--slurpfile" || t == "--rawfile":
+			if i+2 < len(args) {
+				read(args[i+2])
+			}
+			i += 2
+		case t == "--indent" || t == "-L" || t == "--library-path":
+			i++
+		case t == "--args" || t == "--jsonargs":
+			values = true
+		case t == "--from-file" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "f"):
+			fromFile = true
+		}
+	}
+	if len(operands) == 0 {
+		return effs
+	}
+	if fromFile {
+		read(operands[0]) // the filter's file
+	}
+	if values {
+		return effs
+	}
+	for _, w := range operands[1:] {
+		read(w)
+	}
+	return effs
+}
+
+// optionFiles collects the files a program's options name; the names in
+// stdio are its standard input or output, not files.
+type optionFiles struct {
+	c     *Cmd
+	stdio []string
+	effs  []Effect
+}
+
+func (l *optionFiles) add(w word.Word, a Access, rec bool) {
+	if s, ok := w.Static(); ok && slices.Contains(l.stdio, s) {
+		return
+	}
+	l.effs = append(l.effs, Effect{Path: w, Access: a, Recursive: rec})
+}
+
+// each adds the values of the options opts, with access a.
+func (l *optionFiles) each(a Access, opts ...string) {
+	for _, o := range opts {
+		for _, v := range l.c.Values(o) {
+			l.add(v, a, false)
+		}
+	}
 }
 
 // gitValues are the values of a git subcommand's option, by its spec

@@ -12,7 +12,7 @@ import (
 // variables as places to write, or as more options. The names are the
 // tools' own, so the variable is judged wherever the text sets it
 // (exported, assigned, read), whichever program runs later. Variables that
-// make a tool run code are the walker's (shellparse's carried code).
+// make a tool run code are read by CarriedEnv.
 func EnvEffects(name string, value word.Word) []Effect {
 	if v, ok := value.Static(); ok && strings.TrimSpace(v) == "" {
 		return nil // unset in effect

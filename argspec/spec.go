@@ -182,7 +182,7 @@ func Lookup(prog string) *Spec {
 	}
 	s := catalogSpec(prog)
 	if s == nil {
-		if build := builtOnUse[prog]; build != nil {
+		if build := builtOnUse()[prog]; build != nil {
 			s = build()
 		}
 	}
@@ -197,10 +197,12 @@ func Lookup(prog string) *Spec {
 
 // builtOnUse are the specs with large subcommand tables, built the first
 // time a command names the program: most guard processes never see them.
-var builtOnUse = map[string]func() *Spec{
-	"git": sync.OnceValue(gitSpec), "kubectl": sync.OnceValue(kubectlSpec), "docker": sync.OnceValue(dockerSpec),
-	"helm": sync.OnceValue(helmSpec), "terraform": sync.OnceValue(terraformSpec),
-}
+var builtOnUse = sync.OnceValue(func() map[string]func() *Spec {
+	return map[string]func() *Spec{
+		"git": sync.OnceValue(gitSpec), "kubectl": sync.OnceValue(kubectlSpec), "docker": sync.OnceValue(dockerSpec),
+		"helm": sync.OnceValue(helmSpec), "terraform": sync.OnceValue(terraformSpec),
+	}
+})
 
 // sub builds a subcommand table.
 func subs(specs ...*Spec) map[string]*Spec {

@@ -277,6 +277,12 @@ func TestEffects(t *testing.T) {
 		{"curl -O https://x/f", []string{"write . R"}},
 		{"curl -d @body.json https://x", []string{"read body.json"}},
 		{"curl https://x", []string{}},
+		// jq's first operand is its filter, not a file.
+		{"jq .env package.json", []string{"read package.json"}},
+		{"jq -r --arg k .env '.[$k]' a.json b.json", []string{"read a.json", "read b.json"}},
+		{"jq -n --rawfile key .env --slurpfile s data.json '$key'", []string{"read .env", "read data.json"}},
+		{"jq -rf prog.jq in.json", []string{"read prog.jq", "read in.json"}},
+		{"jq -n '$ARGS' --args a b", []string{}},
 		// Every option of curl's that names a file (curlEffects).
 		{"curl --trace t --trace-ascii - --stderr e --libcurl l --etag-save s -D h -c j https://x", []string{"write h", "write j", "write t", "write e", "write l", "write s"}},
 		{"curl --hsts h --alt-svc a https://x", []string{"read h", "read a", "write h", "write a"}},
@@ -289,6 +295,9 @@ func TestEffects(t *testing.T) {
 		{"curl file:///etc/hosts FILE://localhost/etc/x", []string{"read /etc/hosts", "read /etc/x"}},
 		{"curl -o out#1 https://x/{a,b}", []string{"write outa name made from the URL's glob"}},
 		{"curl -g -o out#1 https://x/{a,b}", []string{"write out#1"}},
+		{"wget -a log --save-cookies c --rejected-log r --warc-file w https://x", []string{"write log", "write c", "write r", "write wthe suffix wget adds to a WARC file's name", "write . R"}},
+		{"wget -O - -i urls.txt --load-cookies k https://x", []string{"read k", "read urls.txt"}},
+		{"wget -e robots=off -e output_document=x https://x", []string{"write what the .wgetrc command output_document=x sets", "write . R"}},
 		// An option curl's complete list does not have: anything may be written.
 		{"curl --expand-output '{{v}}' https://x", []string{"write a file --expand-output may name (curl's catalogue does not know the option)", "read/write '{{v}}'", "read/write https://x"}},
 		{"wget https://x", []string{"write . R"}},
@@ -330,9 +339,9 @@ func TestEffects(t *testing.T) {
 		{"file --magic=a:b f", []string{"read a", "read b", "read f"}},
 		{"file --comp -m m", []string{"read m", "write m.mgc", "read m"}},
 		// jq's modules come from its search path (jqModuleEffects).
-		{"jq -L/d include·\"m\";·. f", []string{"read /d R", "read include \"m\"; .", "read f"}},
-		{"jq -n import·\"m\"·as·$m·{search:·[\"a\",·\"b\"]};·include·\"/x\";·$m", []string{"read a R", "read b R", "read /x.json", "read /x.jq", "read /x R", "read import \"m\" as $m {search: [\"a\", \"b\"]}; include \"/x\"; $m"}},
-		{"jq --arg import x . f", []string{"read import", "read x", "read .", "read f"}},
+		{"jq -L/d include·\"m\";·. f", []string{"read /d R", "read f"}},
+		{"jq -n import·\"m\"·as·$m·{search:·[\"a\",·\"b\"]};·include·\"/x\";·$m", []string{"read a R", "read b R", "read /x.json", "read /x.jq", "read /x R"}},
+		{"jq --arg import x . f", []string{"read f"}},
 		{"helm status web --kubeconfig kc", []string{"read kc", "write a program the kubeconfig kc may name (a user's exec credential plugin)"}},
 		{"helm list -n web", []string{}},
 		// tree -R writes 00Tree.html in every directory (treeEffects).

@@ -158,7 +158,7 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		effs = append(effs, lessEffects(args)...)
 	case "more":
 		write(OptionValues(args, "-o", "-O", "--log-file", "--LOG-FILE"))
-	case "jq":
+	case "jq", "gojq":
 		effs = append(effs, jqModuleEffects(args)...)
 	case "yq":
 		effs = append(effs, jqModuleEffects(args)...)

@@ -4,6 +4,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -35,7 +36,7 @@ type wrapper func(argv []word.Word, sp *Spec) (in *Inner, reason string)
 // reason says why the argv cannot be read; the command is then not known.
 // An Inner with neither Argv nor Code runs nothing (env alone prints).
 func Wrapped(prog string, argv []word.Word) (in *Inner, reason string, ok bool) {
-	wr, ok := wrappers[prog]
+	wr, ok := wrappers()[prog]
 	if !ok {
 		return nil, "", false
 	}
@@ -48,36 +49,38 @@ func Wrapped(prog string, argv []word.Word) (in *Inner, reason string, ok bool) 
 // never mistaken for the command) and returns the command. Adding a
 // wrapper is one line here, plus its option spec in catalog.go; its class
 // (class.go) follows from this table.
-var wrappers = map[string]wrapper{
-	"env":      envWrapper,
-	"sudo":     optsThen(0, true, "--user", "--group", "--chdir"),
-	"doas":     optsThen(0, true),
-	"nice":     optsThen(0, false),
-	"nohup":    optsThen(0, false),
-	"timeout":  optsThen(1, false), // DURATION COMMAND
-	"stdbuf":   optsThen(0, false),
-	"setsid":   optsThen(0, false),
-	"ionice":   optsThen(0, false),
-	"chrt":     chrtWrapper,
-	"taskset":  tasksetWrapper,
-	"flock":    flockWrapper,
-	"watch":    watchWrapper,
-	"time":     optsThen(0, false),
-	"command":  commandWrapper,
-	"builtin":  optsThen(0, false),
-	"exec":     optsThen(0, false),
-	"xargs":    xargsWrapper,
-	"busybox":  optsThen(0, false),
-	"su":       suWrapper,
-	"runuser":  suWrapper,
-	"script":   scriptWrapper,
-	"unbuffer": optsThen(0, false),
-	"strace":   optsThen(0, false),
-	"ltrace":   optsThen(0, false),
-	"chroot":   chrootWrapper,
-	"parallel": parallelWrapper,
-	"ssh":      sshWrapper,
-}
+var wrappers = sync.OnceValue(func() map[string]wrapper {
+	return map[string]wrapper{
+		"env":      envWrapper,
+		"sudo":     optsThen(0, true, "--user", "--group", "--chdir"),
+		"doas":     optsThen(0, true),
+		"nice":     optsThen(0, false),
+		"nohup":    optsThen(0, false),
+		"timeout":  optsThen(1, false), // DURATION COMMAND
+		"stdbuf":   optsThen(0, false),
+		"setsid":   optsThen(0, false),
+		"ionice":   optsThen(0, false),
+		"chrt":     chrtWrapper,
+		"taskset":  tasksetWrapper,
+		"flock":    flockWrapper,
+		"watch":    watchWrapper,
+		"time":     optsThen(0, false),
+		"command":  commandWrapper,
+		"builtin":  optsThen(0, false),
+		"exec":     optsThen(0, false),
+		"xargs":    xargsWrapper,
+		"busybox":  optsThen(0, false),
+		"su":       suWrapper,
+		"runuser":  suWrapper,
+		"script":   scriptWrapper,
+		"unbuffer": optsThen(0, false),
+		"strace":   optsThen(0, false),
+		"ltrace":   optsThen(0, false),
+		"chroot":   chrootWrapper,
+		"parallel": parallelWrapper,
+		"ssh":      sshWrapper,
+	}
+})
 
 // ReadWrapper normalises a wrapper's argv with its spec, stopping at the
 // first operand: a wrapper's options end where its command begins.

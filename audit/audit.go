@@ -24,8 +24,8 @@ import (
 	"github.com/guard-exec/guard-exec/internal/sha256"
 )
 
-// Part is the judgement of one simple command within Record.Command.
-type Part struct {
+// PartRecord is the judgement of one simple command within Record.Command.
+type PartRecord struct {
 	Argv     []string `json:"argv"`
 	Decision string   `json:"decision"`
 	Rule     string   `json:"rule,omitempty"`
@@ -35,18 +35,18 @@ type Part struct {
 
 // Record is one judged command.
 type Record struct {
-	Time     time.Time `json:"time"`
-	Session  string    `json:"session"`
-	Cwd      string    `json:"cwd"`
-	Client   string    `json:"client,omitempty"`
-	Mode     string    `json:"mode"`          // enforce|audit
-	Via      string    `json:"via,omitempty"` // shell|check|hook
-	Command  string    `json:"command"`
-	Decision string    `json:"decision"`         // allow|ask|deny
-	Answer   string    `json:"answer,omitempty"` // once|session|always|no|no-terminal|timeout
-	Reason   string    `json:"reason,omitempty"`
-	Parts    []Part    `json:"parts,omitempty"`
-	Redacted bool      `json:"redacted,omitempty"`
+	Time     time.Time    `json:"time"`
+	Session  string       `json:"session"`
+	Cwd      string       `json:"cwd"`
+	Client   string       `json:"client,omitempty"`
+	Mode     string       `json:"mode"`          // enforce|audit
+	Via      string       `json:"via,omitempty"` // shell|check|hook
+	Command  string       `json:"command"`
+	Decision string       `json:"decision"`         // allow|ask|deny
+	Answer   string       `json:"answer,omitempty"` // once|session|always|no|no-terminal|timeout
+	Reason   string       `json:"reason,omitempty"`
+	Parts    []PartRecord `json:"parts,omitempty"`
+	Redacted bool         `json:"redacted,omitempty"`
 }
 
 // Log is an append-only audit log at Path.
@@ -179,7 +179,7 @@ func Redact(r Record) Record {
 		}
 	}
 	r.Command = strings.Join(w, " ")
-	parts := make([]Part, len(r.Parts))
+	parts := make([]PartRecord, len(r.Parts))
 	for i, p := range r.Parts {
 		argv := make([]string, len(p.Argv))
 		for j, a := range p.Argv {

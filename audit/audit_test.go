@@ -171,7 +171,7 @@ func TestRedact(t *testing.T) {
 	r := Redact(Record{
 		Command: "TOKEN=s3cret curl -H 'Authorization: x' --data=pw -pSECRET -rf https://x | grep y",
 		Reason:  "network access",
-		Parts:   []Part{{Argv: []string{"curl", "-H", "Authorization: x", "--force", "--data=pw", "dd", "if=/dev/sda"}, Reason: "net"}},
+		Parts:   []PartRecord{{Argv: []string{"curl", "-H", "Authorization: x", "--force", "--data=pw", "dd", "if=/dev/sda"}, Reason: "net"}},
 	})
 	h := hash
 	want := "TOKEN=" + h("s3cret") + " curl -H " + h("'Authorization:") + " " + h("x'") + " --data=" + h("pw") + " " +
@@ -192,7 +192,7 @@ func TestRedact(t *testing.T) {
 	// Through Append nothing secret reaches the disk.
 	path := filepath.Join(t.TempDir(), "a.jsonl")
 	l := &Log{Path: path, Redact: true}
-	if err := l.Append(Record{Session: "s", Decision: "deny", Command: "mysql -psecretpw db", Parts: []Part{{Argv: []string{"mysql", "-psecretpw"}}}}); err != nil {
+	if err := l.Append(Record{Session: "s", Decision: "deny", Command: "mysql -psecretpw db", Parts: []PartRecord{{Argv: []string{"mysql", "-psecretpw"}}}}); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -204,8 +204,8 @@ func TestRedact(t *testing.T) {
 func TestFormat(t *testing.T) {
 	tm := time.Date(2026, 11, 30, 7, 40, 1, 0, time.Local)
 	var b bytes.Buffer
-	Format(&b, Record{Time: tm, Decision: "deny", Command: "rm -rf /", Parts: []Part{{Argv: []string{"rm", "-rf", "/"}, Decision: "deny", Source: "builtin", Reason: "recursive delete of /"}}})
-	Format(&b, Record{Time: tm, Decision: "ask", Mode: "audit", Answer: "once", Command: "ls; git push\n\x1b[2J", Parts: []Part{
+	Format(&b, Record{Time: tm, Decision: "deny", Command: "rm -rf /", Parts: []PartRecord{{Argv: []string{"rm", "-rf", "/"}, Decision: "deny", Source: "builtin", Reason: "recursive delete of /"}}})
+	Format(&b, Record{Time: tm, Decision: "ask", Mode: "audit", Answer: "once", Command: "ls; git push\n\x1b[2J", Parts: []PartRecord{
 		{Argv: []string{"ls"}, Decision: "allow"},
 		{Argv: []string{"git", "push", "a b"}, Decision: "ask", Rule: "r", Reason: "pushes"},
 	}})

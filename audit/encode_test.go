@@ -27,7 +27,7 @@ func TestEncodeLikeJSON(t *testing.T) {
 			Session: pick(), Cwd: pick(), Client: pick(), Mode: pick(), Via: pick(), Command: pick(),
 			Decision: pick(), Answer: pick(), Reason: pick(), Redacted: rng.IntN(2) == 0}
 		for n := rng.IntN(3); n > 0; n-- {
-			p := Part{Decision: pick(), Rule: pick(), Source: pick(), Reason: pick()}
+			p := PartRecord{Decision: pick(), Rule: pick(), Source: pick(), Reason: pick()}
 			if rng.IntN(5) > 0 {
 				p.Argv = []string{}
 				for m := rng.IntN(4); m > 0; m-- {

@@ -211,7 +211,7 @@ func Format(w io.Writer, r Record) error {
 	return err
 }
 
-func partNote(p Part) string {
+func partNote(p PartRecord) string {
 	switch {
 	case p.Source != "" && p.Reason != "":
 		return p.Source + ": " + p.Reason

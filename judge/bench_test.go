@@ -47,6 +47,12 @@ func ciScript(n int) string {
 	return sb.String()
 }
 
+// sameKey reports whether a part judged for c is c's own or a twin's
+// (judgedPart.p).
+func sameKey(a, c *shellparse.Cmd) bool {
+	return a == c || string(a.AppendKey(nil)) == string(c.AppendKey(nil))
+}
+
 func BenchmarkJudgeOneLiner(b *testing.B) {
 	pol := benchPolicy(b)
 	req := Request{Source: "ls -la | grep foo && git status", Cwd: "/home/u/proj", Getenv: os.Getenv}
@@ -114,7 +120,7 @@ func TestStreamingJudging(t *testing.T) {
 			}
 			for i := range want {
 				a, b := want[i].v, got[i].v
-				if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || got[i].p.Cmd != sparsed.Cmds[i] {
+				if a.Decision != b.Decision || a.Rule != b.Rule || a.Reason != b.Reason || !sameKey(got[i].p.Cmd, sparsed.Cmds[i]) {
 					t.Fatalf("part %d (%s): streaming %v %q, after the walk %v %q", i, parsed.Cmds[i], b.Decision, b.Reason, a.Decision, a.Reason)
 				}
 			}
@@ -127,5 +133,43 @@ func TestStreamingJudging(t *testing.T) {
 	// A syntax error after many committed statements: never an allow.
 	if r := Judge(pol, Request{Source: texts[0] + "if then fi\n", Cwd: "/home/u/proj", Getenv: os.Getenv}); r.Decision == "allow" || r.ParseError == "" {
 		t.Errorf("a long script with a syntax error at the end: %s, parse error %q", r.Decision, r.ParseError)
+	}
+}
+
+// benchLine is the three lines tools/bench -scale repeats into scripts
+// of 1 KB to 3 MB: about one command per 60 bytes, as in CI scripts.
+const benchLine = "if [ -f \"$f\" ]; then grep -v x \"$f\" | sort -u > \"$TMPDIR/out\"; fi\n" +
+	"echo \"step $i of the build: compiling the next module, then testing it\" >> \"$TMPDIR/log\"\n" +
+	"export STAMP=\"$(date +%s)\"  # when the step started, for the summary at the end\n"
+
+// BenchmarkJudgeLongScript judges the scripts tools/bench -scale times
+// against bash -n, in process, with its configuration (date allowed): every
+// part is allowed. -benchmem shows what a size allocates.
+func BenchmarkJudgeLongScript(b *testing.B) {
+	env := &policy.Env{Home: "/home/u", Project: "/home/u/proj", Temp: []string{"/tmp"}, FollowLinks: true}
+	f, err := policy.ParseFile("bench.toml", []byte("[[rule]]\ndecision = \"allow\"\ncommand = \"date\"\n"), policy.User)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: env, User: f})
+	if err != nil {
+		b.Fatal(err)
+	}
+	getenv := func(k string) string {
+		if k == "TMPDIR" {
+			return "/tmp"
+		}
+		return os.Getenv(k)
+	}
+	for _, size := range []int{1 << 10, 64 << 10, 1 << 20, 3 << 20} {
+		src := strings.Repeat(benchLine, size/len(benchLine))
+		b.Run(fmt.Sprintf("%dKB", size>>10), func(b *testing.B) {
+			req := Request{Source: src, Cwd: "/home/u/proj", Getenv: getenv, ParamsUnknown: true}
+			for i := 0; i < b.N; i++ {
+				if r := Judge(pol, req); r.Decision != "allow" {
+					b.Fatal(r.Reason)
+				}
+			}
+		})
 	}
 }

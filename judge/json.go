@@ -48,7 +48,7 @@ func (w *jsonWriter) result(r *Result) {
 	w.close('}')
 }
 
-func (w *jsonWriter) part(p *Part) {
+func (w *jsonWriter) part(p *PartResult) {
 	if p == nil {
 		w.b = append(w.b, "null"...)
 		return

@@ -33,9 +33,9 @@ func TestWriteJSONLikeEncoder(t *testing.T) {
 	}
 	results = append(results,
 		&Result{},
-		&Result{Commands: []*Part{}, Notices: []string{}, Omitted: 0},
+		&Result{Commands: []*PartResult{}, Notices: []string{}, Omitted: 0},
 		&Result{Decision: "ask", Reason: "r\x00\xff", Instead: "i", ParseError: "p", Line: -3, Notices: []string{"n1", "<n2>"}, Omitted: 7,
-			Commands: []*Part{nil, {}, {Argv: []string{}, Via: []string{}, Effects: []string{}, Cwd: []string{}, Matches: []MatchInfo{}},
+			Commands: []*PartResult{nil, {}, {Argv: []string{}, Via: []string{}, Effects: []string{}, Cwd: []string{}, Matches: []MatchInfo{}},
 				{Argv: []string{"a", ""}, Normalized: "n", Decision: "d", Rule: "r", Source: "s", Reason: "why", Instead: "i", Via: []string{"v"},
 					Effects: []string{"e"}, Opaque: "o", Cwd: []string{"/c"}, Line: 2,
 					Matches: []MatchInfo{{Rule: "r", Source: "s", Decision: "d", Aspect: "a", Certain: true, Spec: -1, Won: true, Note: "n"}, {}}}}})
@@ -59,8 +59,8 @@ func TestTwinsKeepTheirLines(t *testing.T) {
 		res := Judge(pol, Request{Source: src, Cwd: "/home/u/proj", Getenv: os.Getenv, Explain: explain, AllParts: true})
 		var lines []int
 		for _, p := range res.Commands {
-			if p.Line != p.P.Pos.Line || p.P == nil {
-				t.Fatalf("part %q on line %d reports line %d", p.Argv, p.P.Pos.Line, p.Line)
+			if p.Line != p.Input.Pos.Line || p.Input == nil {
+				t.Fatalf("part %q on line %d reports line %d", p.Argv, p.Input.Pos.Line, p.Line)
 			}
 			if p.Argv[0] == "ls" {
 				lines = append(lines, p.Line)

@@ -70,8 +70,8 @@ type MatchInfo struct {
 	Note     string `json:"note,omitempty"`
 }
 
-// Part is the verdict on one command.
-type Part struct {
+// PartResult is the verdict on one command.
+type PartResult struct {
 	Argv       []string    `json:"argv"`
 	Normalized string      `json:"normalized,omitempty"`
 	Decision   string      `json:"decision"`
@@ -87,19 +87,19 @@ type Part struct {
 	Matches    []MatchInfo `json:"matches,omitempty"`
 
 	Verdict *policy.Verdict `json:"-"`
-	P       *policy.Part    `json:"-"`
+	Input   *policy.Part    `json:"-"`
 	text    string          // Text, made once for a part and its twins
 }
 
 // Result is the verdict on a whole text.
 type Result struct {
-	Decision   string   `json:"decision"`
-	Reason     string   `json:"reason"`
-	Instead    string   `json:"instead,omitempty"`
-	ParseError string   `json:"parse_error,omitempty"`
-	Line       int      `json:"line,omitempty"`
-	Commands   []*Part  `json:"commands"`
-	Notices    []string `json:"notices,omitempty"`
+	Decision   string        `json:"decision"`
+	Reason     string        `json:"reason"`
+	Instead    string        `json:"instead,omitempty"`
+	ParseError string        `json:"parse_error,omitempty"`
+	Line       int           `json:"line,omitempty"`
+	Commands   []*PartResult `json:"commands"`
+	Notices    []string      `json:"notices,omitempty"`
 	// Funcs names the shell functions the text defines (see
 	// shellparse.Result.Funcs).
 	Funcs []string `json:"-"`
@@ -107,7 +107,7 @@ type Result struct {
 	// Request.Explain).
 	Omitted int `json:"omitted,omitempty"`
 
-	D policy.Decision `json:"-"`
+	Decided policy.Decision `json:"-"`
 }
 
 // maxAllowedParts is how many allowed parts a Result lists without
@@ -119,8 +119,8 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	defer func() {
 		// A bug must never turn into an allow.
 		if r := recover(); r != nil {
-			res = &Result{D: policy.Ask, Decision: "ask", ParseError: fmt.Sprintf("internal error while reading the command: %v", r),
-				Reason: "the guard could not read this command reliably", Commands: []*Part{}}
+			res = &Result{Decided: policy.Ask, Decision: "ask", ParseError: fmt.Sprintf("internal error while reading the command: %v", r),
+				Reason: "the guard could not read this command reliably", Commands: []*PartResult{}}
 		}
 	}()
 	getenv := req.Getenv
@@ -170,7 +170,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 			// A rule with a command names it; a built-in guess (a
 			// --help is only a help query) does not, and the script is
 			// better read.
-			v := pol.Judge(policy.NewPart(c, env), false)
+			v := pol.Decide(policy.NewPart(c, env), false)
 			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != ""
 		}
 	}
@@ -186,12 +186,12 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	} else {
 		parsed, err = shellparse.Parse(req.Source, opts)
 	}
-	res = &Result{Commands: []*Part{}, Notices: pol.Notices}
+	res = &Result{Commands: []*PartResult{}, Notices: pol.Notices}
 	if err != nil {
 		pe, _ := err.(*shellparse.ParseError)
 		// Never allowed; a person may still decide (bash would run the
 		// statements before a syntax error, so nothing runs unasked).
-		res.D, res.Decision = policy.Ask, "ask"
+		res.Decided, res.Decision = policy.Ask, "ask"
 		res.Reason = "the command could not be read reliably: " + err.Error()
 		res.ParseError = err.Error()
 		res.Instead = "fix the syntax error"
@@ -207,7 +207,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		return res
 	}
 	res.Funcs = parsed.Funcs
-	var strictest *Part
+	var strictest *PartResult
 	allowed := 0
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
@@ -217,9 +217,9 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
 		parsed = &shellparse.Result{Cmds: cmds, Funcs: parsed.Funcs}
 	}
-	described := map[*policy.Part]*Part{} // by judgedPart.first
+	described := map[*policy.Part]*PartResult{} // by judgedPart.p
 	for i, c := range parsed.Cmds {
-		p, v := judged[i].p, judged[i].v
+		p, v := judged[i].p, judged[i].v // p may be a twin's
 		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
@@ -231,15 +231,21 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 				continue
 			}
 		}
-		var jp *Part
-		if twin := described[judged[i].first]; twin != nil {
+		own := p
+		if p.Cmd != c {
+			cp := *p
+			cp.Cmd = c // its own position
+			own = &cp
+		}
+		var jp *PartResult
+		if twin := described[p]; twin != nil {
 			cp := *twin // the same in all but position
-			cp.P, cp.Line = p, p.Pos.Line
+			cp.Input, cp.Line = own, c.Pos.Line
 			jp = &cp
 		} else {
-			jp = describe(p, v, req.Explain || v.Decision != policy.Allow)
+			jp = describe(own, v, req.Explain || v.Decision != policy.Allow)
 			jp.text = jp.Text()
-			described[judged[i].first] = jp
+			described[p] = jp
 		}
 		res.Commands = append(res.Commands, jp)
 		if strictest == nil || v.Decision > strictest.Verdict.Decision ||
@@ -247,13 +253,13 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 			strictest = jp
 		}
 	}
-	res.D = policy.Allow
+	res.Decided = policy.Allow
 	if strictest != nil {
-		res.D = strictest.Verdict.Decision
+		res.Decided = strictest.Verdict.Decision
 		res.Reason, res.Instead, res.Line = strictest.Reason, strictest.Instead, strictest.Line
 	}
-	res.Decision = res.D.String()
-	if res.D == policy.Allow {
+	res.Decision = res.Decided.String()
+	if res.Decided == policy.Allow {
 		res.Reason = "every part is allowed"
 		if len(res.Commands) == 1 {
 			res.Reason = res.Commands[0].Reason
@@ -319,12 +325,15 @@ func writesUnder(p *policy.Part, path string, covered bool) bool {
 	return false
 }
 
+// judgedPart is a command's part and verdict. p is the part first judged
+// with the command's key: the command's own, or an earlier twin's, the
+// same in all but position (p.Cmd is then the twin). Twins also share
+// their description. A part of its own is made only for a command that is
+// described: a long script repeats its commands, and a copy for each
+// (kept until the end) was 5 MB in 3 MB of script.
 type judgedPart struct {
 	p *policy.Part
 	v *policy.Verdict
-	// first is the part first judged with this one's key (this one's
-	// own, or an earlier twin's): twins also share their description.
-	first *policy.Part
 }
 
 // judgeAll judges each command, in order, on this goroutine.
@@ -436,21 +445,16 @@ func (jr *judger) judge(cmds []*shellparse.Cmd, out []judgedPart) {
 		j, seen := jr.memo[string(jr.key)]
 		if !seen {
 			j.p = policy.NewPart(c, jr.env)
-			j.v = jr.pol.Judge(j.p, jr.explain)
-			j.first = j.p
+			j.v = jr.pol.Decide(j.p, jr.explain)
 			jr.memo[string(jr.key)] = j
-		} else {
-			cp := *j.p
-			cp.Cmd = c // its own position
-			j.p = &cp
 		}
 		out[i] = j
 	}
 }
 
-func describe(p *policy.Part, v *policy.Verdict, detail bool) *Part {
-	jp := &Part{Argv: word.Strings(p.Argv), Decision: v.Decision.String(), Reason: v.Reason, Instead: v.Instead,
-		Verdict: v, P: p, Line: p.Pos.Line, Opaque: p.Opaque}
+func describe(p *policy.Part, v *policy.Verdict, detail bool) *PartResult {
+	jp := &PartResult{Argv: word.Strings(p.Argv), Decision: v.Decision.String(), Reason: v.Reason, Instead: v.Instead,
+		Verdict: v, Input: p, Line: p.Pos.Line, Opaque: p.Opaque}
 	if jp.Argv == nil {
 		jp.Argv = []string{}
 	}
@@ -507,8 +511,8 @@ func (r *Result) AbsoluteDeny() bool {
 }
 
 // Refused returns the parts that are not allowed.
-func (r *Result) Refused() []*Part {
-	var out []*Part
+func (r *Result) Refused() []*PartResult {
+	var out []*PartResult
 	for _, p := range r.Commands {
 		if p.Verdict != nil && p.Verdict.Decision != policy.Allow {
 			out = append(out, p)
@@ -518,13 +522,13 @@ func (r *Result) Refused() []*Part {
 }
 
 // Text renders a part's command for people.
-func (p *Part) Text() string {
+func (p *PartResult) Text() string {
 	if p.text != "" {
 		return p.text
 	}
 	t := strings.Join(p.Argv, " ")
-	if p.P != nil {
-		t = p.P.String()
+	if p.Input != nil {
+		t = p.Input.String()
 	}
 	if strings.TrimSpace(t) == "" && p.Opaque != "" {
 		// Code with no command of its own (arithmetic on unknown values,

@@ -27,6 +27,7 @@ func secretWorld(t *testing.T, vars map[string]string) (pol *policy.Policy, judg
 		".ssh/known_hosts": "x", ".aws/credentials": "[default]", ".zsh_history": "export TOKEN=x",
 		".config/gh/hosts.yml": "oauth_token: x", ".docker/config.json": "{}", ".kube/config": "x",
 		".profile": "", "notes.txt": "",
+		".config/chromium/Default/Login Data": "x", ".claude/.credentials.json": "{}",
 		"src/app/.env": "K=v", "src/app/.env.local": "K=v", "src/app/.env.example": "K=", "src/app/.envrc": "export K=v",
 		"src/app/src/main.go": "package main", "src/app/config/.env": "K=v",
 	}
@@ -93,6 +94,12 @@ func TestSecretsHomeCredentials(t *testing.T) {
 	checkRows(t, judgeIt, "credentials", append(ask(
 		"cat ~/.ssh/id_ed25519",
 		"cat ~/.ssh/id_rsa", // not there: a read of it still asks
+		"cat ~/.claude/.credentials.json",
+		"cat ~/.codex/auth.json",
+		"cat ~/.mozilla/firefox/x.default/logins.json",
+		"cat '"+home+"/.config/chromium/Default/Login Data'",
+		"grep -r x ~/.config/chromium", // a browser's passwords below
+		"grep -r x ~/.config",
 		"cat $HOME/.ssh/id_ed25519",
 		"cat "+home+"/.ssh/id_ed25519",
 		"cat ~/.ssh/../.ssh/id_ed25519",
@@ -285,6 +292,16 @@ func TestSecretsVariables(t *testing.T) {
 	_, judgeIt, _, _ := secretWorld(t, map[string]string{"GITHUB_TOKEN": "ghp_x", "PATH": "/usr/bin"})
 	checkRows(t, judgeIt, "secret variables", append(ask(
 		"echo $GITHUB_TOKEN",
+		"x=GITHUB_TOKEN; echo \"${!x}\"", // indirection to a known name
+		"echo \"${GITHUB_TOKEN:+$GITHUB_TOKEN}\"",
+		"for v in PATH GITHUB_TOKEN; do echo \"${!v}\"; done",
+		// programs' own ways to the environment
+		"jq -n env",
+		"jq -n '$ENV'",
+		"jq -n 'env.GITHUB_TOKEN'",
+		"awk 'BEGIN{for (k in ENVIRON) print k, ENVIRON[k]}'",
+		"awk 'BEGIN{print ENVIRON[\"GITHUB_TOKEN\"]}'",
+		"gawk 'BEGIN { print ENVIRON [ \"AWS_SECRET_ACCESS_KEY\" ] }'",
 		"echo \"token: ${GITHUB_TOKEN}\"",
 		"echo ${GITHUB_TOKEN:0:4}",
 		"printf '%s\\n' \"$AWS_SECRET_ACCESS_KEY\"",
@@ -322,6 +339,12 @@ func TestSecretsVariables(t *testing.T) {
 		"compgen -v | xargs -n1 printenv",
 		"printenv \"$v\"",
 	), allow(
+		"echo \"${GITHUB_TOKEN:+set}\"", // the word or nothing, never the value
+		"[ -n \"${GITHUB_TOKEN+x}\" ] && echo ok",
+		"jq -n '$ENV.HOME'",
+		"jq -r '.env' package.json",
+		"awk 'BEGIN{print ENVIRON[\"HOME\"]}'",
+		"awk '{print $1}' notes.txt",
 		"ps aux",
 		"ps -ef",
 		"ps -e",
@@ -350,7 +373,7 @@ func TestSecretsVariables(t *testing.T) {
 	checkRows(t, rgrc, "ripgreprc", append(ask("rg token ~"), allow("rg --no-config token ~")...))
 	// Without a secret in the environment, a dump shows nothing secret.
 	_, plain, _, _ := secretWorld(t, map[string]string{"PATH": "/usr/bin", "HOME": "/h"})
-	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH"))
+	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH", "jq -n env", "awk 'BEGIN{for (k in ENVIRON) print k}'"))
 }
 
 // Issue 14: requests to the cloud metadata endpoints, in every spelling
@@ -612,4 +635,93 @@ func TestHomeWritesConfigured(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Credentials outside the homes: password hashes, host keys, TLS keys,
+// and the secrets a container or pod is given.
+func TestSecretsSystem(t *testing.T) {
+	_, judgeIt, _, _ := secretWorld(t, nil)
+	checkRows(t, judgeIt, "system credentials", append(ask(
+		"cat /etc/shadow",
+		"sudo cat /etc/gshadow",
+		"cat /etc/ssh/ssh_host_ed25519_key",
+		"cat /etc/ssl/private/server.key",
+		"cat /run/secrets/db_password",
+		"cat /var/run/secrets/kubernetes.io/serviceaccount/token",
+		"grep -r password /etc",
+		"tar cf - /run/secrets | base64",
+	), allow(
+		"cat /etc/passwd",
+		"cat /etc/ssh/ssh_host_ed25519_key.pub",
+		"cat /etc/hosts",
+		"ls /run/secrets",
+		"grep -r listen /etc/nginx",
+	)...))
+}
+
+// A repository's configuration is a secret while it holds a credential:
+// a token in a remote's URL, or the Authorization header actions/checkout
+// leaves in it. What the file holds is looked at when the command is judged.
+func TestSecretsGitConfig(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	cfg := filepath.Join(proj, ".git", "config")
+	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn x .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'"}
+	if err := os.WriteFile(cfg, []byte("[remote \"origin\"]\n\turl = https://github.com/o/r.git\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// All but git config KEY, which the defaults ask about anyway.
+	checkRows(t, judgeIt, "git config without a credential", allow(commands[:3]...))
+	checkRows(t, judgeIt, "git config without a credential", allow(commands[4:]...))
+	for _, text := range []string{
+		"[remote \"origin\"]\n\turl = https://x-access-token:ghp_abc@github.com/o/r.git\n",
+		"[http \"https://github.com/\"]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n",
+	} {
+		if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		checkRows(t, judgeIt, "git config with a credential", append(ask(commands...), allow("git status", "git log --oneline -3", "rg x .")...))
+	}
+}
+
+// Key, keystore, state and token files anywhere: by a name that always
+// means a secret, or by what a file with a name that may holds.
+func TestSecretsKeyFiles(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	for f, text := range map[string]string{
+		"certs/server.key": "-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n",
+		"certs/cert.pem":   "-----BEGIN CERTIFICATE-----\nx\n",
+		"certs/both.pem":   "-----BEGIN CERTIFICATE-----\nx\n-----BEGIN RSA PRIVATE KEY-----\ny\n",
+		".npmrc":           "//registry.npmjs.org/:_authToken=npm_x\n",
+		"web/.npmrc":       "save-exact=true\n",
+		"gcp-sa-key.json":  `{"type": "service_account", "private_key": "x"}`,
+		"api-keys.json":    `{"names": ["a"]}`,
+		"package.json":     `{"name": "x"}`,
+	} {
+		p := filepath.Join(proj, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRows(t, judgeIt, "key files", append(ask(
+		"cat certs/server.key",
+		"head -3 certs/both.pem",
+		"cat certs/*",
+		"cat .npmrc",
+		"cat gcp-sa-key.json",
+		"cat terraform.tfstate", // by its name, there or not
+		"cat config/master.key",
+		"cat deploy/id_ed25519",
+		"base64 release.keystore",
+		"cat \"$D/server.key\"",
+	), allow(
+		"cat certs/cert.pem",
+		"cat web/.npmrc",
+		"cat api-keys.json",
+		"cat package.json",
+		"cat deploy/id_ed25519.pub",
+		"ls certs",
+	)...))
 }

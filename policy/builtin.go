@@ -84,6 +84,7 @@ var defaults = []ruleSpec{
 	{Allow, "curl -X GET", nil, "fetches a URL", ""}, {Allow, "curl -X HEAD", nil, "fetches a URL's headers", ""},
 	{Allow, "wget", nil, "downloads; the files it writes are judged by the path rules", ""},
 	{Ask, "wget", []string{"--post-data", "--post-file", "--body-data", "--body-file", "--method", "-i", "--input-file"}, "sends data to a server, or fetches a list of URLs from a file", ""},
+	{Ask, "wget", []string{"--config", "--use-askpass"}, "wget runs a program (use_askpass), or reads settings that may say to", ""},
 	{Allow, "gh pr view", nil, "read-only", ""}, {Allow, "gh pr list", nil, "read-only", ""},
 	{Allow, "gh pr status", nil, "read-only", ""}, {Allow, "gh pr diff", nil, "read-only", ""},
 	{Allow, "gh pr checks", nil, "read-only", ""}, {Allow, "gh issue view", nil, "read-only", ""},

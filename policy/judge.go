@@ -288,10 +288,10 @@ type Aspect struct {
 	Rule     *Rule   // the rule that asked, nil when no rule matched
 }
 
-// Judge decides one part. With explain, the verdict records every rule
+// Decide decides one part. With explain, the verdict records every rule
 // that matched and how it fared (Verdict.Matches); the guarded shell does
 // without, being in a hurry.
-func (pol *Policy) Judge(p *Part, explain bool) *Verdict {
+func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	v := &Verdict{Decision: Allow}
 	// The command aspect is decided first (its matches are listed after
 	// the absolute ones): whether a configured allow covers the command

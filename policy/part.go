@@ -40,6 +40,9 @@ type Env struct {
 	// Vars names the variables of the guard's own environment, which the
 	// commands it judges inherit: a bare env or set prints them.
 	Vars []string
+	// gitCreds remembers, for one judgement, which git configuration
+	// files hold a credential (secrets_git.go).
+	gitCreds *credCache
 }
 
 // ForJudgement returns the environment for one judgement. With
@@ -52,6 +55,7 @@ func (e *Env) ForJudgement() *Env {
 	}
 	c := *e
 	c.Resolve = Resolver()
+	c.gitCreds = &credCache{m: map[string]bool{}}
 	return &c
 }
 

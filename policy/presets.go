@@ -18,7 +18,7 @@ import (
 // An allow covers the program's ordinary use: the project's own scripts,
 // makefile and build files. Code the command line hands the program (git
 // rebase -x, npm exec, make --eval, go test -exec, cargo --config …) is
-// judged as a part of its own (shellparse/carried.go), so no preset rule
+// judged as a part of its own (argspec/carried.go), so no preset rule
 // allows it.
 type Preset struct {
 	Doc   string

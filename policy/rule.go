@@ -420,7 +420,9 @@ func wordSpec(w word.Word) int {
 // literal 5, * 1, ** 0.
 func pathSpec(p string) int {
 	spec := 0
-	for _, seg := range strings.Split(p, "/") {
+	for rest := p; ; {
+		seg, more, found := strings.Cut(rest, "/")
+		rest = more
 		switch {
 		case seg == "":
 		case seg == "**":
@@ -431,8 +433,10 @@ func pathSpec(p string) int {
 		default:
 			spec += 10
 		}
+		if !found {
+			return spec
+		}
 	}
-	return spec
 }
 
 // splitRule splits a rule's command into words: whitespace separates,

@@ -52,6 +52,34 @@ var secretFiles = []secretFile{
 	{".*history", nil, "shell and REPL histories"}, // .bash_history, .zsh_history, .zhistory, .python_history, .psql_history…
 	{".histfile", nil, "shell history"},
 	{".local/share/fish/fish_history", nil, "fish history"},
+	// The agent clients' own keys and tokens.
+	{".claude/.credentials.json", nil, "Claude Code's credentials"},
+	{".codex/auth.json", nil, "Codex's credentials"},
+	{".gemini/oauth_creds.json", nil, "Gemini CLI's credentials"},
+	{".cache/huggingface/token", nil, "the Hugging Face token"},
+	{".huggingface/token", nil, "the Hugging Face token"},
+	// Browsers' saved passwords and cookies.
+	{".mozilla/firefox/*/{logins.json,key4.db,key3.db,cookies.sqlite,signons.sqlite}", nil, "Firefox's saved passwords and cookies"},
+	{".config/{google-chrome,chromium,BraveSoftware,microsoft-edge}/**/{Login Data,Cookies,Web Data}", nil, "the browser's saved passwords and cookies"},
+	// Cloud and hosting CLIs' tokens.
+	{".config/rclone/rclone.conf", nil, "rclone's cloud tokens"},
+	{".s3cfg", nil, "s3cmd's AWS keys"},
+	{".boto", nil, "boto's cloud keys"},
+	{".config/doctl/config.yaml", nil, "DigitalOcean tokens"},
+	{".fly/config.yml", nil, "Fly.io tokens"},
+	{".config/configstore/firebase-tools.json", nil, "Firebase tokens"},
+	{".config/{ngrok/ngrok.yml,.wrangler/config/default.toml}", nil, "ngrok or Cloudflare tokens"},
+	{".sentryclirc", nil, "Sentry tokens"},
+}
+
+// systemSecrets are credential files outside the homes: password hashes,
+// host keys, and the secrets containers and pods are given.
+var systemSecrets = []struct{ path, what string }{
+	{"/etc/{shadow,gshadow,shadow-,gshadow-}", "the system's password hashes"},
+	{"/etc/ssh/ssh_host_*_key", "the SSH host keys"},
+	{"/etc/ssl/private/**", "TLS private keys"},
+	{"/etc/krb5.keytab", "the Kerberos keytab"},
+	{"/{run,var/run}/secrets/**", "the secrets given to this container or pod (a service account's token among them)"},
 }
 
 // envFile reports whether a file name is a dotenv file that holds values
@@ -190,6 +218,19 @@ func secretRules(env *Env, hs []string) []*Rule {
 			}
 			return matchPathWord(environ(), e.Path)
 		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
+			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
+			Instead: "ask the person; git remote (names only) does not print it"},
+		&Rule{Decision: Ask, Name: "printing git credentials", spec: 50, // above the read-only allows of git remote -v (30) and git config --list (45)
+			pred:    printsGitCredentials,
+			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
+			Instead: "git remote (names only), or ask the person"},
+		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,
+			Why:     "reads a private key, keystore, Terraform state or token file (by its name, or by what it holds): what an agent reads goes to the model",
+			Instead: "ask the person, or read a file that holds no secret (a certificate, the public key)"},
+		&Rule{Decision: Ask, Name: "read of system secrets", spec: pathSpec("/etc/shadow"), predEffect: systemSecretRead(),
+			Why:     "reads credentials outside the home (password hashes, host keys, TLS keys, a container's secrets): what an agent reads goes to the model",
+			Instead: "ask the person"},
 		&Rule{Decision: Ask, Name: "read through a process's root or working directory", spec: pathSpec("/proc/*/cwd"), predEffect: procLink(),
 			Why:     "reads through /proc/PID/cwd or /proc/PID/root, which lead to wherever that process is (cd ~/.ssh; cat /proc/self/cwd/id_rsa)",
 			Instead: "name the file by its own path"},
@@ -197,6 +238,10 @@ func secretRules(env *Env, hs []string) []*Rule {
 			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
 		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
 			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "printing a cluster's secrets", spec: 25, pred: printsClusterSecrets,
+			Why: "prints the data of Kubernetes Secrets, which goes to the model", Instead: "kubectl get secret NAME (names, types and key counts) or kubectl describe secret NAME (key sizes), or ask the person"},
+		&Rule{Decision: Ask, Name: "printing a container's environment", spec: 25, pred: printsContainerEnv,
+			Why: "docker inspect prints the container's environment, where passwords and tokens are passed", Instead: "docker inspect --format with the fields you need, e.g. '{{.State.Status}}'"},
 		&Rule{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
 			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"})
 	return out
@@ -235,11 +280,16 @@ func procLink() func(p *Part, e Effect) word.Tri {
 
 // secretMatcher matches effects against one row of secretFiles under
 // each home.
+// secretMatcher compiles its patterns on first use, in fields rather than
+// closures: every command builds one for each row.
 type secretMatcher struct {
-	row   secretFile
-	homes []string
-	pats  func() []homePats
-	tails func() (*word.Pattern, []*word.Pattern)
+	row       secretFile
+	homes     []string
+	patsOnce  sync.Once
+	homePats  []homePats
+	tailsOnce sync.Once
+	tail      *word.Pattern
+	except    []*word.Pattern
 }
 
 type homePats struct {
@@ -279,27 +329,35 @@ func literalDir(pat string) string {
 }
 
 func newSecretMatcher(hs []string, row secretFile) *secretMatcher {
-	m := &secretMatcher{row: row, homes: hs}
-	m.pats = sync.OnceValue(func() []homePats {
-		var out []homePats
-		for _, h := range hs {
-			if hp := compileRow(h, row); hp.pat != nil {
-				out = append(out, hp)
+	return &secretMatcher{row: row, homes: hs}
+}
+
+func (m *secretMatcher) pats() []homePats {
+	m.patsOnce.Do(func() {
+		for _, h := range m.homes {
+			// A row written with {a,b} is a pattern for each: the
+			// directories above a file are then literal, as the
+			// recursive reads above them are checked by those.
+			for _, alt := range expandBraces(m.row.path) {
+				if hp := compileRow(h, secretFile{alt, m.row.except, m.row.what}); hp.pat != nil {
+					m.homePats = append(m.homePats, hp)
+				}
 			}
 		}
-		return out
 	})
-	m.tails = sync.OnceValues(func() (*word.Pattern, []*word.Pattern) {
-		p, _ := word.CompilePath("**/" + row.path)
-		var ex []*word.Pattern
-		for _, e := range row.except {
+	return m.homePats
+}
+
+func (m *secretMatcher) tails() (*word.Pattern, []*word.Pattern) {
+	m.tailsOnce.Do(func() {
+		m.tail, _ = word.CompilePath("**/" + m.row.path)
+		for _, e := range m.row.except {
 			if q, err := word.CompilePath("**/" + e); err == nil {
-				ex = append(ex, q)
+				m.except = append(m.except, q)
 			}
 		}
-		return p, ex
 	})
-	return m
+	return m.tail, m.except
 }
 
 func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
@@ -789,6 +847,62 @@ func findRootsOf(p *Part) []string {
 			}
 			out = append(out, filepath.Clean(a))
 		}
+	}
+	return out
+}
+
+// systemSecretRead matches reads of systemSecrets, and recursive reads of
+// a directory above one (grep -r pass /etc).
+func systemSecretRead() func(p *Part, e Effect) word.Tri {
+	type pat struct {
+		p      *word.Pattern
+		prefix string // the literal directories the pattern starts with
+	}
+	pats := sync.OnceValue(func() []pat {
+		var out []pat
+		for _, row := range systemSecrets {
+			for _, g := range expandBraces(row.path) {
+				if p, err := word.CompilePath(g); err == nil {
+					out = append(out, pat{p, literalDir(g)})
+				}
+			}
+		}
+		return out
+	})
+	return func(p *Part, e Effect) word.Tri {
+		if !readsContent(e) || bareHole(e.Path) {
+			return word.No
+		}
+		s, static := e.Path.Static()
+		if static && !strings.HasPrefix(s, "/etc/") && !strings.HasPrefix(s, "/run/") && !strings.HasPrefix(s, "/var/") &&
+			!(e.Recursive && (s == "/" || s == "/etc" || s == "/run" || s == "/var")) {
+			return word.No
+		}
+		best := word.No
+		for _, q := range pats() {
+			best = orTri(best, matchPathWord(q.p, e.Path))
+			if static && e.Recursive && (s == "/" || strings.HasPrefix(q.prefix+"/", strings.TrimSuffix(s, "/")+"/")) {
+				best = word.Yes
+			}
+			if best == word.Yes {
+				break
+			}
+		}
+		return best
+	}
+}
+
+// expandBraces expands each {a,b} in a pattern (not nested), for the
+// rows written with them.
+func expandBraces(g string) []string {
+	i := strings.IndexByte(g, '{')
+	j := strings.IndexByte(g, '}')
+	if i < 0 || j < i {
+		return []string{g}
+	}
+	var out []string
+	for _, alt := range strings.Split(g[i+1:j], ",") {
+		out = append(out, expandBraces(g[:i]+alt+g[j+1:])...)
 	}
 	return out
 }

@@ -167,7 +167,7 @@ func (pol *Policy) absoluteOver(r *Rule) string {
 			continue
 		}
 		for _, p := range parts {
-			v := pol.Judge(p, false)
+			v := pol.Decide(p, false)
 			if v.Decision == Deny && v.Rule != nil && v.Rule.Absolute {
 				return fmt.Sprintf("%s: can never %s %q: the absolute denylist forbids it (%s)", r.Source, r.Decision, ex, v.Rule.Label())
 			}

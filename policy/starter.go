@@ -37,9 +37,9 @@ func projectProposals(p ProjectFiles, found []string) string {
 		if _, ok := read(f); !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "# %s: the project's containers. These only show them; up, build, down\n# and exec keep asking.\n\n", f)
-		for _, verb := range []string{"ps", "logs", "config", "images", "top", "ls"} {
-			fmt.Fprintf(&b, "# docker compose %s: %s\n", verb, composeVerbs[verb])
+		fmt.Fprintf(&b, "# %s: the project's containers. These only show them; up, build, down\n# and exec keep asking, and so does config, which prints the values it reads\n# from .env and env_file (secrets).\n\n", f)
+		for _, verb := range []string{"ps", "logs", "images", "top", "ls"} {
+			fmt.Fprintf(&b, "# docker compose %s: %s\n", verb, composeVerbs()[verb])
 			fmt.Fprintf(&b, "[[rule]]\ndecision = \"allow\"\ncommand  = \"docker compose %s\"\nwhy      = \"shows the project's containers\"\n\n", verb)
 		}
 		break
@@ -52,10 +52,12 @@ func projectProposals(p ProjectFiles, found []string) string {
 }
 
 // composeVerbs says what each read-only compose verb shows.
-var composeVerbs = map[string]string{
-	"ps": "lists the containers", "logs": "prints their output", "config": "prints the compose file as compose reads it",
-	"images": "lists their images", "top": "lists their processes", "ls": "lists the compose projects",
-}
+var composeVerbs = sync.OnceValue(func() map[string]string {
+	return map[string]string{
+		"ps": "lists the containers", "logs": "prints their output",
+		"images": "lists their images", "top": "lists their processes", "ls": "lists the compose projects",
+	}
+})
 
 var composeFiles = []string{"compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"}
 
@@ -75,6 +77,13 @@ var portFlag = sync.OnceValue(func() *regexp.Regexp {
 	return regexp.MustCompile(`(?:--port[= ]|(?:^|\s)-p\s+|\bPORT=|localhost:|127\.0\.0\.1:)(\d{2,5})\b`)
 })
 
+// envExamples are the example environment files projects commit.
+var envExamples = []string{".env.example", ".env.sample", ".env.template"}
+
+var envPort = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:export\s+)?((?:[A-Z0-9]+_)*(?:BACKEND|SERVER|API|APP|WEB|DEV|FRONTEND|HTTP)_PORT|PORT)=["']?(\d{2,5})["']?$`)
+})
+
 var composePort = sync.OnceValue(func() *regexp.Regexp {
 	// - "3000:3000", - 127.0.0.1:8080:80, - "5432:5432/tcp"
 	return regexp.MustCompile(`^\s*-\s*["']?(?:(?:127\.0\.0\.1|localhost|0\.0\.0\.0):)?(\d{2,5}):\d{1,5}(?:/tcp)?["']?\s*$`)
@@ -82,7 +91,9 @@ var composePort = sync.OnceValue(func() *regexp.Regexp {
 
 // devPorts finds the ports of the project's development server: in
 // package.json scripts (a dev tool's default, or --port/-p/PORT=), in the
-// host side of compose port mappings, and the defaults of Django
+// host side of compose port mappings (of services that are not a
+// published image, see composeDevPortLines), a server's *_PORT in
+// .env.example, and the defaults of Django
 // (manage.py: 8000), Flask (5000) and Rails (3000) where the project has
 // them. where says where each was found.
 func devPorts(read func(string) ([]byte, bool)) (ports []int, where []string) {
@@ -131,10 +142,27 @@ func devPorts(read func(string) ([]byte, bool)) (ports []int, where []string) {
 		if !ok {
 			continue
 		}
-		for _, line := range strings.Split(string(b), "\n") {
+		for _, line := range composeDevPortLines(string(b)) {
 			if m := composePort().FindStringSubmatch(line); m != nil {
 				if p, err := strconv.Atoi(m[1]); err == nil {
 					add(p, f+": ports "+strings.TrimSpace(line))
+				}
+			}
+		}
+	}
+	// The example environment a project commits for its settings (never
+	// .env itself, which holds secrets): a port its server is told to
+	// listen on, by a name that says so (PORT, APP_PORT, API_PORT,
+	// IES_BACKEND_PORT; not DB_PORT or REDIS_PORT).
+	for _, f := range envExamples {
+		b, ok := read(f)
+		if !ok {
+			continue
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if m := envPort().FindStringSubmatch(strings.TrimSpace(line)); m != nil {
+				if p, err := strconv.Atoi(m[2]); err == nil {
+					add(p, f+": "+m[1]+"="+m[2])
 				}
 			}
 		}
@@ -158,4 +186,61 @@ func devPorts(read func(string) ([]byte, bool)) (ports []int, where []string) {
 		where = append(where, fmt.Sprintf("%d: %s", p, found[p]))
 	}
 	return ports, where
+}
+
+// composeDevPortLines returns the lines of a compose file (block style)
+// that may map a port of the project's own server: the lines of its
+// services' blocks, leaving out the services that run a published image
+// and build nothing (image: and no build:). Those are databases, caches and
+// other servers (neo4j, qdrant, elasticsearch, postgres) whose HTTP APIs
+// delete data on a POST, not the project's development server, and
+// dev_ports would allow curl to send them anything.
+func composeDevPortLines(text string) []string {
+	var out, block []string
+	inServices, svcIndent, keyIndent := false, -1, -1
+	image, build := false, false
+	flush := func() {
+		if !(image && !build) {
+			out = append(out, block...)
+		}
+		block, image, build, keyIndent = nil, false, false, -1
+	}
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		indent := len(line) - len(strings.TrimLeft(line, " \t"))
+		if indent == 0 {
+			flush()
+			inServices = strings.HasPrefix(trimmed, "services:")
+			svcIndent = -1
+			continue
+		}
+		if !inServices {
+			continue
+		}
+		if svcIndent < 0 {
+			svcIndent = indent
+		}
+		switch {
+		case indent < svcIndent:
+			flush()
+			svcIndent = indent
+		case indent == svcIndent:
+			flush() // the next service
+		default:
+			if keyIndent < 0 {
+				keyIndent = indent
+			}
+			// The service's own keys, not a nested one (deploy: …).
+			if key, _, _ := strings.Cut(trimmed, ":"); indent == keyIndent {
+				image = image || key == "image"
+				build = build || key == "build"
+			}
+			block = append(block, line)
+		}
+	}
+	flush()
+	return out
 }

@@ -130,36 +130,42 @@ func exactAllow(b *strings.Builder, comment, command, why string) {
 // yarnBuiltin and pnpmBuiltin are the commands that win over a script of
 // the same name in "yarn NAME" and "pnpm NAME" (yarn 1 and berry; pnpm
 // 8–10): for those names the shorthand is not the script.
-var yarnBuiltin = map[string]bool{"access": true, "add": true, "audit": true, "autoclean": true, "bin": true, "cache": true,
-	"check": true, "config": true, "constraints": true, "create": true, "dedupe": true, "dlx": true, "exec": true,
-	"explain": true, "generate-lock-entry": true, "global": true, "help": true, "import": true, "info": true, "init": true,
-	"install": true, "licenses": true, "link": true, "list": true, "login": true, "logout": true, "node": true, "npm": true,
-	"outdated": true, "owner": true, "pack": true, "patch": true, "patch-commit": true, "plugin": true, "policies": true,
-	"publish": true, "rebuild": true, "remove": true, "run": true, "search": true, "set": true, "stage": true, "tag": true,
-	"team": true, "unlink": true, "unplug": true, "up": true, "upgrade": true, "upgrade-interactive": true,
-	"version": true, "versions": true, "why": true, "workspace": true, "workspaces": true}
+var yarnBuiltin = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"access": true, "add": true, "audit": true, "autoclean": true, "bin": true, "cache": true,
+		"check": true, "config": true, "constraints": true, "create": true, "dedupe": true, "dlx": true, "exec": true,
+		"explain": true, "generate-lock-entry": true, "global": true, "help": true, "import": true, "info": true, "init": true,
+		"install": true, "licenses": true, "link": true, "list": true, "login": true, "logout": true, "node": true, "npm": true,
+		"outdated": true, "owner": true, "pack": true, "patch": true, "patch-commit": true, "plugin": true, "policies": true,
+		"publish": true, "rebuild": true, "remove": true, "run": true, "search": true, "set": true, "stage": true, "tag": true,
+		"team": true, "unlink": true, "unplug": true, "up": true, "upgrade": true, "upgrade-interactive": true,
+		"version": true, "versions": true, "why": true, "workspace": true, "workspaces": true}
+})
 
-var pnpmBuiltin = map[string]bool{"add": true, "approve-builds": true, "audit": true, "bin": true, "c": true,
-	"cat-file": true, "cat-index": true, "ci": true, "config": true, "create": true, "dedupe": true, "deploy": true,
-	"dlx": true, "doctor": true, "env": true, "exec": true, "fetch": true, "find-hash": true, "help": true,
-	"i": true, "ignored-builds": true, "import": true, "init": true, "install": true, "install-test": true, "it": true,
-	"licenses": true, "link": true, "list": true, "ln": true, "ls": true, "outdated": true, "pack": true, "patch": true,
-	"patch-commit": true, "patch-remove": true, "prune": true, "publish": true, "rb": true, "rebuild": true,
-	"remove": true, "rm": true, "root": true, "run": true, "self-update": true, "server": true, "setup": true,
-	"store": true, "t": true, "test": true, "tst": true, "un": true, "uninstall": true, "unlink": true, "up": true,
-	"update": true, "upgrade": true, "why": true}
+var pnpmBuiltin = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"add": true, "approve-builds": true, "audit": true, "bin": true, "c": true,
+		"cat-file": true, "cat-index": true, "ci": true, "config": true, "create": true, "dedupe": true, "deploy": true,
+		"dlx": true, "doctor": true, "env": true, "exec": true, "fetch": true, "find-hash": true, "help": true,
+		"i": true, "ignored-builds": true, "import": true, "init": true, "install": true, "install-test": true, "it": true,
+		"licenses": true, "link": true, "list": true, "ln": true, "ls": true, "outdated": true, "pack": true, "patch": true,
+		"patch-commit": true, "patch-remove": true, "prune": true, "publish": true, "rb": true, "rebuild": true,
+		"remove": true, "rm": true, "root": true, "run": true, "self-update": true, "server": true, "setup": true,
+		"store": true, "t": true, "test": true, "tst": true, "un": true, "uninstall": true, "unlink": true, "up": true,
+		"update": true, "upgrade": true, "why": true}
+})
 
 // npmLifecycle are the scripts npm runs on its own (install, pack,
 // publish, version …): nobody types them.
-var npmLifecycle = map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepare": true,
-	"prepublish": true, "prepublishOnly": true, "prepack": true, "postpack": true, "dependencies": true,
-	"preuninstall": true, "uninstall": true, "postuninstall": true, "preversion": true, "version": true,
-	"postversion": true, "preshrinkwrap": true, "shrinkwrap": true, "postshrinkwrap": true}
+var npmLifecycle = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"preinstall": true, "install": true, "postinstall": true, "prepare": true,
+		"prepublish": true, "prepublishOnly": true, "prepack": true, "postpack": true, "dependencies": true,
+		"preuninstall": true, "uninstall": true, "postuninstall": true, "preversion": true, "version": true,
+		"postversion": true, "preshrinkwrap": true, "shrinkwrap": true, "postshrinkwrap": true}
+})
 
 // npmHook reports a script npm runs around another (prebuild before
 // build) or on its own; "preview" is not one unless there is a "view".
 func npmHook(name string, scripts map[string]any) bool {
-	if npmLifecycle[name] {
+	if npmLifecycle()[name] {
 		return true
 	}
 	for _, pre := range []string{"pre", "post"} {
@@ -241,7 +247,7 @@ func nodeProposals(read func(string) ([]byte, bool), found []string) string {
 		if manager == "" || !ok || note != "" || !clean(text, 200) || npmHook(n, pkg.Scripts) {
 			continue
 		}
-		if manager == "yarn" && yarnBuiltin[n] || manager == "pnpm" && pnpmBuiltin[n] {
+		if manager == "yarn" && yarnBuiltin()[n] || manager == "pnpm" && pnpmBuiltin()[n] {
 			continue
 		}
 		if n == "build" || n == "lint" || n == "test" {

@@ -92,7 +92,7 @@ typing = "mypy src"
 	text := starter(t, files, "check.sh")
 	got := proposals(t, text)
 	wantRules := []string{
-		"allow docker compose config", "allow docker compose images", "allow docker compose logs",
+		"allow docker compose images", "allow docker compose logs",
 		"allow docker compose ls", "allow docker compose ps", "allow docker compose top",
 		"allow pdm run typing", "allow poe test", "allow yarn dev", "allow yarn typecheck",
 		"ask npm run docs:deploy", "ask npm run-script docs:deploy", "ask pnpm run docs:deploy", "ask yarn run docs:deploy",
@@ -127,6 +127,7 @@ typing = "mypy src"
 		{"mycli", "ask"},
 		{"uv run mycli", "ask"},
 		{"docker compose ps", "allow"},
+		{"docker compose config", "ask"}, // prints what it reads from .env
 		{"docker compose up", "ask"},
 		{"pwn", "ask"}, // the evil script did not write a rule
 	})
@@ -272,4 +273,65 @@ func FuzzStarterConfig(f *testing.F) {
 			t.Fatalf("the starter config does not compile: %v\n%s", err, text)
 		}
 	})
+}
+
+// TestStarterComposeDevPorts: init proposes as dev_ports the host ports
+// of compose services that may be the project's own server (they build,
+// or say nothing of an image), never those of a published image that
+// builds nothing: a database's or search engine's HTTP API deletes data
+// on a POST, and dev_ports lets curl send it anything.
+func TestStarterComposeDevPorts(t *testing.T) {
+	for _, tc := range []struct {
+		name, compose string
+		want          string // the dev_ports line, "" for none
+	}{
+		{"own service", "services:\n  web:\n    build: .\n    ports:\n      - \"8000:8000\"\n", "dev_ports = [8000]"},
+		{"built and tagged", "services:\n  web:\n    image: me/web:dev\n    build:\n      context: .\n    ports:\n      - 3000:3000\n", "dev_ports = [3000]"},
+		{"no image or build said", "services:\n  api:\n    ports:\n      - \"8080:80\"\n", "dev_ports = [8080]"},
+		{"databases", "services:\n  neo4j:\n    image: neo4j:5\n    ports:\n      - \"7474:7474\"\n      - \"7687:7687\"\n  qdrant:\n    image: qdrant/qdrant:latest\n    ports:\n      - \"6333:6333\"\n", ""},
+		{"mixed, image last", "services:\n  app:\n    ports:\n      - \"5001:5000\"\n    build: ./app\n  db:\n    ports:\n      - \"5433:5432\"\n    image: postgres:16\n", "dev_ports = [5001]"},
+		{"nested image key is not the service's", "services:\n  es:\n    image: elasticsearch:8\n    deploy:\n      build: x\n    ports:\n      - \"9200:9200\"\n", ""},
+		{"comments and blank lines", "# dev\nservices:\n\n  # the app\n  web:\n    build: .\n\n    ports:\n      - \"4000:4000\"\nvolumes:\n  data:\n    ports:\n      - \"9999:9999\"\n", "dev_ports = [4000]"},
+	} {
+		text := starter(t, map[string]string{"compose.yaml": tc.compose})
+		got := ""
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "dev_ports") {
+				got = l
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+}
+
+// TestStarterEnvExamplePorts: the port a project's example environment
+// tells its server to listen on is proposed; a database's port, a
+// commented line and .env itself are not read as one.
+func TestStarterEnvExamplePorts(t *testing.T) {
+	for _, tc := range []struct {
+		files map[string]string
+		want  string
+	}{
+		{map[string]string{".env.example": "IES_NEO4J_PORT=7687\nIES_SIYUAN_PORT=6806\nIES_BACKEND_PORT=8081\n"}, "dev_ports = [8081]"},
+		{map[string]string{".env.sample": "PORT=3000\nexport API_PORT=\"4000\"\nDB_PORT=5432\nREDIS_PORT=6379\n"}, "dev_ports = [3000, 4000]"},
+		{map[string]string{".env.template": "# PORT=9000\nAPP_PORT=${X}\nHTTP_PORT=8088 # web\n"}, ""},
+		{map[string]string{".env": "PORT=3000\n"}, ""},
+		{map[string]string{".env.local": "PORT=3000\n"}, ""},
+	} {
+		text := starter(t, tc.files)
+		got := ""
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "dev_ports") {
+				got = l
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%v: %q, want %q", tc.files, got, tc.want)
+		}
+		if tc.want != "" && !strings.Contains(text, "_PORT=") && !strings.Contains(text, "PORT=") {
+			t.Errorf("%v: the comment does not say where the port was found:\n%s", tc.files, text)
+		}
+	}
 }

@@ -725,7 +725,7 @@ func TestPresets(t *testing.T) {
 func remember(pol *policy.Policy, cmd string) (rules []policy.Remembered, ok bool) {
 	ok = true
 	for _, p := range decide(pol, cmd).Refused() {
-		rs, rok := policy.Remember(p.P, p.Verdict)
+		rs, rok := policy.Remember(p.Input, p.Verdict)
 		ok = ok && rok
 		rules = append(rules, rs...)
 	}
@@ -995,6 +995,32 @@ command  = "mytool destroy"
 	}
 }
 
+// Tools that print the secrets they hold: kubectl's Secrets with their
+// data, docker inspect's container environment.
+func TestToolSecrets(t *testing.T) {
+	check(t, build(t, "", "", false), "tool secrets", []want{
+		{"kubectl get secret db -o yaml", "ask"},
+		{"kubectl get secrets -o json", "ask"},
+		{"kubectl get -n prod secret/db -ojsonpath={.data.password}", "ask"},
+		{"kubectl get pods,secrets -o yaml", "ask"},
+		{"kubectl get secrets.v1 db -o go-template='{{.data}}'", "ask"},
+		{"kubectl get \"$KIND\" -o yaml", "ask"},
+		{"kubectl get secret db", "allow"},
+		{"kubectl get secrets -o name", "allow"},
+		{"kubectl get pods -o yaml", "allow"},
+		{"kubectl describe secret db", "allow"},
+		{"docker inspect web", "ask"},
+		{"docker inspect -f '{{json .Config.Env}}' web", "ask"},
+		{"docker inspect -f '{{.Config}}' web", "ask"},
+		{"docker inspect -f '{{.}}' web", "ask"},
+		{"docker inspect --format=json web", "ask"},
+		{"docker inspect -f '{{index .Config \"Env\"}}' web", "ask"},
+		{"docker inspect --format '{{.State.Status}}' web", "allow"},
+		{"docker inspect --format='{{json .NetworkSettings.Ports}}' web", "allow"},
+		{"docker ps", "allow"},
+	})
+}
+
 // curl's every option that reads or writes a file is judged (argspec
 // curlEffects), and an option its complete list does not know asks.
 func TestCurlOptions(t *testing.T) {
@@ -1017,6 +1043,19 @@ func TestCurlOptions(t *testing.T) {
 		{"curl FILE://localhost/home/u/.aws/credentials", "ask"},
 		{"curl 'file:///home/u/.s[s]h/id_rsa'", "ask"},
 		{"curl --expand-output '{{x}}' https://example.com", "ask"},
+		{"wget -q https://example.com/f.tgz", "allow"},
+		{"wget -r -np -nH -e robots=off https://example.com/docs/", "allow"},
+		{"wget -O - https://example.com | head", "allow"},
+		{"wget -a ~/.bashrc https://example.com", "ask"},
+		{"wget --save-cookies ~/.bashrc https://example.com", "ask"},
+		{"wget --rejected-log ~/.bashrc https://example.com", "ask"},
+		{"wget --hsts-file ~/.bashrc https://example.com", "ask"},
+		{"wget --warc-file ~/.bashrc https://example.com", "ask"},
+		{"wget -e output_document=$HOME/.bashrc https://example.com", "ask"},
+		{"wget -e use_askpass=./x.sh https://example.com", "ask"},
+		{"wget --use-askpass=./x.sh https://example.com", "ask"},
+		{"wget --certificate $HOME/.ssh/id_rsa https://example.com", "ask"},
+		{"wget --xyz https://example.com", "ask"},
 		// the dev server's allow covers sending, not reading secrets to send
 		{"curl --json @$HOME/.ssh/id_rsa http://localhost:3000/", "ask"},
 		{"curl -d x http://localhost:3000/", "allow"},

@@ -51,21 +51,21 @@ func (a Answer) String() string {
 	return fmt.Sprintf("Answer(%d)", int(a))
 }
 
-// Part is a part of the command that needs approval, and why.
-type Part struct {
+// NeedsApproval is a part of the command that needs approval, and why.
+type NeedsApproval struct {
 	Text   string
 	Reason string
 }
 
 // Question is what the person is asked.
 type Question struct {
-	Command     string        // the whole command line as given; shown, truncated if huge
-	Parts       []Part        // parts that need approval
-	SessionRule string        // exact rule text that 'a' would remember; "" means 'a' is not offered
-	PersistRule string        // exact TOML text that 'w' would append; "" means 'w' is not offered
-	ConfigPath  string        // the file 'w' writes to (shown to the person)
-	Timeout     time.Duration // 0 means no timeout
-	NoOnce      bool          // 'y' is not offered (a session approval is the only yes)
+	Command     string          // the whole command line as given; shown, truncated if huge
+	Parts       []NeedsApproval // parts that need approval
+	SessionRule string          // exact rule text that 'a' would remember; "" means 'a' is not offered
+	PersistRule string          // exact TOML text that 'w' would append; "" means 'w' is not offered
+	ConfigPath  string          // the file 'w' writes to (shown to the person)
+	Timeout     time.Duration   // 0 means no timeout
+	NoOnce      bool            // 'y' is not offered (a session approval is the only yes)
 	// Grace: keys typed before the question was shown this long are
 	// ignored (but Ctrl-C, Ctrl-\ and Ctrl-Z still refuse): an answer typed
 	// ahead must not answer a question the person has not read.

@@ -365,7 +365,7 @@ func (c *child) result() (report, string) {
 
 var full = Question{
 	Command:     "cd /src && git push --force origin main\necho pushed",
-	Parts:       []Part{{Text: "git push --force origin main", Reason: "rewrites history on the remote"}},
+	Parts:       []NeedsApproval{{Text: "git push --force origin main", Reason: "rewrites history on the remote"}},
 	SessionRule: "git push --force *",
 	PersistRule: "[[allow]]\ncommand = \"git push --force *\"",
 	ConfigPath:  "/home/u/.config/guard-exec/config.toml",
@@ -663,7 +663,7 @@ func TestRender(t *testing.T) {
 	}
 	q := Question{
 		Command: strings.Join(lines, "\n") + "\n",
-		Parts: []Part{{
+		Parts: []NeedsApproval{{
 			Text:   "rm -rf /\r\x1b[2Kecho hi \u202egnp.exe",
 			Reason: strings.Repeat("x", 1000),
 		}},
@@ -704,7 +704,7 @@ func TestAnswerString(t *testing.T) {
 func TestRenderFit(t *testing.T) {
 	q := Question{Command: "make all && deploy", Timeout: 2 * time.Minute, SessionRule: "[[rule]]\ndecision = \"allow\"\ncommand = 'x'\n"}
 	for i := 0; i < 60; i++ {
-		q.Parts = append(q.Parts, Part{Text: fmt.Sprintf("tool%d --flag", i), Reason: "no rule matched;\nthis needs confirmation"})
+		q.Parts = append(q.Parts, NeedsApproval{Text: fmt.Sprintf("tool%d --flag", i), Reason: "no rule matched;\nthis needs confirmation"})
 	}
 	for _, rows := range []int{0, 24, 40, 80} {
 		text := renderFit(&q, rows)

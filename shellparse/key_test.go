@@ -19,7 +19,7 @@ func keySample() *Cmd {
 		Redirs:  []Redir{{Op: ">", Fd: "2", Target: w("out")}},
 		Cwd:     Cwd{Dirs: []string{"/p"}, Unknown: true},
 		Pos:     Pos{Line: 3, Col: 4},
-		Via:     []Layer{{Kind: "eval", Argv: []string{"eval", "ls"}}},
+		Via:     []Step{{Kind: "eval", Argv: []string{"eval", "ls"}}},
 		Wrapper: true,
 		Opaque:  "runs code",
 		CodeArg: 1,

@@ -138,11 +138,18 @@ func TestWordsBounded(t *testing.T) {
 	for _, src := range []string{
 		"echo " + r("{1..4096} ", 300),
 		r("env ", 100000) + "x",
+		// Refused once the words pass the bound, not after spelling out
+		// all 12 million (4 MiB of them took 24 GB and 11 minutes).
+		"echo " + r("{1..4096} ", 3000),
+		"a=(" + r("{1..4096} ", 3000) + ")",
 	} {
-		res, err := parse(src)
+		n, res, err := allocated(src)
 		var pe *shellparse.ParseError
 		if !errors.As(err, &pe) || !pe.TooLarge || res != nil {
 			t.Errorf("%.20s…: got %v; want a TooLarge *ParseError", src, err)
+		}
+		if n > 768<<20 { // about 600 bytes a word
+			t.Errorf("%.20s…: %d MiB allocated", src, n>>20)
 		}
 	}
 }

@@ -19,7 +19,7 @@ type walker struct {
 	opts       Options
 	globIgnore bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
 	res        *Result
-	via        []Layer
+	via        []Step
 	pos        Pos
 	nested     int // > 0 inside code found in a string: positions stay the carrier's
 	steps      int
@@ -53,6 +53,7 @@ type walker struct {
 	// inherited PATH may not be the one a name is looked up in.
 	pathTouched bool
 	scripts     *scripts // script files read (script.go), when any
+	committed   bool     // commit handed commands to Options.Committed
 }
 
 // Parse reads src and returns every command that would run.
@@ -90,7 +91,13 @@ func parseOnce(src string, opts Options, may *mayState) (*Result, *mayState, err
 	return res, may.decide(), nil
 }
 
-func parseWith(src string, opts Options, may *mayState) (*Result, error) {
+func parseWith(src string, opts Options, may *mayState) (res *Result, err error) {
+	voided := false
+	defer func() {
+		if res != nil && voided {
+			res.Rewalked = true
+		}
+	}()
 	if streamable(src) && !may.second {
 		w := newWalker(opts)
 		w.may, may.src = may, src
@@ -99,7 +106,13 @@ func parseWith(src string, opts Options, may *mayState) (*Result, error) {
 			return w.finish()
 		}
 		// The text does not parse as it streams: read it the usual way,
-		// which says why (or reads it after all), from the start.
+		// which says why (or reads it after all), from the start. What the
+		// stream committed is void (Result.Rewalked), and this reading
+		// commits nothing.
+		if w.committed {
+			opts.Committed = nil
+			voided = true
+		}
 	}
 	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
@@ -207,6 +220,7 @@ func (w *walker) topStmt(sc *scope, st *syntax.Stmt) bool {
 // walked).
 func (w *walker) commit() {
 	if w.opts.Committed != nil && w.fatal == nil {
+		w.committed = true
 		w.opts.Committed(w.res.Cmds[:len(w.res.Cmds):len(w.res.Cmds)])
 	}
 }
@@ -490,7 +504,7 @@ func (w *walker) emit(c *Cmd) {
 		// costs depth × commands.
 		c.Via = w.res.Cmds[n-1].Via
 	} else {
-		c.Via = append([]Layer(nil), w.via...)
+		c.Via = append([]Step(nil), w.via...)
 	}
 	if len(w.calls) > 0 {
 		c.Func = w.calls[len(w.calls)-1]
@@ -510,7 +524,7 @@ func (w *walker) tooDeep(argv []word.Word) bool {
 	return true
 }
 
-func sameLayer(a, b Layer) bool { return a.Kind == b.Kind && slices.Equal(a.Argv, b.Argv) }
+func sameLayer(a, b Step) bool { return a.Kind == b.Kind && slices.Equal(a.Argv, b.Argv) }
 
 // step counts work and stops the walk past the limit.
 func (w *walker) step() bool {
@@ -525,7 +539,7 @@ func (w *walker) step() bool {
 }
 
 // code walks code found in a string (eval, bash -c, trap, …) in scope sc.
-func (w *walker) code(sc *scope, src string, layer Layer) {
+func (w *walker) code(sc *scope, src string, layer Step) {
 	// Code in a string is read by the shell that runs it: within code
 	// for dash, an eval or a trap handler is dash's too.
 	w.codeIn(sc, src, layer, w.lang)
@@ -536,7 +550,7 @@ func (w *walker) code(sc *scope, src string, layer Layer) {
 // one, a dollar and a string to the other): the code is read in every
 // dialect the program may be, and every command either reading finds is
 // judged.
-func (w *walker) codeFor(sc *scope, prog, src string, layer Layer) {
+func (w *walker) codeFor(sc *scope, prog, src string, layer Step) {
 	langs := dialects(prog)
 	start := len(w.res.Cmds)
 	for i, lang := range langs {
@@ -577,7 +591,7 @@ func dialects(prog string) []syntax.LangVariant {
 	return out
 }
 
-func (w *walker) codeIn(sc *scope, src string, layer Layer, lang syntax.LangVariant) {
+func (w *walker) codeIn(sc *scope, src string, layer Step, lang syntax.LangVariant) {
 	if len(w.via) >= MaxDepth {
 		w.emit(&Cmd{Opaque: fmt.Sprintf("code nested more than %d levels deep", MaxDepth), CodeArg: -1})
 		return
@@ -619,7 +633,7 @@ func (w *walker) promptString(sc *scope, s, what string) {
 	if !strings.ContainsAny(s, "$`") {
 		return
 	}
-	w.code(sc.clone(), "echo \""+strings.ReplaceAll(s, `"`, `\"`)+"\"", Layer{Kind: "prompt expansion of " + what})
+	w.code(sc.clone(), "echo \""+strings.ReplaceAll(s, `"`, `\"`)+"\"", Step{Kind: "prompt expansion of " + what})
 }
 
 // checkUncalled reads the bodies of functions that are never called, only

@@ -131,7 +131,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 	}
 	carrier := word.Strings(cmd.Argv)
 	for _, c := range r.Commands {
-		layer := Layer{Kind: c.Via, Argv: carrier}
+		layer := Step{Kind: c.Via, Argv: carrier}
 		if c.Shell != "" {
 			params := c.Args
 			if len(params) == 0 {
@@ -157,7 +157,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		if e.Write {
 			op = ">"
 		}
-		w.via = append(w.via, Layer{Kind: e.Via, Argv: carrier})
+		w.via = append(w.via, Step{Kind: e.Via, Argv: carrier})
 		w.emit(&Cmd{Redirs: []Redir{{Op: op, Target: t}}, CodeArg: -1})
 		w.via = w.via[:len(w.via)-1]
 	}

@@ -3,10 +3,8 @@ package shellparse
 import (
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
-	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -74,11 +72,12 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 				plain = false
 			}
 			if el.Value != nil {
-				for _, f := range w.fields(sc, el.Value) {
+				n := len(elems)
+				elems = w.appendFields(elems, sc, el.Value) // bounded as a whole (appendExpanded)
+				for _, f := range elems[n:] {
 					if f.Multi || f.Split && f.HasHole() {
 						plain = false // how many elements is not known
 					}
-					elems = append(elems, f)
 				}
 			}
 		}
@@ -248,7 +247,7 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 		case codeVars(a.Name) != "":
 			if s, ok := a.Value.Static(); ok {
 				if s != "" {
-					w.code(sc.clone(), s, Layer{Kind: a.Name + " (" + codeVars(a.Name) + ")"})
+					w.code(sc.clone(), s, Step{Kind: a.Name + " (" + codeVars(a.Name) + ")"})
 				}
 			} else {
 				w.emit(&Cmd{Assigns: []Assign{a}, Opaque: a.Name + " is set to a command not known here; " + codeVars(a.Name) + " runs it", CodeArg: -1})
@@ -387,191 +386,8 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	}
 	prog := argspec.ProgName(name)
 	builtin := !strings.Contains(name, "/")
-	if builtin {
-		switch name {
-		case "eval":
-			w.evalCmd(sc, cmd)
-			return
-		case "source", ".":
-			cmd.Opaque, cmd.CodeArg = "runs the commands in a file", 1
-			if len(argv) < 2 {
-				cmd.Opaque, cmd.CodeArg = "", -1
-			} else if w.sourceScript(sc, cmd) {
-				return
-			}
-			w.emit(cmd)
-			w.unknownAfterSource(sc)
-			return
-		case "trap":
-			w.emit(cmd)
-			w.trapCmd(sc, argv)
-			return
-		case "alias":
-			w.emit(cmd)
-			w.aliasCmd(sc, argv)
-			return
-		case "cd", "pushd", "popd":
-			w.emit(cmd)
-			w.cd(sc, name, argv, w.cdpath(sc, assigns))
-			return
-		case "exit", "return", "logout":
-			w.emit(cmd)
-			if len(w.calls) == 0 || name == "exit" {
-				sc.dead = true
-			}
-			return
-		case "set":
-			w.emit(cmd)
-			w.setCmd(sc, argv)
-			return
-		case "shopt":
-			w.emit(cmd)
-			for _, a := range argv[1:] {
-				if t, ok := a.Static(); (!ok || t == "nullglob" || t == "failglob") && !w.may.second {
-					w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
-				}
-				if t, ok := a.Static(); (!ok || t == "dotglob") && !w.may.second {
-					w.may.dotglob = true // globs may match names starting with a dot
-				}
-				if t, ok := a.Static(); (!ok || t == "lastpipe") && !w.may.second {
-					w.may.lastpipe = true // a pipeline's last command may run in this shell
-				}
-			}
-			return
-		case "shift":
-			w.emit(cmd)
-			if w.may.inTrap > 0 && !w.may.second {
-				w.may.paramsDeferred = true
-			}
-			if !sc.paramsUnknown && len(sc.params) > 1 {
-				n := 1
-				if len(argv) > 1 {
-					if t, ok := argv[1].Static(); ok && word.IsInteger(t) {
-						n = atoi(t)
-					} else {
-						sc.paramsUnknown = true
-					}
-				}
-				if n < len(sc.params) {
-					sc.params = append([]string{sc.params[0]}, sc.params[1+n:]...)
-				}
-			}
-			return
-		case "unset":
-			w.emit(cmd)
-			funcs, refsOnly := false, false
-			for _, a := range argv[1:] {
-				t, ok := a.Static()
-				switch {
-				case !ok:
-					w.varNameArg(sc, a, "unset")
-				case t == "-f":
-					funcs = true
-				case t == "-n":
-					refsOnly = true
-				case strings.HasPrefix(t, "-"):
-				case strings.HasPrefix(t, "GUARD_EXEC_"):
-					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
-				case funcs:
-					sc.deleteFunc(t)
-					if !w.may.second {
-						w.may.unsetF[t] = true
-					}
-				case strings.Contains(t, "["):
-					// One element: the array is no longer known.
-					w.varNameArg(sc, a, "unset")
-					if base, _, _ := strings.Cut(t, "["); word.IsName(base) {
-						sc.setUnknown(base)
-					}
-				case refsOnly:
-					w.varNameArg(sc, a, "unset")
-					sc.store(t, varState{unset: true})
-				default:
-					// Through a name reference: unset r unsets what r names.
-					w.varNameArg(sc, a, "unset")
-					sc.put(t, varState{unset: true})
-					// Without -v, a name no variable has is a function's:
-					// whether one is set is not known here (the environment).
-					if !w.may.second {
-						w.may.unsetF[t] = true
-					}
-				}
-			}
-			return
-		case "read", "mapfile", "readarray", "getopts", "printf":
-			w.emit(cmd)
-			w.varSetters(sc, name, argv)
-			return
-		case "export", "declare", "local", "readonly", "typeset":
-			// Reached when quoted or escaped (\export): a plain call.
-			w.emit(cmd)
-			for _, a := range argv[1:] {
-				if t, ok := a.Static(); ok && strings.HasPrefix(t, "-") {
-					continue
-				}
-				w.varNameArg(sc, a, name)
-				t, static := a.Static()
-				if !static {
-					sc.havocVars() // NAME=VALUE known only at run time: any name
-					continue
-				}
-				n, v, hasVal := strings.Cut(t, "=")
-				if strings.HasPrefix(n, "GUARD_EXEC_") {
-					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
-				}
-				if hasVal && word.IsName(n) && strings.HasPrefix(v, "(") {
-					w.compoundText(sc, name, n, v)
-					continue
-				}
-				if hasVal && word.IsName(n) {
-					sc.set(n, word.FromLit(v))
-					w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(v)}}, true)
-				}
-			}
-			return
-		case "test", "[":
-			w.emit(cmd)
-			for i, a := range argv {
-				if t, _ := a.Static(); (t == "-v" || t == "-R") && i+1 < len(argv) {
-					w.varNameArg(sc, argv[i+1], name+" -v")
-				}
-			}
-			return
-		case "enable":
-			for _, a := range argv[1:] {
-				if t, _ := a.Static(); strings.HasPrefix(t, "-") && strings.Contains(t, "f") {
-					cmd.Opaque = "loads a builtin from a shared library"
-				}
-			}
-			w.emit(cmd)
-			return
-		case "hash":
-			for _, a := range argv[1:] {
-				if t, _ := a.Static(); strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
-					cmd.Opaque = "hash -p makes a command name run another program"
-				}
-			}
-			w.emit(cmd)
-			return
-		case "fc":
-			cmd.Opaque = "fc runs commands from the shell history"
-			w.emit(cmd)
-			return
-		case "compgen", "complete":
-			for _, a := range argv[1:] {
-				if t, _ := a.Static(); t == "-C" || t == "-F" {
-					cmd.Opaque = name + " -C/-F names a command or function to run"
-				}
-			}
-			w.emit(cmd)
-			return
-		case "let":
-			w.emit(cmd)
-			for _, a := range argv[1:] {
-				w.arithText(sc, a, "let")
-			}
-			return
-		}
+	if builtin && w.builtin(sc, cmd, name) {
+		return
 	}
 	if argspec.Is(prog, argspec.Wrapper) {
 		if prog == "exec" && builtin && len(argv) == 1 {
@@ -659,7 +475,7 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 	}
 	w.called[body] = true
 	w.calls = append(w.calls, name)
-	w.via = append(w.via, Layer{Kind: "function " + name})
+	w.via = append(w.via, Step{Kind: "function " + name})
 	oldParams, oldUnknown := sc.params, sc.paramsUnknown
 	args, ok := staticArgs(argv[1:])
 	zero := "bash"
@@ -708,7 +524,7 @@ func (w *walker) evalCmd(sc *scope, cmd *Cmd) {
 	}
 	w.emit(cmd)
 	if cmd.Opaque == "" && len(argv) > 1 {
-		w.code(sc, text, Layer{Kind: "eval", Argv: word.Strings(argv)})
+		w.code(sc, text, Step{Kind: "eval", Argv: word.Strings(argv)})
 	}
 }
 
@@ -747,7 +563,7 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	// and writes are deferred (may.go).
 	w.may.deferred++
 	w.may.inTrap++
-	w.code(sc.clone(), text, Layer{Kind: "trap", Argv: word.Strings(argv)})
+	w.code(sc.clone(), text, Step{Kind: "trap", Argv: word.Strings(argv)})
 	w.may.inTrap--
 	w.may.deferred--
 }
@@ -763,7 +579,7 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 			continue
 		}
 		if name, val, ok := strings.Cut(t, "="); ok && val != "" {
-			w.code(sc.clone(), val, Layer{Kind: "alias " + name})
+			w.code(sc.clone(), val, Step{Kind: "alias " + name})
 		}
 	}
 }
@@ -1083,7 +899,7 @@ func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 // builtin (declare -a 'arr=(a $(cmd))'): bash reads the text as the
 // assignment NAME=(…) it spells, expansions and substitutions included.
 func (w *walker) compoundText(sc *scope, builtin, name, value string) {
-	w.code(sc, name+"="+value, Layer{Kind: builtin + " with a quoted compound assignment"})
+	w.code(sc, name+"="+value, Step{Kind: builtin + " with a quoted compound assignment"})
 	sc.setUnknown(name)
 }
 
@@ -1269,7 +1085,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 		cmd.Wrapper = false
 		return
 	}
-	layer := Layer{Kind: "wrapper " + prog, Argv: word.Strings(cmd.Argv)}
+	layer := Step{Kind: "wrapper " + prog, Argv: word.Strings(cmd.Argv)}
 	isc := sc
 	if in.Cwd != nil || in.CwdUnknown {
 		isc = sc.clone()
@@ -1506,7 +1322,7 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		w.emit(cmd) // bash refuses its arguments and runs nothing
 		return
 	}
-	layer := Layer{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
+	layer := Step{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
 	params := append([]string{inv.Name}, inv.Args...)
 	paramsUnknown := dynamic
 	switch inv.Mode {
@@ -1670,7 +1486,7 @@ func (w *walker) interpreter(sc *scope, cmd *Cmd, prog string) bool {
 				}
 				cmd.Wrapper = true
 				inner := append([]word.Word{word.FromLit(mod)}, args[modArg:]...)
-				w.via = append(w.via, Layer{Kind: prog + " -m", Argv: word.Strings(cmd.Argv)})
+				w.via = append(w.via, Step{Kind: prog + " -m", Argv: word.Strings(cmd.Argv)})
 				w.run(sc, inner, nil, nil, cmd.Stdin, true, false)
 				w.via = w.via[:len(w.via)-1]
 				return true
@@ -1780,7 +1596,7 @@ func (w *walker) awk(sc *scope, cmd *Cmd) bool {
 			dynamic = true
 			continue
 		}
-		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", c, Layer{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", c, Step{Kind: "awk system()", Argv: word.Strings(cmd.Argv)})
 	}
 	return true
 }
@@ -1804,17 +1620,13 @@ func substituteWith(t, ph string, found word.Word, action string) word.Word {
 	return w
 }
 
-var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
-})
-
 // programCode judges commands that ordinary programs run from their
 // arguments (GTFOBins-style): git -c core.pager=…, tar
 // --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
 // GNU sed's e command, find -exec.
 func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
-	if carried := carrier(prog); carried != nil {
-		carried(w, sc, cmd)
+	if argspec.Is(prog, argspec.BuildTool) {
+		argspec.ReadCarried(&carrySink{w: w, sc: sc, cmd: cmd}, prog, cmd.Argv)
 		return
 	}
 	// The argv's text is only needed for code found: most programs have none.
@@ -1825,7 +1637,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: what + " is a command not known here", CodeArg: -1})
 			return
 		}
-		w.code(w.childScope(sc, []string{"sh"}, false), t, Layer{Kind: what, Argv: argvText()})
+		w.code(w.childScope(sc, []string{"sh"}, false), t, Step{Kind: what, Argv: argvText()})
 	}
 	// judgeWithFile judges a command the program runs with a file name
 	// appended (rg --pre CMD FILE, zip -TT CMD ZIPFILE).
@@ -1835,7 +1647,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			judge(v, what)
 			return
 		}
-		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Layer{Kind: what, Argv: argvText()})
+		w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1"`, Step{Kind: what, Argv: argvText()})
 	}
 	switch prog {
 	case "find":
@@ -1872,7 +1684,7 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				isc.cwd = Cwd{Unknown: true}
 			}
 			cmd.Wrapper = true
-			w.via = append(w.via, Layer{Kind: "find " + fe.Action, Argv: argvText()})
+			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText()})
 			w.run(isc, argv, nil, nil, nil, true, false)
 			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
 				// The first file the action gets is each starting point.
@@ -1990,6 +1802,6 @@ func (w *walker) sedScript(sc *scope, cmd *Cmd) {
 			w.emit(&Cmd{Argv: cmd.Argv, Opaque: "sed's e command runs text built at run time as a shell command", CodeArg: -1})
 			continue
 		}
-		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Layer{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
+		w.codeFor(w.childScope(sc, []string{"sh"}, false), "sh", sub, Step{Kind: "sed e command", Argv: word.Strings(cmd.Argv)})
 	}
 }

@@ -328,6 +328,17 @@ func unionCwd(a, b Cwd) Cwd {
 }
 
 // bashNumeric are variables bash itself keeps as integers.
+// paramNumber is strconv.Atoi(name) for a parameter's name: most names
+// are not numbers, and strconv's error for them costs an allocation on
+// every read of a variable.
+func paramNumber(name string) (int, bool) {
+	if name == "" || (name[0] < '0' || name[0] > '9') && name[0] != '+' && name[0] != '-' {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name)
+	return n, err == nil
+}
+
 func bashNumeric(name string) bool {
 	switch name {
 	case "?", "$", "!", "#", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "SHLVL",
@@ -370,7 +381,7 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 		}
 		return v.val, true
 	}
-	if n, err := strconv.Atoi(name); err == nil {
+	if n, ok := paramNumber(name); ok {
 		if sc.paramsUnknown {
 			return word.Unknown("$" + name), false
 		}
@@ -451,7 +462,7 @@ func (sc *scope) numeric(w *walker, name string) bool {
 	if v, ok := sc.vars.lookup(name); ok {
 		return v.numeric || v.unset || numericVal(v) || isEmpty(v.val) && !v.unknown
 	}
-	if _, err := strconv.Atoi(name); err == nil && !sc.paramsUnknown {
+	if _, ok := paramNumber(name); ok && !sc.paramsUnknown {
 		v, _ := sc.get(w, name)
 		s, ok := v.Static()
 		_, perr := strconv.ParseInt(s, 10, 64)

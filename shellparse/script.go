@@ -267,7 +267,7 @@ func (w *walker) allowedOpaque(sc *scope, c *Cmd) bool {
 	cp := *c
 	cp.Cwd = Cwd{Dirs: sc.cwd.Dirs, Unknown: sc.cwd.Unknown}
 	cp.Pos = w.pos
-	cp.Via = append([]Layer(nil), w.via...)
+	cp.Via = append([]Step(nil), w.via...)
 	return w.opts.AllowedOpaque(&cp)
 }
 
@@ -315,7 +315,7 @@ func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrierCm
 	w.scripts.walks++
 	w.nested++
 	layerAt := len(w.via)
-	w.via = append(w.via, Layer{Kind: "script " + shown, Argv: word.Strings(carrier)})
+	w.via = append(w.via, Step{Kind: "script " + shown, Argv: word.Strings(carrier)})
 	old, oldLang := w.curScope, w.lang
 	defer func() {
 		w.scripts.stack = w.scripts.stack[:len(w.scripts.stack)-1]
@@ -477,7 +477,7 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 	}
 	argv = append(append(argv, word.FromLit(name)), cmd.Argv[1:]...)
 	w.emit(&carrier)
-	w.via = append(w.via, Layer{Kind: strings.TrimRight(line, " \t"), Argv: word.Strings(cmd.Argv)})
+	w.via = append(w.via, Step{Kind: strings.TrimRight(line, " \t"), Argv: word.Strings(cmd.Argv)})
 	w.run(sc, argv, cmd.Assigns, nil, cmd.Stdin, true, bg)
 	w.via = w.via[:len(w.via)-1]
 	return true

@@ -11,12 +11,19 @@ import (
 
 // A long text is parsed on another goroutine, statement by statement,
 // while the walk goes through the statements already parsed: on the
-// 2-core machines the guard runs on, parsing (a quarter of the time a long
-// script takes) then overlaps with walking. Nothing is committed
-// (Options.Committed) until the whole text has parsed, so that a text that
-// does not parse as it streams is read again the usual way from the start
-// and the caller never sees commands of a walk that was abandoned.
+// 2-core machines the guard runs on, parsing (about as long as walking)
+// then overlaps with walking. Each top-level statement is committed
+// (Options.Committed) once walked. A text that does not parse as it
+// streams is read again the usual way from the start, committing nothing,
+// and its Result says Rewalked: what was committed is void.
 const streamParseBytes = 16 << 10
+
+// streamAhead is how many statements the parser may be ahead of the
+// walk. Unbounded, it finished a 3 MB script while the walk was at a
+// third of it, and the syntax of the rest (tens of MB) waited in memory;
+// a parser held back leaves its core to the goroutine judging the
+// commands committed.
+const streamAhead = 512
 
 // streamable reports whether src is parsed while it is walked: long
 // enough, on more than one CPU, and streamSafe.
@@ -45,15 +52,23 @@ func streamSafe(src string) bool {
 // ended), so that nothing in it is still being written.
 type stmtStream struct {
 	mu      sync.Mutex
-	cond    sync.Cond
+	cond    sync.Cond // the walk waits for statements
+	room    sync.Cond // the parser waits for room (streamAhead)
 	stmts   []*syntax.Stmt
 	done    bool
 	err     error
 	waiting bool
+	full    bool
+	gone    bool // the walk takes no more: publish never waits
 }
 
 func (s *stmtStream) publish(st *syntax.Stmt, done bool, err error) {
 	s.mu.Lock()
+	for len(s.stmts) >= streamAhead && !s.gone {
+		s.full = true
+		s.room.Wait()
+		s.full = false
+	}
 	if st != nil {
 		s.stmts = append(s.stmts, st)
 	}
@@ -65,19 +80,34 @@ func (s *stmtStream) publish(st *syntax.Stmt, done bool, err error) {
 	}
 }
 
-// next waits until statements after the first from are published or the
-// parse has ended, and returns those statements and whether and how the
-// parse has ended. Once it reports the end, it has returned every
-// statement.
-func (s *stmtStream) next(from int) ([]*syntax.Stmt, bool, error) {
+// leave says the walk takes no more statements (it ended, or panicked):
+// the parser is never kept waiting for room.
+func (s *stmtStream) leave() {
+	s.mu.Lock()
+	s.gone = true
+	s.mu.Unlock()
+	s.room.Signal()
+}
+
+// take waits until statements are published or the parse has ended, and
+// returns the statements published since the last take (the caller owns
+// them: the walk drops each once walked, so that a long text's syntax tree
+// is not all kept until the end) and whether and how the parse has ended.
+// Once it reports the end, it has returned every statement.
+func (s *stmtStream) take() ([]*syntax.Stmt, bool, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for len(s.stmts) <= from && !s.done {
+	for len(s.stmts) == 0 && !s.done {
 		s.waiting = true
 		s.cond.Wait()
 		s.waiting = false
 	}
-	return s.stmts[from:], s.done, s.err
+	stmts := s.stmts
+	s.stmts = nil
+	if s.full {
+		s.room.Signal()
+	}
+	return stmts, s.done, s.err
 }
 
 // walkStream parses src on another goroutine and walks its statements as
@@ -85,8 +115,12 @@ func (s *stmtStream) next(from int) ([]*syntax.Stmt, bool, error) {
 // void, and nothing of it was committed.
 func (w *walker) walkStream(src string) bool {
 	w.bytes += len(src)
+	// About a command per 64 bytes, as in CI scripts: growing the list
+	// step by step allocated five times its size.
+	w.res.Cmds = make([]*Cmd, 0, len(src)/64)
 	s := &stmtStream{}
-	s.cond.L = &s.mu
+	s.cond.L, s.room.L = &s.mu, &s.mu
+	defer s.leave()
 	go func() {
 		var prev *syntax.Stmt
 		var err error
@@ -108,22 +142,22 @@ func (w *walker) walkStream(src string) bool {
 	}()
 	sc := w.topScope()
 	walking := true
-	for i := 0; ; {
-		stmts, done, err := s.next(i)
+	for {
+		stmts, done, err := s.take()
 		if err != nil {
 			return false
 		}
-		for _, st := range stmts {
+		for k, st := range stmts {
+			stmts[k] = nil // what the walk keeps of it (function bodies) it keeps itself
 			if walking && !w.topStmt(sc, st) {
 				// Too much work (w.fatal says so). The walk counts only if
 				// the whole text parses: read on to the end.
 				walking = false
 			}
-			if walking && done {
-				w.commit() // the whole text has parsed
+			if walking {
+				w.commit()
 			}
 		}
-		i += len(stmts)
 		if done {
 			break
 		}

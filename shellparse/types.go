@@ -67,14 +67,14 @@ type Pos struct {
 
 func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 
-// Layer is one step on the way from the text to a command: a wrapper
+// Step is one step on the way from the text to a command: a wrapper
 // program, code in a string, a substitution, a function.
-type Layer struct {
+type Step struct {
 	Kind string   // "wrapper", "eval", "shell -c", "stdin", "trap", "alias", "function", "$(…)", "<(…)", "find -exec", "xargs", …
 	Argv []string // the carrier's words as written, when it is a command
 }
 
-func (l Layer) String() string {
+func (l Step) String() string {
 	if len(l.Argv) > 0 {
 		return l.Kind + ": " + strings.Join(l.Argv, " ")
 	}
@@ -148,7 +148,7 @@ type Cmd struct {
 	Redirs  []Redir
 	Cwd     Cwd
 	Pos     Pos
-	Via     []Layer // outermost first
+	Via     []Step // outermost first
 	// Wrapper is set for a program whose inner command is reported as its
 	// own Cmd (sudo, env, xargs, bash -c …).
 	Wrapper bool

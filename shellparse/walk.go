@@ -83,7 +83,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 		case *syntax.WordIter:
 			var items []word.Word
 			for _, it := range l.Items {
-				items = append(items, w.fields(sc, it)...)
+				items = w.appendFields(items, sc, it) // bounded as a whole (appendExpanded)
 			}
 			if sc.varState(l.Name.Value).ref {
 				// A name reference as the loop variable refers to each
@@ -628,7 +628,7 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 	defer func() { w.checking = was }()
 	var argv []word.Word
 	for _, a := range call.Args {
-		argv = append(argv, w.fields(sc.clone(), a)...)
+		argv = w.appendFields(argv, sc.clone(), a)
 	}
 	args, ok := staticArgs(argv)
 	if !ok || len(args) == 0 {
@@ -1003,7 +1003,7 @@ func (w *walker) subst(sc *scope, stmts []*syntax.Stmt, kind string) {
 	if w.tooDeep(nil) {
 		return
 	}
-	w.via = append(w.via, Layer{Kind: kind})
+	w.via = append(w.via, Step{Kind: kind})
 	was := w.inPipe
 	if strings.HasPrefix(kind, "<(") || strings.HasPrefix(kind, ">(") {
 		w.inPipe = true // runs alongside the command

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -84,14 +85,13 @@ func (b *fieldBuilder) addWord(v word.Word) {
 	b.cur.Multi = b.cur.Multi || v.Multi
 }
 
-// fields expands a word the way bash does for a command's arguments:
-// brace expansion, then the word's parts, field splitting and globbing.
-func (w *walker) fields(sc *scope, wd *syntax.Word) []word.Word {
-	return w.appendFields(nil, sc, wd)
-}
-
-// appendFields appends the fields of wd to out.
+// appendFields appends the fields of wd to out, expanded the way bash
+// expands a command's arguments: brace expansion, then the word's parts,
+// field splitting and globbing.
 func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
+	if w.fatal != nil {
+		return out // the walk is void (appendExpanded)
+	}
 	if !hasBrace(wd) || w.lang == syntax.LangPOSIX { // most words: no slice of one word to make; dash has no brace expansion
 		return w.appendExpanded(out, sc, wd)
 	}
@@ -103,6 +103,16 @@ func (w *walker) appendFields(out []word.Word, sc *scope, wd *syntax.Word) []wor
 
 // appendExpanded appends the fields of a word after brace expansion.
 func (w *walker) appendExpanded(out []word.Word, sc *scope, wd *syntax.Word) []word.Word {
+	if w.fatal != nil {
+		return out // the walk is void: expand nothing more
+	}
+	if len(out) > maxWords {
+		// Brace expansions multiply words: 4 MiB of "{1..4096} " is a
+		// billion of them, which took minutes and gigabytes to expand
+		// before emit refused the command for its words. Refuse it now.
+		w.fatal = &ParseError{Reason: fmt.Sprintf("the command expands to more than %d words, the most the guard judges one by one", maxWords), TooLarge: true}
+		return out
+	}
 	start := len(out)
 	b := fieldBuilder{fields: out} // the fields land in out directly
 	w.parts(sc, &b, wd.Parts, wctx{arg: true}, true)
@@ -621,7 +631,9 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		// subscript, which bash evaluates as arithmetic.
 		v, known := sc.get(w, name)
 		if s, ok := v.Static(); known && ok && word.IsName(s) {
-			w.addValue(sc, b, sc.lookup(w, s, "${!"+name+"}"), ctx)
+			// The hole is named for the variable it is (${!x} with x=TOKEN
+			// prints $TOKEN), so that what reads holes sees which.
+			w.addValue(sc, b, sc.lookup(w, s, "$"+s), ctx)
 			return
 		}
 		w.dataAsCode("${!" + name + "} names a variable by a value not known here; bash evaluates a subscript in it as arithmetic, which can run commands")
@@ -721,6 +733,11 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 				}
 				w.addValue(sc, b, opVal, ctx)
 				return
+			}
+			if !opVal.HasHole() {
+				// ${X:+set} is the word or nothing, never X's value: the
+				// hole says so (a secret-named X is not printed by it).
+				hole.Text = "${" + name + p.Exp.Op.String() + "…}"
 			}
 		}
 	}

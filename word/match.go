@@ -484,21 +484,24 @@ func (c *class) has(r rune) bool {
 	return in != c.neg
 }
 
-var posixClasses = map[string][]rng{
-	"alpha":  {{'a', 'z'}, {'A', 'Z'}},
-	"digit":  {{'0', '9'}},
-	"alnum":  {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}},
-	"upper":  {{'A', 'Z'}},
-	"lower":  {{'a', 'z'}},
-	"space":  {{' ', ' '}, {'\t', '\r'}},
-	"blank":  {{' ', ' '}, {'\t', '\t'}},
-	"punct":  {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}},
-	"xdigit": {{'0', '9'}, {'a', 'f'}, {'A', 'F'}},
-	"word":   {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}, {'_', '_'}},
-	"print":  {{' ', '~'}},
-	"graph":  {{'!', '~'}},
-	"cntrl":  {{0, 31}, {127, 127}},
-}
+// posixClasses is made on first use: most commands have no [[:class:]].
+var posixClasses = sync.OnceValue(func() map[string][]rng {
+	return map[string][]rng{
+		"alpha":  {{'a', 'z'}, {'A', 'Z'}},
+		"digit":  {{'0', '9'}},
+		"alnum":  {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}},
+		"upper":  {{'A', 'Z'}},
+		"lower":  {{'a', 'z'}},
+		"space":  {{' ', ' '}, {'\t', '\r'}},
+		"blank":  {{' ', ' '}, {'\t', '\t'}},
+		"punct":  {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}},
+		"xdigit": {{'0', '9'}, {'a', 'f'}, {'A', 'F'}},
+		"word":   {{'a', 'z'}, {'A', 'Z'}, {'0', '9'}, {'_', '_'}},
+		"print":  {{' ', '~'}},
+		"graph":  {{'!', '~'}},
+		"cntrl":  {{0, 31}, {127, 127}},
+	}
+})
 
 func parseClass(body string, noSlash bool) (*class, error) {
 	c := &class{noSlash: noSlash}
@@ -511,7 +514,7 @@ func parseClass(body string, noSlash bool) (*class, error) {
 		if rs[i] == '[' && i+1 < len(rs) && rs[i+1] == ':' {
 			rest := string(rs[i+2:])
 			if end := strings.Index(rest, ":]"); end >= 0 {
-				if g, ok := posixClasses[rest[:end]]; ok {
+				if g, ok := posixClasses()[rest[:end]]; ok {
 					c.ranges = append(c.ranges, g...)
 					i += 2 + len([]rune(rest[:end])) + 2
 					continue

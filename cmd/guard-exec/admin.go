@@ -63,7 +63,7 @@ func cmdTrust(e *env, args []string) int {
 	}
 	// Trust is a person's decision: it is confirmed on the terminal, so a
 	// program cannot give it on anyone's behalf.
-	q := prompt.Question{Command: "guard-exec trust " + file, Parts: []prompt.Part{{Text: file,
+	q := prompt.Question{Command: "guard-exec trust " + file, Parts: []prompt.NeedsApproval{{Text: file,
 		Reason: "its allow rules and presets will apply to commands run in this project, until the file changes"}}}
 	if ans, err := (&prompt.TTY{}).Ask(q); ans != prompt.Once {
 		why := "not confirmed"
@@ -264,7 +264,7 @@ func initJudge(e *env, root string) func(presets []string, command string) bool 
 			return false
 		}
 		res := judge.Judge(pol, judge.Request{Source: command, Cwd: root, Getenv: e.get, Params: []string{"bash"}})
-		return res.D == policy.Allow
+		return res.Decided == policy.Allow
 	}
 }
 
@@ -413,12 +413,12 @@ func cmdHook(e *env, args []string) int {
 	rec := auditRecord(e, s, in.Command, res, "hook")
 	rec.Client = client
 	reason := hookReason(res)
-	if s.mode == "audit" && res.D != policy.Allow && !res.AbsoluteDeny() {
+	if s.mode == "audit" && res.Decided != policy.Allow && !res.AbsoluteDeny() {
 		rec.Answer = "audit-mode"
 		s.log(e, rec)
 		return reply("allow", "audit mode: would be "+res.Decision+": "+reason)
 	}
-	if res.D == policy.Ask && client == "claude-code" {
+	if res.Decided == policy.Ask && client == "claude-code" {
 		// The client shows its own prompt; if the person approves, the
 		// client's next guarded shell for this command takes the
 		// question. Without one it would refuse what the person approved:
@@ -438,11 +438,11 @@ func cmdHook(e *env, args []string) int {
 func hookReason(res *judge.Result) string { return inert.Line(hookText(res)) }
 
 func hookText(res *judge.Result) string {
-	if res.D == policy.Allow {
+	if res.Decided == policy.Allow {
 		return "guard-exec: " + res.Reason
 	}
 	var b strings.Builder
-	b.WriteString("guard-exec " + map[policy.Decision]string{policy.Ask: "needs approval", policy.Deny: "refused this"}[res.D] + ": ")
+	b.WriteString("guard-exec " + map[policy.Decision]string{policy.Ask: "needs approval", policy.Deny: "refused this"}[res.Decided] + ": ")
 	if res.ParseError != "" {
 		b.WriteString(res.Reason)
 	}

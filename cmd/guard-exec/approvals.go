@@ -179,7 +179,7 @@ func personOnly(e *env, name string, needTerminal bool) (int, bool) {
 func question(r state.Request) prompt.Question {
 	q := prompt.Question{Command: r.Command, SessionRule: r.SessionRule, PersistRule: r.PersistRule, ConfigPath: r.ConfigPath}
 	for _, p := range r.Parts {
-		q.Parts = append(q.Parts, prompt.Part{Text: p.Text, Reason: p.Reason})
+		q.Parts = append(q.Parts, prompt.NeedsApproval{Text: p.Text, Reason: p.Reason})
 	}
 	return q
 }
@@ -384,7 +384,7 @@ func cmdAllow(e *env, args []string) int {
 	// may not be the one they think, and an answer typed ahead does not
 	// count.
 	q := prompt.Question{Command: ref.Command, NoOnce: true, SessionRule: strings.Join(ref.Rules, "\n"), Grace: prompt.DefaultGrace,
-		Parts: []prompt.Part{{Text: fmt.Sprintf("refusal %d, session %s, at %s in %s", ref.ID, ref.Session, ref.Time.Local().Format("15:04:05"), ref.Cwd), Reason: ref.Why}}}
+		Parts: []prompt.NeedsApproval{{Text: fmt.Sprintf("refusal %d, session %s, at %s in %s", ref.ID, ref.Session, ref.Time.Local().Format("15:04:05"), ref.Cwd), Reason: ref.Why}}}
 	if ans, _ := (&prompt.TTY{}).Ask(q); ans != prompt.Session {
 		fmt.Fprintf(e.stderr, "guard-exec: refusal %d stays refused\n", ref.ID)
 		return ExitRefused

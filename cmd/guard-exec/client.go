@@ -170,7 +170,7 @@ func cmdJudgeInteractive(e *env, args []string) int {
 	req := judge.Request{Source: src, Cwd: e.cwd, Getenv: e.get, ParamsUnknown: true, AllParts: true, Python: pythonAnalyser(e, s.pol)}
 	res := judge.Judge(s.pol, req)
 	if why, ok := guardHookChange(src, res); ok {
-		res.D, res.Decision, res.Reason = policy.Deny, "deny", why
+		res.Decided, res.Decision, res.Reason = policy.Deny, "deny", why
 		rec := auditRecord(e, s, src, res, "interactive")
 		s.log(e, rec)
 		fmt.Fprintf(e.stderr, "guard-exec: refused (denied): %s\n", inert.Line(firstLine(src)))
@@ -179,7 +179,7 @@ func cmdJudgeInteractive(e *env, args []string) int {
 		return 1
 	}
 	rec := auditRecord(e, s, src, res, "interactive")
-	if res.D == policy.Allow {
+	if res.Decided == policy.Allow {
 		s.log(e, rec)
 		return 0
 	}
@@ -194,7 +194,7 @@ func cmdJudgeInteractive(e *env, args []string) int {
 		report(e, s, req, res, "the absolute denylist names it, which audit mode does not run", false)
 		return 1
 	}
-	if res.D == policy.Ask {
+	if res.Decided == policy.Ask {
 		ans, why := askPerson(e, s, req, res)
 		rec.Answer = ans
 		s.log(e, rec)
@@ -239,22 +239,22 @@ func guardHookChange(src string, res *judge.Result) (string, bool) {
 		}
 	}
 	for _, p := range res.Commands {
-		if p.P == nil {
+		if p.Input == nil {
 			continue
 		}
-		for _, a := range p.P.Assigns {
+		for _, a := range p.Input.Assigns {
 			if a.Name == "PROMPT_COMMAND" || strings.HasPrefix(a.Name, "__guard_exec") {
 				return why + "it assigns " + a.Name, true
 			}
 		}
-		if len(p.P.Argv) == 0 {
+		if len(p.Input.Argv) == 0 {
 			continue
 		}
-		name, ok := p.P.Argv[0].Static()
+		name, ok := p.Input.Argv[0].Static()
 		if !ok {
 			continue // a program named at run time is never allowed anyway
 		}
-		args := p.P.Argv[1:]
+		args := p.Input.Argv[1:]
 		if r, ok := hookChangeBy(name, args); ok {
 			return why + r, true
 		}

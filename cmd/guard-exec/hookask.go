@@ -150,7 +150,7 @@ func hookApproved(e *env, s *setup, src string) bool {
 	}
 	if rest != "" {
 		res := judge.Judge(s.pol, judge.Request{Source: rest, Cwd: e.cwd, Getenv: e.get})
-		if res.D != policy.Allow {
+		if res.Decided != policy.Allow {
 			return false
 		}
 	}

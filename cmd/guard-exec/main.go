@@ -9,16 +9,12 @@ package main
 import (
 	"fmt"
 	"os"
-	"runtime/debug"
 
 	"github.com/guard-exec/guard-exec/bashcli"
 )
 
 func main() {
-	// The guard lives for a few milliseconds: collecting garbage would cost
-	// more than the memory it frees. A limit keeps huge inputs bounded.
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(512 << 20)
+	collectGarbage() // only past a limit (gc.go)
 	code, ex := run(os.Args, os.Stdin, os.Stdout, os.Stderr, os.Environ())
 	if ex != nil {
 		err := bashcli.Exec(ex.path, ex.argv, ex.env)

@@ -62,7 +62,7 @@ func report(e *env, s *setup, req judge.Request, res *judge.Result, outcome stri
 		asks = asks || p.Verdict.Decision == policy.Ask && p.Verdict.AbsoluteDeny == word.No
 		annotate(e, req, p.Line, p.Decision+": "+p.Text()+": "+p.Reason, warning)
 	}
-	if res.D == policy.Deny {
+	if res.Decided == policy.Deny {
 		for _, p := range res.Refused() {
 			if p.Verdict.Rule != nil && p.Verdict.Rule.Absolute {
 				fmt.Fprintf(w, "guard-exec:   this is on the absolute denylist: no configuration allows it under the guard\n")

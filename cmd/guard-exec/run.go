@@ -286,7 +286,7 @@ func cmdCheck(e *env, args []string) int {
 		}
 		w.Flush()
 	}
-	switch res.D {
+	switch res.Decided {
 	case policy.Allow:
 		return 0
 	case policy.Ask:
@@ -412,10 +412,10 @@ func explain(w io.Writer, res *judge.Result, s *setup) {
 		if p.Instead != "" {
 			fmt.Fprintf(w, "  instead: %s\n", inert.Line(p.Instead))
 		}
-		if p.Verdict != nil && p.Verdict.Decision == policy.Ask && p.P != nil {
+		if p.Verdict != nil && p.Verdict.Decision == policy.Ask && p.Input != nil {
 			// The person's view: what approving it for good would add
 			// (never printed in a refusal, which the model reads).
-			if rs, ok := policy.Remember(p.P, p.Verdict); ok && len(rs) > 0 {
+			if rs, ok := policy.Remember(p.Input, p.Verdict); ok && len(rs) > 0 {
 				fmt.Fprintf(w, "  a person can allow it by adding to %s:\n", inert.Line(s.configPath))
 				for _, r := range rs {
 					for _, l := range strings.Split(strings.TrimSpace(r.TOML("")), "\n") {

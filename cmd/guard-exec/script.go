@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -50,7 +51,7 @@ func scriptText(e *env, inv *bashargv.Invocation, ex *execSpec) (text []byte, ok
 	if err != nil {
 		return nil, false, nil
 	}
-	text, err = io.ReadAll(io.LimitReader(f, shellparse.MaxBytes+1))
+	text, err = readSized(f, fi)
 	if err != nil {
 		if fi.Mode().IsRegular() {
 			return nil, false, nil
@@ -76,6 +77,19 @@ func scriptText(e *env, inv *bashargv.Invocation, ex *execSpec) (text []byte, ok
 	}
 	ex.argv[inv.FileIndex] = "/dev/fd/" + strconv.Itoa(fd)
 	return text, true, nil
+}
+
+// readSized reads a script as readScript does, a regular file into a
+// buffer of its size: io.ReadAll grows its buffer by half again each time,
+// allocating twice the text or more (8 MB for a 3 MB script).
+func readSized(f *os.File, fi os.FileInfo) ([]byte, error) {
+	if !fi.Mode().IsRegular() || fi.Size() <= 0 || fi.Size() > shellparse.MaxBytes {
+		return readScript(f)
+	}
+	var b bytes.Buffer
+	b.Grow(int(fi.Size()) + bytes.MinRead) // room to see EOF without growing
+	_, err := b.ReadFrom(io.LimitReader(f, shellparse.MaxBytes+1))
+	return b.Bytes(), err
 }
 
 // pathScript is bash's find_path_file for a script name: the first file

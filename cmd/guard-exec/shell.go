@@ -211,7 +211,7 @@ func decide(e *env, s *setup, inv *bashargv.Invocation, req judge.Request, res *
 
 func decideExec(e *env, s *setup, req judge.Request, res *judge.Result, ex *execSpec) (int, *execSpec) {
 	rec := auditRecord(e, s, req.Source, res, "shell")
-	if res.D == policy.Allow {
+	if res.Decided == policy.Allow {
 		s.log(e, rec)
 		return 0, ex
 	}
@@ -227,7 +227,7 @@ func decideExec(e *env, s *setup, req judge.Request, res *judge.Result, ex *exec
 		report(e, s, req, res, "the absolute denylist names it, which audit mode does not run", false)
 		return ExitRefused, nil
 	}
-	if res.D == policy.Ask {
+	if res.Decided == policy.Ask {
 		if hookApproved(e, s, req.Source) {
 			rec.Answer = "approved-by-client"
 			s.log(e, rec)
@@ -272,7 +272,7 @@ func auditRecord(e *env, s *setup, src string, res *judge.Result, via string) au
 		if i >= 64 {
 			break
 		}
-		r.Parts = append(r.Parts, audit.Part{Argv: p.Argv, Decision: p.Decision, Rule: p.Rule, Source: p.Source, Reason: p.Reason})
+		r.Parts = append(r.Parts, audit.PartRecord{Argv: p.Argv, Decision: p.Decision, Rule: p.Rule, Source: p.Source, Reason: p.Reason})
 	}
 	return r
 }
@@ -329,8 +329,8 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 	var rules []policy.Remembered
 	rememberable := res.ParseError == ""
 	for _, p := range res.Refused() {
-		q.Parts = append(q.Parts, prompt.Part{Text: p.Text(), Reason: p.Reason})
-		rs, ok := policy.Remember(p.P, p.Verdict)
+		q.Parts = append(q.Parts, prompt.NeedsApproval{Text: p.Text(), Reason: p.Reason})
+		rs, ok := policy.Remember(p.Input, p.Verdict)
 		if !ok {
 			rememberable = false
 			continue
@@ -342,7 +342,7 @@ func askPerson(e *env, s *setup, req judge.Request, res *judge.Result) (answer, 
 		}
 	}
 	if res.ParseError != "" {
-		q.Parts = append(q.Parts, prompt.Part{Text: firstLine(req.Source), Reason: res.Reason})
+		q.Parts = append(q.Parts, prompt.NeedsApproval{Text: firstLine(req.Source), Reason: res.Reason})
 	}
 	var session, persist []string
 	if rememberable && len(rules) > 0 {

@@ -137,9 +137,11 @@ func scaleBench(n int) error {
 	for _, size := range []int{1 << 10, 64 << 10, 1 << 20, 3 << 20} {
 		p := filepath.Join(dir, fmt.Sprintf("script-%d.sh", size))
 		os.WriteFile(p, []byte(strings.Repeat(line, size/len(line)+1)[:size/len(line)*len(line)]), 0o644)
-		runs := max(3, n/20)
+		// Small scripts cost milliseconds, as much start-up as judging:
+		// their median needs as many runs as the other pairs.
+		runs := n
 		if size >= 1<<20 {
-			runs = 3
+			runs = max(3, n/20)
 		}
 		med, peak, err := sideBySide(dir, runs,
 			timed{argv: []string{"/bin/bash", "-n", p}, env: base},

@@ -3,8 +3,6 @@ package main
 import (
 	"strings"
 	"testing"
-
-	"github.com/guard-exec/guard-exec/policy"
 )
 
 // TestSessionsNothingBenignDenied replays the real agent sessions: none of
@@ -15,10 +13,7 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	init := policy.StarterConfig("/project", func(f string) bool {
-		return f == "pyproject.toml" || f == "package.json" || f == ".git"
-	})
-	for _, cfg := range []string{"", init} {
+	for _, cfg := range []func(session) string{nil, initConfig} {
 		st, err := replay(sessions, cfg, false)
 		if err != nil {
 			t.Fatal(err)
@@ -29,9 +24,10 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 		// Some sessions write into the agent client's own files (a slash
 		// command into ~/.claude/commands, hooks into
 		// .claude/settings.local.json, a transcript under
-		// ~/.claude/projects): no command under the guard may, benign or
-		// not (issue 12.3: those directories grow files that grant
-		// permissions).
+		// ~/.claude/projects, skills and agents linked into
+		// .claude/skills and .claude/agents): no command under the guard
+		// may, benign or not (issue 12.3: those directories grow files
+		// that grant permissions).
 		own := 0
 		for _, d := range st.deniedCmds {
 			if strings.HasSuffix(d, "(the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them)") {
@@ -40,9 +36,9 @@ func TestSessionsNothingBenignDenied(t *testing.T) {
 			}
 			t.Errorf("a benign command was denied: %s", d)
 		}
-		if own != 5 {
-			t.Errorf("%d commands writing the agent client's files were denied, want the corpus's 5", own)
+		if own != 8 {
+			t.Errorf("%d commands writing the agent client's files were denied, want the corpus's 8", own)
 		}
-		t.Logf("with init config: %v\n%s", cfg != "", st)
+		t.Logf("with init config: %v\n%s", cfg != nil, st)
 	}
 }

@@ -1,16 +1,15 @@
-package shellparse
+package argspec
 
 import (
 	"strings"
 
-	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
 // bundleCarried: bundle exec COMMAND runs it with the bundle; another
 // Gemfile is code.
-func bundleCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func bundleCarried(r *carry) {
+	args := r.argv[1:]
 	// --gemfile before or after the subcommand (bundle install
 	// --gemfile=G, checked with Bundler 2.3: G's code ran), up to what
 	// bundle exec runs.
@@ -20,7 +19,7 @@ func bundleCarried(w *walker, sc *scope, cmd *Cmd) {
 			break
 		}
 		if t == "--gemfile" || strings.HasPrefix(t, "--gemfile=") {
-			w.opaquePart(cmd, "bundle --gemfile evaluates another Gemfile, which is ruby code")
+			r.Opaque("bundle --gemfile evaluates another Gemfile, which is ruby code")
 			return
 		}
 	}
@@ -35,7 +34,7 @@ func bundleCarried(w *walker, sc *scope, cmd *Cmd) {
 				}
 				break
 			}
-			w.carriedArgv(sc, cmd, rest, "bundle exec", true)
+			r.Argv(rest, "bundle exec", true)
 			return
 		}
 		if !strings.HasPrefix(t, "-") {
@@ -47,48 +46,46 @@ func bundleCarried(w *walker, sc *scope, cmd *Cmd) {
 // rakeCarried: rake runs the project's Rakefile. -e runs ruby code, -f
 // another Rakefile, -r/-I/-R load other files; NAME=value operands set
 // the environment of the tasks.
-func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func rakeCarried(r *carry) {
+	args := r.argv[1:]
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
 		if !ok {
-			w.opaquePart(cmd, "rake with an argument not known here")
+			r.Opaque("rake with an argument not known here")
 			continue
 		}
 		name, _, _ := strings.Cut(t, "=")
 		switch {
 		case name == "-e" || name == "--execute" || name == "-E" || name == "--execute-continue" || name == "-p" || name == "--execute-print" ||
 			strings.HasPrefix(t, "-e") && len(t) > 2 && !strings.HasPrefix(t, "--"):
-			w.opaquePart(cmd, "rake "+name+" runs inline ruby code")
+			r.Opaque("rake " + name + " runs inline ruby code")
 		case name == "-f" || name == "--rakefile" || name == "-g" || name == "--system":
-			w.opaquePart(cmd, "rake "+name+" runs another Rakefile")
+			r.Opaque("rake " + name + " runs another Rakefile")
 		case name == "-C" || name == "--directory" || strings.HasPrefix(t, "-C") && !strings.HasPrefix(t, "--"):
 			// Anywhere on the line (rake test -C DIR, checked with rake
 			// 13.0: DIR's Rakefile ran).
-			for _, v := range argspec.OptionValues(args[i:i+min(2, len(args)-i)], "-C", "--directory") {
-				if outsideDir(sc, v) {
-					w.opaquePart(cmd, "rake "+name+" "+v.String()+" runs the Rakefile there")
+			for _, v := range OptionValues(args[i:i+min(2, len(args)-i)], "-C", "--directory") {
+				if r.outside(v) {
+					r.Opaque("rake " + name + " " + v.String() + " runs the Rakefile there")
 				}
 			}
 		case name == "-r" || name == "--require" || name == "-I" || name == "--libdir" || name == "-R" || name == "--rakelibdir" || name == "--rakelib":
-			v := word.FromLit("")
-			if strings.Contains(t, "=") {
-				v = word.FromLit(t[len(name)+1:])
-			} else if i+1 < len(args) {
-				i++
-				v = args[i]
+			_, val, hasVal := strings.Cut(t, "=")
+			v, ok := optionValue(args, &i, val, hasVal)
+			if !ok {
+				v = word.FromLit("")
 			}
-			if outsideDir(sc, v) {
-				w.opaquePart(cmd, "rake "+name+" loads ruby code from "+v.String())
+			if r.outside(v) {
+				r.Opaque("rake " + name + " loads ruby code from " + v.String())
 			}
 		case !strings.HasPrefix(t, "-"):
-			if n, _, val, ok := assignName(t); ok && (n == "TEST" || n == "TESTOPTS") && outsideDir(sc, word.FromLit(val)) {
+			if n, _, val, ok := assignName(t); ok && (n == "TEST" || n == "TESTOPTS") && r.outside(word.FromLit(val)) {
 				// rake's test task loads the files TEST names.
-				w.opaquePart(cmd, "rake "+n+"="+val+" loads tests from outside the working directory")
+				r.Opaque("rake " + n + "=" + val + " loads tests from outside the working directory")
 			}
 			if n, _, val, ok := assignName(t); ok && word.IsName(n) {
 				// rake sets ENV[NAME] for its tasks and the programs they run.
-				w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(val)}}, false)
+				r.Setenv(n, word.FromLit(val))
 			}
 		}
 	}
@@ -97,18 +94,18 @@ func rakeCarried(w *walker, sc *scope, cmd *Cmd) {
 // rspec loads its spec files, -r requires and an options file; rubocop
 // loads -r requires and a config whose require: lists code.
 var (
-	rspecLoader   = newLoader("-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", "-r --require -I -O --options --default-path -P --pattern", true)
-	rubocopLoader = newLoader("-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", "-r --require -c --config --plugin", true)
+	rspecLoader   = &codeLoader{valued: "-e --example -E --example-matches -t --tag -f --format -o --out -P --pattern --exclude-pattern --seed --order", code: "-r --require -I -O --options --default-path -P --pattern", operands: true}
+	rubocopLoader = &codeLoader{valued: "-f --format -o --out --only --except --exclude-limit --cache-root --fail-level -s --stdin", code: "-r --require -c --config --plugin", operands: true}
 )
 
 // rubyEnv: another Gemfile, library directories outside the working
 // directory, and options read by rake and rspec.
-func (w *walker) rubyEnv(sc *scope, cmd *Cmd, a Assign) bool {
+func (r *carry) rubyEnv(a envVar) bool {
 	switch a.Name {
 	case "BUNDLE_GEMFILE", "RAKEOPT", "SPEC_OPTS":
-		w.opaquePart(cmd, "setting "+a.Name+" makes ruby tools load code or options from "+a.Value.String())
+		r.Opaque("setting " + a.Name + " makes ruby tools load code or options from " + a.Value.String())
 	case "RUBYLIB":
-		w.searchPath(sc, cmd, a, "ruby loads libraries")
+		r.searchPath(a, "ruby loads libraries")
 	default:
 		return false
 	}

@@ -1,30 +1,33 @@
-package shellparse
+package argspec
 
 import (
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
 
 // goValued are the go command's flags that take a value (go help
 // build, go help testflag): a value is the next word unless attached.
-var goValued = map[string]bool{
-	"C": true, "p": true, "covermode": true, "coverpkg": true, "asmflags": true, "buildmode": true,
-	"compiler": true, "gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true, "mod": true,
-	"modfile": true, "overlay": true, "pgo": true, "pkgdir": true, "tags": true, "toolexec": true, "exec": true,
-	"o": true, "vettool": true, "vet": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
-	"cpu": true, "list": true, "parallel": true, "timeout": true, "shuffle": true, "fuzz": true, "fuzztime": true,
-	"fuzzminimizetime": true, "coverprofile": true, "blockprofile": true, "blockprofilerate": true, "cpuprofile": true,
-	"memprofile": true, "memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
-	"trace": true, "f": true, "debug-actiongraph": true, "debug-deprioritize": true,
-	"debug-runtime-trace": true, "debug-trace": true,
-}
+var goValued = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"C": true, "p": true, "covermode": true, "coverpkg": true, "asmflags": true, "buildmode": true,
+		"compiler": true, "gccgoflags": true, "gcflags": true, "installsuffix": true, "ldflags": true, "mod": true,
+		"modfile": true, "overlay": true, "pgo": true, "pkgdir": true, "tags": true, "toolexec": true, "exec": true,
+		"o": true, "vettool": true, "vet": true, "run": true, "skip": true, "bench": true, "benchtime": true, "count": true,
+		"cpu": true, "list": true, "parallel": true, "timeout": true, "shuffle": true, "fuzz": true, "fuzztime": true,
+		"fuzzminimizetime": true, "coverprofile": true, "blockprofile": true, "blockprofilerate": true, "cpuprofile": true,
+		"memprofile": true, "memprofilerate": true, "mutexprofile": true, "mutexprofilefraction": true, "outputdir": true,
+		"trace": true, "f": true, "debug-actiongraph": true, "debug-deprioritize": true,
+		"debug-runtime-trace": true, "debug-trace": true,
+	}
+})
 
 // goCarried: go runs the project's code; -exec, -toolexec, -vettool and
 // the linker flags name other programs to run, -C and package operands
 // outside the project name other code.
-func goCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func goCarried(r *carry) {
+	args := r.argv[1:]
 	// go -C DIR SUBCOMMAND … (as well as go SUBCOMMAND -C DIR).
 	for len(args) > 0 {
 		t, _ := args[0].Static()
@@ -37,7 +40,7 @@ func goCarried(w *walker, sc *scope, cmd *Cmd) {
 		if !hasVal && len(args) > 0 {
 			dir, args = args[0], args[1:]
 		}
-		w.goFlag(sc, cmd, "", "C", dir)
+		r.goFlag("", "C", dir)
 	}
 	if len(args) == 0 {
 		return
@@ -49,7 +52,7 @@ func goCarried(w *walker, sc *scope, cmd *Cmd) {
 	case "env":
 		for _, a := range args {
 			if t, _ := a.Static(); t == "-w" || t == "-u" || !a.IsStatic() {
-				w.opaquePart(cmd, "go env -w changes the settings every later go command reads (GOFLAGS, CC, … can name programs)")
+				r.Opaque("go env -w changes the settings every later go command reads (GOFLAGS, CC, … can name programs)")
 				return
 			}
 		}
@@ -57,12 +60,12 @@ func goCarried(w *walker, sc *scope, cmd *Cmd) {
 	default:
 		return
 	}
-	ops := w.goFlags(sc, cmd, args, sub)
+	ops := r.goFlags(args, sub)
 	if sub == "run" && len(ops) > 0 {
 		for _, op := range ops {
 			t, ok := op.Static()
-			if !ok || strings.Contains(t, "@") || outsideDir(sc, op) {
-				w.opaquePart(cmd, "go run runs "+op.String()+", code from outside the project")
+			if !ok || strings.Contains(t, "@") || r.outside(op) {
+				r.Opaque("go run runs " + op.String() + ", code from outside the project")
 				break
 			}
 			if !strings.HasSuffix(t, ".go") {
@@ -75,14 +78,14 @@ func goCarried(w *walker, sc *scope, cmd *Cmd) {
 // goFlags judges the go command's flags and returns its operands. go
 // test reads flags among its packages too, up to -args; the others stop
 // at the first operand.
-func (w *walker) goFlags(sc *scope, cmd *Cmd, args []word.Word, sub string) []word.Word {
+func (r *carry) goFlags(args []word.Word, sub string) []word.Word {
 	var ops []word.Word
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t, ok := a.Static()
 		if !ok {
 			if a.CouldStartWith('-') {
-				w.opaquePart(cmd, "go "+sub+" with an argument not known here where a flag could be")
+				r.Opaque("go " + sub + " with an argument not known here where a flag could be")
 				return ops
 			}
 			ops = append(ops, a)
@@ -104,45 +107,45 @@ func (w *walker) goFlags(sc *scope, cmd *Cmd, args []word.Word, sub string) []wo
 		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
 		name = strings.TrimPrefix(name, "test.")
 		v := word.FromLit(val)
-		if !hasVal && goValued[name] && i+1 < len(args) {
+		if !hasVal && goValued()[name] && i+1 < len(args) {
 			i++
 			v = args[i]
 		}
-		if hasVal || goValued[name] {
-			w.goFlag(sc, cmd, sub, name, v)
+		if hasVal || goValued()[name] {
+			r.goFlag(sub, name, v)
 		}
 	}
 	return ops
 }
 
 // goFlag judges one flag of a go build command (from its argv or GOFLAGS).
-func (w *walker) goFlag(sc *scope, cmd *Cmd, sub, name string, v word.Word) {
+func (r *carry) goFlag(sub, name string, v word.Word) {
 	what := strings.TrimSpace("go "+sub) + " -" + name
 	switch name {
 	case "exec":
-		w.carriedProgram(sc, cmd, v, what)
+		r.program(v, what)
 	case "toolexec":
-		w.carriedProgram(sc, cmd, v, what)
+		r.program(v, what)
 	case "vettool":
-		w.carriedProgram(sc, cmd, v, what)
+		r.program(v, what)
 	case "overlay":
-		w.opaquePart(cmd, what+" replaces source files with the ones "+v.String()+" lists")
+		r.Opaque(what + " replaces source files with the ones " + v.String() + " lists")
 	case "modfile":
-		if outsideDir(sc, v) {
-			w.opaquePart(cmd, what+" reads the module file "+v.String()+", whose replace directives name other code")
+		if r.outside(v) {
+			r.Opaque(what + " reads the module file " + v.String() + ", whose replace directives name other code")
 		}
 	case "C":
-		if outsideDir(sc, v) {
-			w.opaquePart(cmd, what+" builds the code in "+v.String()+", which may not be the project's")
+		if r.outside(v) {
+			r.Opaque(what + " builds the code in " + v.String() + ", which may not be the project's")
 		}
 	case "ldflags":
-		w.goLinkerFlags(sc, cmd, v, what)
-		w.goToolFiles(cmd, v, what)
+		r.goLinkerFlags(v, what)
+		r.goToolFiles(v, what)
 	case "gcflags", "asmflags":
-		w.goToolFiles(cmd, v, what)
+		r.goToolFiles(v, what)
 	case "compiler":
 		if t, _ := v.Static(); t != "gc" {
-			w.opaquePart(cmd, what+"="+v.String()+" builds with another compiler")
+			r.Opaque(what + "=" + v.String() + " builds with another compiler")
 		}
 	}
 }
@@ -151,17 +154,19 @@ func (w *walker) goFlag(sc *scope, cmd *Cmd, sub, name string, v word.Word) {
 // name a file or directory they write or load (cmd/compile, cmd/asm,
 // cmd/link of go 1.26; checked: -gcflags=-o=F and -ldflags=-cpuprofile=F
 // write F).
-var goToolFileFlags = map[string]bool{"-o": true, "-cpuprofile": true, "-memprofile": true, "-blockprofile": true,
-	"-mutexprofile": true, "-trace": true, "-bench": true, "-importcfg": true, "-embedcfg": true, "-pgoprofile": true,
-	"-linkobj": true, "-asmhdr": true, "-symabis": true, "-json": true, "-tmpdir": true, "-capturehostobjs": true,
-	"-dumpdep": true, "-r": true, "-L": true, "-I": true, "-installsuffix": true, "-coveragecfg": true}
+var goToolFileFlags = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{"-o": true, "-cpuprofile": true, "-memprofile": true, "-blockprofile": true,
+		"-mutexprofile": true, "-trace": true, "-bench": true, "-importcfg": true, "-embedcfg": true, "-pgoprofile": true,
+		"-linkobj": true, "-asmhdr": true, "-symabis": true, "-json": true, "-tmpdir": true, "-capturehostobjs": true,
+		"-dumpdep": true, "-r": true, "-L": true, "-I": true, "-installsuffix": true, "-coveragecfg": true}
+})
 
 // goToolFiles asks about tool flags (-gcflags, -asmflags, -ldflags)
 // that make the tool write or load a file the guard does not place.
-func (w *walker) goToolFiles(cmd *Cmd, v word.Word, what string) {
+func (r *carry) goToolFiles(v word.Word, what string) {
 	t, ok := v.Static()
 	if !ok {
-		w.opaquePart(cmd, what+" with flags not known here (the tools' flags can name files they write)")
+		r.Opaque(what + " with flags not known here (the tools' flags can name files they write)")
 		return
 	}
 	if pat, flags, ok := strings.Cut(t, "="); ok && !strings.HasPrefix(t, "-") && !strings.ContainsAny(pat, " ") {
@@ -169,8 +174,8 @@ func (w *walker) goToolFiles(cmd *Cmd, v word.Word, what string) {
 	}
 	for _, f := range strings.Fields(strings.NewReplacer(`"`, " ", `'`, " ").Replace(t)) {
 		name, _, _ := strings.Cut("-"+strings.TrimLeft(f, "-"), "=")
-		if goToolFileFlags[name] {
-			w.opaquePart(cmd, what+" "+name+" makes the tool write or load a file the guard does not place")
+		if goToolFileFlags()[name] {
+			r.Opaque(what + " " + name + " makes the tool write or load a file the guard does not place")
 			return
 		}
 	}
@@ -178,10 +183,10 @@ func (w *walker) goToolFiles(cmd *Cmd, v word.Word, what string) {
 
 // goLinkerFlags finds -extld (the external linker program) and
 // -extldflags (flags for it, which can name programs) in -ldflags.
-func (w *walker) goLinkerFlags(sc *scope, cmd *Cmd, v word.Word, what string) {
+func (r *carry) goLinkerFlags(v word.Word, what string) {
 	t, ok := v.Static()
 	if !ok {
-		w.opaquePart(cmd, what+" with flags not known here (the linker flags can name programs)")
+		r.Opaque(what + " with flags not known here (the linker flags can name programs)")
 		return
 	}
 	if _, flags, ok := strings.Cut(t, "="); ok && !strings.HasPrefix(t, "-") {
@@ -196,21 +201,21 @@ func (w *walker) goLinkerFlags(sc *scope, cmd *Cmd, v word.Word, what string) {
 		}
 		switch name {
 		case "-extld":
-			w.carriedProgram(sc, cmd, word.FromLit(val), what+" -extld")
+			r.program(word.FromLit(val), what+" -extld")
 		case "-extldflags":
-			w.opaquePart(cmd, what+" -extldflags passes flags to the C linker, which can name programs")
+			r.Opaque(what + " -extldflags passes flags to the C linker, which can name programs")
 		}
 	}
 }
 
 // goEnv: GOFLAGS is read as go's flags; GOROOT, GOTOOLDIR and GOENV
 // change the compiler and tools (or the settings) go uses.
-func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
+func (r *carry) goEnv(a envVar) bool {
 	switch a.Name {
 	case "GOFLAGS":
 		t, ok := a.Value.Static()
 		if !ok {
-			w.opaquePart(cmd, "GOFLAGS is set to flags not known here (they can name programs go runs)")
+			r.Opaque("GOFLAGS is set to flags not known here (they can name programs go runs)")
 			return true
 		}
 		for _, f := range strings.Fields(t) {
@@ -219,10 +224,10 @@ func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			case "o", "coverprofile", "cpuprofile", "memprofile", "blockprofile", "mutexprofile", "trace", "outputdir":
 				// Written files the argv's own flags would show as path
 				// effects; set here, they are hidden from them.
-				w.opaquePart(cmd, "GOFLAGS -"+n+" names a file go writes, which the guard does not place")
+				r.Opaque("GOFLAGS -" + n + " names a file go writes, which the guard does not place")
 				continue
 			}
-			w.goFlag(sc, cmd, "(GOFLAGS)", n, word.FromLit(val))
+			r.goFlag("(GOFLAGS)", n, word.FromLit(val))
 		}
 	case "CGO_CFLAGS", "CGO_CPPFLAGS", "CGO_CXXFLAGS", "CGO_FFLAGS", "CGO_LDFLAGS":
 		// go checks the flags of #cgo lines, never these: gcc -wrapper
@@ -231,23 +236,23 @@ func (w *walker) goEnv(sc *scope, cmd *Cmd, a Assign) bool {
 		// runs W for every compile).
 		t, ok := a.Value.Static()
 		if !ok {
-			w.opaquePart(cmd, a.Name+" is set to flags not known here (C compiler flags can name programs)")
+			r.Opaque(a.Name + " is set to flags not known here (C compiler flags can name programs)")
 			return true
 		}
 		for _, f := range strings.Fields(t) {
 			if !plainCFlag(f) {
-				w.opaquePart(cmd, a.Name+" passes "+f+" to the C compiler or linker, which may run a program")
+				r.Opaque(a.Name + " passes " + f + " to the C compiler or linker, which may run a program")
 				return true
 			}
 		}
 	case "GOCACHEPROG", "GOAUTH":
 		// A program go runs: the cache helper, the authentication command.
-		w.opaquePart(cmd, a.Name+" names a command go runs")
+		r.Opaque(a.Name + " names a command go runs")
 	case "GOROOT", "GOTOOLDIR", "GOENV", "GOMODCACHE":
-		w.untrustedLocation(sc, cmd, a, "go runs its compiler and tools, or reads its settings or modules")
+		r.untrustedLocation(a, "go runs its compiler and tools, or reads its settings or modules")
 	case "GOWORK":
-		if t, ok := a.Value.Static(); !ok || t != "off" && outsideDir(sc, a.Value) {
-			w.opaquePart(cmd, "GOWORK="+a.Value.String()+" names a workspace file, which can use modules from elsewhere")
+		if t, ok := a.Value.Static(); !ok || t != "off" && r.outside(a.Value) {
+			r.Opaque("GOWORK=" + a.Value.String() + " names a workspace file, which can use modules from elsewhere")
 		}
 	default:
 		return false

@@ -1,8 +1,9 @@
-package shellparse
+package argspec
 
 import (
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -23,28 +24,30 @@ func mavenPhase(s string) bool {
 }
 
 // mvnValued are Maven's options that take a value, short and long.
-var mvnValued = map[string]bool{
-	"-b": true, "--builder": true, "-D": true, "--define": true, "-f": true, "--file": true, "-gs": true,
-	"--global-settings": true, "-gt": true, "--global-toolchains": true, "-l": true, "--log-file": true, "-P": true,
-	"--activate-profiles": true, "-pl": true, "--projects": true, "-rf": true, "--resume-from": true, "-s": true,
-	"--settings": true, "-t": true, "--toolchains": true, "-T": true, "--threads": true, "--color": true,
-}
+var mvnValued = sync.OnceValue(func() map[string]bool {
+	return map[string]bool{
+		"-b": true, "--builder": true, "-D": true, "--define": true, "-f": true, "--file": true, "-gs": true,
+		"--global-settings": true, "-gt": true, "--global-toolchains": true, "-l": true, "--log-file": true, "-P": true,
+		"--activate-profiles": true, "-pl": true, "--projects": true, "-rf": true, "--resume-from": true, "-s": true,
+		"--settings": true, "-t": true, "--toolchains": true, "-T": true, "--threads": true, "--color": true,
+	}
+})
 
 // mvnCarried: mvn runs the lifecycle phases the project's POM defines.
 // Plugin goals named on the command line, another POM, settings or
 // toolchains files, and properties that name programs or JVM options are
 // code of their own.
-func mvnCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func mvnCarried(r *carry) {
+	args := r.argv[1:]
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
 		if !ok {
-			w.opaquePart(cmd, "mvn with an argument not known here (a goal or an option)")
+			r.Opaque("mvn with an argument not known here (a goal or an option)")
 			continue
 		}
 		if !strings.HasPrefix(t, "-") {
 			if !mavenPhase(t) {
-				w.opaquePart(cmd, "mvn "+t+" runs a plugin goal named on the command line")
+				r.Opaque("mvn " + t + " runs a plugin goal named on the command line")
 			}
 			continue
 		}
@@ -55,30 +58,26 @@ func mvnCarried(w *walker, sc *scope, cmd *Cmd) {
 		// Maven's commons-cli takes a short option's value attached:
 		// -f/tmp/pom.xml, -s/tmp/s.xml, -l/tmp/log.
 		for _, short := range []string{"-f", "-s", "-t", "-l", "-b", "-e"} {
-			if !mvnValued[name] && strings.HasPrefix(t, short) && len(t) > 2 && !strings.HasPrefix(t, "--") && mvnValued[short] {
+			if !mvnValued()[name] && strings.HasPrefix(t, short) && len(t) > 2 && !strings.HasPrefix(t, "--") && mvnValued()[short] {
 				name, val, hasVal = short, t[2:], true
 			}
 		}
-		if !mvnValued[name] {
+		if !mvnValued()[name] {
 			continue // a switch, or an option mvn refuses
 		}
-		v := word.FromLit(val)
-		if !hasVal {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, val, hasVal)
+		if !ok {
+			continue
 		}
 		switch name {
 		case "-f", "--file":
-			if tv, _ := v.Static(); outsideDir(sc, v) || path.Base(tv) != "pom.xml" && tv != "." {
-				w.opaquePart(cmd, "mvn -f builds the POM "+v.String()+", not the project's")
+			if tv, _ := v.Static(); r.outside(v) || path.Base(tv) != "pom.xml" && tv != "." {
+				r.Opaque("mvn -f builds the POM " + v.String() + ", not the project's")
 			}
 		case "-s", "--settings", "-gs", "--global-settings", "-t", "--toolchains", "-gt", "--global-toolchains":
-			w.opaquePart(cmd, "mvn "+name+" reads "+v.String()+", which can change the programs the build runs")
+			r.Opaque("mvn " + name + " reads " + v.String() + ", which can change the programs the build runs")
 		case "-D", "--define":
-			w.mavenProperty(sc, cmd, v)
+			r.mavenProperty(v)
 		}
 	}
 }
@@ -86,54 +85,52 @@ func mvnCarried(w *walker, sc *scope, cmd *Cmd) {
 // mavenProperty judges -Dname=value. Properties configure the POM's
 // plugins; those that name the program a plugin runs or the JVM options of
 // a forked JVM are code.
-func (w *walker) mavenProperty(sc *scope, cmd *Cmd, v word.Word) {
+func (r *carry) mavenProperty(v word.Word) {
 	name, val, _ := v.Cut("=")
 	n := strings.ToLower(name)
 	switch {
 	case strings.HasSuffix(n, "executable") || n == "jvm" || strings.HasSuffix(n, ".jvm") || strings.HasSuffix(n, "command"):
-		w.carriedProgram(sc, cmd, val, "mvn -D"+name)
+		r.program(val, "mvn -D"+name)
 	case strings.HasSuffix(n, "argline") || strings.HasSuffix(n, "jvmargs") || strings.HasPrefix(n, "maven.ext.") ||
 		strings.Contains(n, "javaagent") || n == "exec.args" || n == "exec.mainclass":
-		w.opaquePart(cmd, "mvn -D"+name+" sets code or JVM options a plugin runs")
+		r.Opaque("mvn -D" + name + " sets code or JVM options a plugin runs")
 	}
 }
 
 // gradleCarried: init scripts, another build or settings file, another
 // project directory and JVM options are code the project did not name.
-func gradleCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func gradleCarried(r *carry) {
+	args := r.argv[1:]
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
 		if !ok {
 			if args[i].CouldStartWith('-') {
-				w.opaquePart(cmd, "gradle with an argument not known here where an option could be")
+				r.Opaque("gradle with an argument not known here where an option could be")
 			}
 			continue
 		}
 		name, _, _ := strings.Cut(t, "=")
 		switch name {
 		case "-I", "--init-script":
-			w.opaquePart(cmd, "gradle "+name+" runs an init script")
+			r.Opaque("gradle " + name + " runs an init script")
 		case "-b", "--build-file", "-c", "--settings-file":
-			w.opaquePart(cmd, "gradle "+name+" runs another build script")
+			r.Opaque("gradle " + name + " runs another build script")
 		case "-p", "--project-dir", "--include-build", "-g", "--gradle-user-home":
-			v := word.FromLit("")
-			if strings.Contains(t, "=") {
-				v = word.FromLit(t[len(name)+1:])
-			} else if i+1 < len(args) {
-				i++
-				v = args[i]
+			_, val, hasVal := strings.Cut(t, "=")
+			v, ok := optionValue(args, &i, val, hasVal)
+			if !ok {
+				v = word.FromLit("")
 			}
-			if outsideDir(sc, v) || name == "-g" || name == "--gradle-user-home" {
-				w.opaquePart(cmd, "gradle "+name+" "+v.String()+" builds or configures from outside the project")
+			if r.outside(v) || name == "-g" || name == "--gradle-user-home" {
+				r.Opaque("gradle " + name + " " + v.String() + " builds or configures from outside the project")
 			}
 		default:
 			if strings.HasPrefix(t, "-I") && len(t) > 2 {
-				w.opaquePart(cmd, "gradle -I runs an init script")
+				r.Opaque("gradle -I runs an init script")
 			}
 			if strings.HasPrefix(t, "-Dorg.gradle.java.home") || strings.HasPrefix(t, "-Dorg.gradle.jvmargs") ||
 				strings.HasPrefix(t, "-Porg.gradle.java.home") || strings.HasPrefix(t, "-Porg.gradle.jvmargs") {
-				w.opaquePart(cmd, "gradle "+name+" changes the JVM the build runs in")
+				r.Opaque("gradle " + name + " changes the JVM the build runs in")
 			}
 		}
 	}
@@ -142,15 +139,15 @@ func gradleCarried(w *walker, sc *scope, cmd *Cmd) {
 // jvmEnv: options every JVM (or Maven, Gradle) reads from the
 // environment. Memory and GC settings pass; agents, class paths, OnError
 // commands and anything else ask.
-func (w *walker) jvmEnv(sc *scope, cmd *Cmd, a Assign) bool {
+func (r *carry) jvmEnv(a envVar) bool {
 	switch a.Name {
 	case "MAVEN_OPTS", "JAVA_TOOL_OPTIONS", "JDK_JAVA_OPTIONS", "_JAVA_OPTIONS", "GRADLE_OPTS", "JAVA_OPTS", "MAVEN_ARGS":
 	case "JAVA_HOME", "MAVEN_HOME", "M2_HOME", "GRADLE_USER_HOME":
-		w.untrustedLocation(sc, cmd, a, "mvn and gradle run java (or read settings and init scripts)")
+		r.untrustedLocation(a, "mvn and gradle run java (or read settings and init scripts)")
 		return true
 	case "MVNW_REPOURL", "MVNW_USERNAME":
 		if a.Name == "MVNW_REPOURL" {
-			w.opaquePart(cmd, "MVNW_REPOURL makes ./mvnw download Maven from "+a.Value.String())
+			r.Opaque("MVNW_REPOURL makes ./mvnw download Maven from " + a.Value.String())
 		}
 		return true
 	default:
@@ -158,7 +155,7 @@ func (w *walker) jvmEnv(sc *scope, cmd *Cmd, a Assign) bool {
 	}
 	t, ok := a.Value.Static()
 	if !ok {
-		w.opaquePart(cmd, a.Name+" is set to JVM options not known here (such as -javaagent)")
+		r.Opaque(a.Name + " is set to JVM options not known here (such as -javaagent)")
 		return true
 	}
 	for _, f := range strings.Fields(t) {
@@ -168,10 +165,10 @@ func (w *walker) jvmEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			strings.HasPrefix(f, "-XX:") && !strings.HasPrefix(f, "-XX:On") && !strings.Contains(strings.ToLower(f), "agent"):
 		case strings.HasPrefix(f, "-D"):
 			if a.Name == "MAVEN_OPTS" || a.Name == "MAVEN_ARGS" {
-				w.mavenProperty(sc, cmd, word.FromLit(f[2:]))
+				r.mavenProperty(word.FromLit(f[2:]))
 			}
 		default:
-			w.opaquePart(cmd, a.Name+" passes "+f+" to the JVM, which the guard does not read")
+			r.Opaque(a.Name + " passes " + f + " to the JVM, which the guard does not read")
 			return true
 		}
 	}

@@ -1,13 +1,20 @@
-package shellparse
+package argspec
 
 import (
+	"regexp"
 	"strings"
+	"sync"
 
-	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
 // git: the commands its options, URLs and global options carry.
+
+// gitCodeKey matches the configuration keys whose value git runs as a
+// program, or that make it read configuration or programs from elsewhere.
+var gitCodeKey = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(core\.(pager|editor|sshcommand|fsmonitor|askpass|hookspath|gitproxy)|sequence\.editor|diff\.external|diff\..*\.(textconv|command)|filter\..*\.(clean|smudge|process)|merge\..*\.driver|credential(\..*)?\.helper|gpg(\..*)?\.program|alias\..*|pager\..*|uploadpack\.packobjectshook|include\.path|includeif\..*|remote\..*\.(uploadpack|receivepack|proxy)|http\.proxy|interactive\.difffilter|mergetool\..*\.cmd|difftool\..*\.cmd|sendemail\..*|web\.browser|browser\..*\.cmd|man\..*\.cmd)$`)
+})
 
 // gitStrategy reports a merge strategy built into git; any other name
 // runs the program git-merge-NAME.
@@ -19,25 +26,25 @@ func gitStrategy(s string) bool {
 	return false
 }
 
-func gitCarried(w *walker, sc *scope, cmd *Cmd) {
-	c := argspec.Normalize(cmd.Argv, false)
-	w.gitConfigArgs(sc, cmd, c.Values("-c"), "git -c")
+func gitCarried(r *carry) {
+	c := Normalize(r.argv, false)
+	r.gitConfigArgs(c.Values("-c"), "git -c")
 	for _, v := range c.Values("--config-env") {
 		key, _, _ := v.Cut("=")
 		if gitCodeKey().MatchString(key) {
-			w.opaquePart(cmd, "git --config-env sets "+key+" from the environment")
+			r.Opaque("git --config-env sets " + key + " from the environment")
 		}
 	}
 	for _, o := range c.Opts {
 		switch {
 		case o.Name == "--exec-path" && o.Value != nil:
-			if _, bad := w.untrustedPath(sc, *o.Value); bad {
-				w.opaquePart(cmd, "git --exec-path="+o.Value.String()+" runs git's helper programs (remote helpers, merge strategies) from there")
+			if _, bad := r.UntrustedDir(*o.Value); bad {
+				r.Opaque("git --exec-path=" + o.Value.String() + " runs git's helper programs (remote helpers, merge strategies) from there")
 			}
-		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && outsideDir(sc, *o.Value):
-			w.opaquePart(cmd, "git "+o.Name+" "+o.Value.String()+" uses that repository's configuration and hooks, which can name programs to run")
-		case o.Name == "--work-tree" && o.Value != nil && outsideDir(sc, *o.Value):
-			w.opaquePart(cmd, workTreeReason("git --work-tree", *o.Value))
+		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && r.outside(*o.Value):
+			r.Opaque("git " + o.Name + " " + o.Value.String() + " uses that repository's configuration and hooks, which can name programs to run")
+		case o.Name == "--work-tree" && o.Value != nil && r.outside(*o.Value):
+			r.Opaque(workTreeReason("git --work-tree", *o.Value))
 		}
 	}
 	if len(c.Sub) == 0 {
@@ -49,54 +56,53 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 		// lets it): its words, with %-escapes, not shell code.
 		for _, a := range append(append([]word.Word(nil), c.Args...), c.Values("--remote")...) {
 			if strings.HasPrefix(a.Prefix(), "ext::") || !a.IsStatic() && a.CouldStartWith('e') {
-				w.opaquePart(cmd, "git "+c.Sub[0]+" with the URL "+a.String()+", which may be an ext:: URL (a command git runs)")
+				r.Opaque("git " + c.Sub[0] + " with the URL " + a.String() + ", which may be an ext:: URL (a command git runs)")
 				break
 			}
 		}
 	}
-	argvText := word.Strings(cmd.Argv)
 	switch c.Sub[0] {
 	case "rebase":
 		for _, v := range c.Values("--exec") {
-			w.carriedShell(sc, cmd, v, "git rebase --exec")
+			r.shell(v, "git rebase --exec")
 		}
 	case "fetch", "pull", "ls-remote":
 		for _, v := range c.Values("--upload-pack") {
-			w.carriedShell(sc, cmd, v, "git "+c.Sub[0]+" --upload-pack")
+			r.shell(v, "git "+c.Sub[0]+" --upload-pack")
 		}
 	case "clone":
 		for _, v := range c.Values("--upload-pack") {
-			w.carriedShell(sc, cmd, v, "git clone --upload-pack")
+			r.shell(v, "git clone --upload-pack")
 		}
-		w.gitConfigArgs(sc, cmd, c.Values("--config"), "git clone --config")
+		r.gitConfigArgs(c.Values("--config"), "git clone --config")
 		if len(c.Values("--template")) > 0 {
-			w.opaquePart(cmd, "git clone --template copies hooks from that directory, which git then runs")
+			r.Opaque("git clone --template copies hooks from that directory, which git then runs")
 		}
 	case "push":
 		for _, v := range c.Values("--receive-pack") {
-			w.carriedShell(sc, cmd, v, "git push --receive-pack")
+			r.shell(v, "git push --receive-pack")
 		}
 	case "archive":
 		for _, v := range c.Values("--exec") {
-			w.carriedShell(sc, cmd, v, "git archive --exec")
+			r.shell(v, "git archive --exec")
 		}
 	case "grep":
 		for _, v := range c.Values("--open-files-in-pager") {
 			t, ok := v.Static()
 			if !ok {
-				w.opaquePart(cmd, "git grep --open-files-in-pager names a command not known here")
+				r.Opaque("git grep --open-files-in-pager names a command not known here")
 				continue
 			}
-			w.code(w.childScope(sc, []string{"sh"}, true), t+` "$@"`, Layer{Kind: "git grep --open-files-in-pager", Argv: argvText})
+			r.Shell(t+` "$@"`, "git grep --open-files-in-pager", ShellRun{ParamsUnknown: true, Caller: true})
 		}
 	case "difftool":
 		for _, v := range c.Values("--extcmd") {
 			t, ok := v.Static()
 			if !ok {
-				w.opaquePart(cmd, "git difftool --extcmd names a command not known here")
+				r.Opaque("git difftool --extcmd names a command not known here")
 				continue
 			}
-			w.code(w.childScope(sc, []string{"sh"}, true), t+` "$1" "$2"`, Layer{Kind: "git difftool --extcmd", Argv: argvText})
+			r.Shell(t+` "$1" "$2"`, "git difftool --extcmd", ShellRun{ParamsUnknown: true, Caller: true})
 		}
 	case "submodule":
 		// git submodule [--quiet] foreach [--recursive] COMMAND: the
@@ -113,9 +119,7 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 					break
 				}
 				if len(rest) > 0 {
-					sub := sc.clone()
-					sub.cwd = Cwd{Unknown: true}
-					w.carriedShell(sub, cmd, argspec.JoinWords(rest), "git submodule foreach")
+					r.shellRun(JoinWords(rest), "git submodule foreach", ShellRun{Elsewhere: true})
 				}
 				break
 			}
@@ -123,13 +127,13 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 	case "bisect":
 		if len(c.Args) > 0 {
 			if t, _ := c.Args[0].Static(); t == "run" {
-				w.carriedArgv(sc, cmd, c.Args[1:], "git bisect run", false)
+				r.Argv(c.Args[1:], "git bisect run", false)
 			}
 		}
 	case "filter-branch", "send-email":
 		// Scripts (shell, perl) that read their own options: every
 		// option word that names a command is judged, wherever it is.
-		w.gitScriptOptions(sc, cmd, c.Sub[0])
+		r.gitScriptOptions(c.Sub[0])
 	}
 	switch c.Sub[0] {
 	case "merge", "pull", "rebase", "cherry-pick", "revert":
@@ -139,10 +143,10 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 				continue
 			}
 			if !ok {
-				w.opaquePart(cmd, "git "+c.Sub[0]+" --strategy names a merge program not known here")
+				r.Opaque("git " + c.Sub[0] + " --strategy names a merge program not known here")
 				continue
 			}
-			w.carriedArgv(sc, cmd, []word.Word{word.FromLit("git-merge-" + t)}, "git "+c.Sub[0]+" --strategy", false)
+			r.Argv([]word.Word{word.FromLit("git-merge-" + t)}, "git "+c.Sub[0]+" --strategy", false)
 		}
 	}
 }
@@ -150,19 +154,19 @@ func gitCarried(w *walker, sc *scope, cmd *Cmd) {
 // gitScriptOptions judges the options of git filter-branch (its filters
 // are shell code) and git send-email (commands that list recipients or
 // send mail; perl's Getopt accepts abbreviations of them).
-func (w *walker) gitScriptOptions(sc *scope, cmd *Cmd, sub string) {
+func (r *carry) gitScriptOptions(sub string) {
 	var names []string
 	if sub == "filter-branch" {
 		names = []string{"--setup", "--env-filter", "--tree-filter", "--index-filter", "--parent-filter", "--msg-filter", "--commit-filter", "--tag-name-filter"}
 	} else {
 		names = []string{"--sendmail-cmd", "--to-cmd", "--cc-cmd", "--header-cmd", "--smtp-server"}
 	}
-	args := cmd.Argv[1:]
+	args := r.argv[1:]
 	for i := 0; i < len(args); i++ {
 		t, ok := args[i].Static()
 		if !ok {
 			if args[i].CouldStartWith('-') {
-				w.opaquePart(cmd, "git "+sub+" with an argument not known here where an option could be")
+				r.Opaque("git " + sub + " with an argument not known here where an option could be")
 			}
 			continue
 		}
@@ -177,21 +181,17 @@ func (w *walker) gitScriptOptions(sc *scope, cmd *Cmd, sub string) {
 			if name != n && (sub == "filter-branch" || !strings.HasPrefix(n, name)) {
 				continue
 			}
-			v := word.FromLit(val)
-			if !hasVal {
-				if i+1 >= len(args) {
-					break
-				}
-				i++
-				v = args[i]
+			v, ok := optionValue(args, &i, val, hasVal)
+			if !ok {
+				break
 			}
 			if n == "--smtp-server" {
 				if strings.HasPrefix(v.Prefix(), "/") || !v.IsStatic() {
-					w.carriedProgram(sc, cmd, v, "git send-email --smtp-server")
+					r.program(v, "git send-email --smtp-server")
 				}
 				break
 			}
-			w.carriedShell(sc, cmd, v, "git "+sub+" "+n)
+			r.shell(v, "git "+sub+" "+n)
 			break
 		}
 	}
@@ -199,12 +199,12 @@ func (w *walker) gitScriptOptions(sc *scope, cmd *Cmd, sub string) {
 
 // gitConfigArgs judges KEY=VALUE settings (git -c, git clone --config)
 // whose key makes git run a program.
-func (w *walker) gitConfigArgs(sc *scope, cmd *Cmd, vals []word.Word, what string) {
+func (r *carry) gitConfigArgs(vals []word.Word, what string) {
 	for _, v := range vals {
 		key, val, ok := v.Cut("=")
 		if !ok {
 			if !v.IsStatic() {
-				w.opaquePart(cmd, what+" with a setting not known here")
+				r.Opaque(what + " with a setting not known here")
 			}
 			continue
 		}
@@ -213,39 +213,40 @@ func (w *walker) gitConfigArgs(sc *scope, cmd *Cmd, vals []word.Word, what strin
 		}
 		t, ok := val.Static()
 		if !ok {
-			w.carriedShell(sc, cmd, val, what+" "+key)
+			r.shell(val, what+" "+key)
 			continue
 		}
 		t = strings.TrimPrefix(t, "!")
 		if strings.EqualFold(key, "core.hookspath") || strings.HasPrefix(strings.ToLower(key), "include") {
-			w.opaquePart(cmd, what+" "+key+" makes git run programs from "+t)
+			r.Opaque(what + " " + key + " makes git run programs from " + t)
 			continue
 		}
 		if t == "" || t == "true" || t == "false" {
 			continue
 		}
-		w.carriedShell(sc, cmd, word.FromLit(t), what+" "+key)
+		r.shell(word.FromLit(t), what+" "+key)
 	}
 }
 
 // gitEnv: variables that name a program git runs, or make it read
 // helpers, hooks and configuration from elsewhere. (The pager, editor
-// and ssh variables are codeVars, judged as shell code.)
-func (w *walker) gitEnv(sc *scope, cmd *Cmd, a Assign) bool {
+// and ssh variables are the walker's codeVars, judged as shell code wherever
+// they are set.)
+func (r *carry) gitEnv(a envVar) bool {
 	switch a.Name {
 	case "GIT_PROXY_COMMAND":
-		w.carriedProgram(sc, cmd, a.Value, a.Name+" (git's proxy command)")
+		r.program(a.Value, a.Name+" (git's proxy command)")
 	case "GIT_EXEC_PATH", "GIT_TEMPLATE_DIR", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "GIT_CONFIG":
-		w.untrustedLocation(sc, cmd, a, "git reads helpers, hooks or configuration (which can name programs)")
+		r.untrustedLocation(a, "git reads helpers, hooks or configuration (which can name programs)")
 	case "GIT_WORK_TREE":
 		// A relative value is read where git runs, which a later cd
 		// may move (export GIT_WORK_TREE=.; cd elsewhere; git stash -u).
-		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || outsideDir(sc, a.Value) {
-			w.opaquePart(cmd, workTreeReason("GIT_WORK_TREE", a.Value))
+		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || r.outside(a.Value) {
+			r.Opaque(workTreeReason("GIT_WORK_TREE", a.Value))
 		}
 	case "GIT_DIR", "GIT_COMMON_DIR":
-		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || outsideDir(sc, a.Value) {
-			w.opaquePart(cmd, "setting "+a.Name+" makes git use the repository at "+a.Value.String()+", whose configuration and hooks can name programs to run")
+		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || r.outside(a.Value) {
+			r.Opaque("setting " + a.Name + " makes git use the repository at " + a.Value.String() + ", whose configuration and hooks can name programs to run")
 		}
 	default:
 		return false

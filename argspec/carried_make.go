@@ -1,9 +1,8 @@
-package shellparse
+package argspec
 
 import (
 	"strings"
 
-	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -19,43 +18,42 @@ import (
 // ($(shell …)) is opaque. Empty and numeric values, option words (V=1,
 // CFLAGS=-O2) and plain words that name no program in PATH (GOOS=linux)
 // cannot run anything and carry no shell syntax.
-func makeCarried(w *walker, sc *scope, cmd *Cmd) {
-	c := argspec.Normalize(cmd.Argv, false)
+func makeCarried(r *carry) {
+	c := Normalize(r.argv, false)
 	if c.Open {
-		w.opaquePart(cmd, "make with an argument not known here (it could be an option or a variable)")
+		r.Opaque("make with an argument not known here (it could be an option or a variable)")
 	}
-	w.makeReading(sc, cmd, c)
-	for _, a := range cmd.Assigns {
-		if a.Name == "PATH" || codeVars(a.Name) != "" || hiddenCodeVars(a.Name) != "" || buildProgramVar(a.Name) ||
-			makeEnvName(a.Name) {
-			continue // judged where it is set (checkAssigns, carriedEnv)
+	r.makeReading(c)
+	r.Assigns(func(name string, v word.Word) {
+		if r.JudgedWhereSet(name) || buildProgramVar(name) || makeEnvName(name) {
+			return // judged where it is set (the walker, CarriedEnv)
 		}
-		w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
-	}
+		r.makeVar(name, "=", v, true)
+	})
 }
 
-func (w *walker) makeReading(sc *scope, cmd *Cmd, c *argspec.Cmd) {
+func (r *carry) makeReading(c *Cmd) {
 	for _, o := range c.Opts {
 		if o.Value == nil {
 			continue
 		}
 		switch o.Name {
 		case "--eval":
-			w.opaquePart(cmd, "make --eval evaluates "+o.Value.String()+" as makefile text, which can run commands")
+			r.Opaque("make --eval evaluates " + o.Value.String() + " as makefile text, which can run commands")
 		case "--file":
 			t, _ := o.Value.Static()
 			switch strings.TrimPrefix(t, "./") {
 			case "Makefile", "makefile", "GNUmakefile":
 			default:
-				w.opaquePart(cmd, "make -f reads the makefile "+o.Value.String()+", whose recipes the guard does not read")
+				r.Opaque("make -f reads the makefile " + o.Value.String() + ", whose recipes the guard does not read")
 			}
 		case "--directory":
-			if outsideDir(sc, *o.Value) {
-				w.opaquePart(cmd, "make -C runs the makefile in "+o.Value.String()+", which may not be the project's")
+			if r.outside(*o.Value) {
+				r.Opaque("make -C runs the makefile in " + o.Value.String() + ", which may not be the project's")
 			}
 		case "--include-dir":
-			if outsideDir(sc, *o.Value) {
-				w.opaquePart(cmd, "make -I includes makefiles from "+o.Value.String()+", which may not be the project's")
+			if r.outside(*o.Value) {
+				r.Opaque("make -I includes makefiles from " + o.Value.String() + ", which may not be the project's")
 			}
 		}
 	}
@@ -63,24 +61,24 @@ func (w *walker) makeReading(sc *scope, cmd *Cmd, c *argspec.Cmd) {
 		t, ok := a.Static()
 		if !ok {
 			if !c.Open {
-				w.opaquePart(cmd, "make with an argument not known here (it could set a variable)")
+				r.Opaque("make with an argument not known here (it could set a variable)")
 			}
 			continue
 		}
 		if name, op, val, ok := assignName(t); ok {
-			w.makeVar(sc, cmd, name, op, word.FromLit(val), false)
-			if a := (Assign{Name: name, Value: word.FromLit(val)}); word.IsName(name) && len(argspec.EnvEffects(a.Name, a.Value)) > 0 {
+			r.makeVar(name, op, word.FromLit(val), false)
+			if v := word.FromLit(val); word.IsName(name) && len(EnvEffects(name, v)) > 0 {
 				// make exports a command-line variable to its recipes: a
 				// place a tool writes is one for them too (make test
 				// PYTEST_ADDOPTS=--basetemp=.git removed .git).
-				w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1})
+				r.Assigned(name, v)
 			}
 		}
 	}
 }
 
 // makeVar judges one variable make sees.
-func (w *walker) makeVar(sc *scope, cmd *Cmd, name, op string, v word.Word, env bool) {
+func (r *carry) makeVar(name, op string, v word.Word, env bool) {
 	what := "make variable " + name
 	if env {
 		what = "variable " + name + " in make's environment"
@@ -88,24 +86,24 @@ func (w *walker) makeVar(sc *scope, cmd *Cmd, name, op string, v word.Word, env 
 	t, ok := v.Static()
 	switch {
 	case op == "!=":
-		w.carriedShell(sc, cmd, v, "make "+name+" != (run by make's shell)")
+		r.shell(v, "make "+name+" != (run by make's shell)")
 		return
 	case name == "SHELL" || name == "MAKESHELL":
 		if env && name == "SHELL" {
 			return // make ignores SHELL from the environment
 		}
 		if !shellLike(v) {
-			w.opaquePart(cmd, "make "+name+"="+v.String()+" runs every recipe with that program")
+			r.Opaque("make " + name + "=" + v.String() + " runs every recipe with that program")
 		}
 		return
 	case name == ".SHELLFLAGS":
 		if !ok || !shellFlagsOnly(t) {
-			w.opaquePart(cmd, "make .SHELLFLAGS="+v.String()+" changes how the shell reads every recipe")
+			r.Opaque("make .SHELLFLAGS=" + v.String() + " changes how the shell reads every recipe")
 		}
 		return
 	case name == "MAKEFLAGS" || name == "MFLAGS" || name == "GNUMAKEFLAGS":
 		if !ok {
-			w.opaquePart(cmd, name+" is set to options not known here")
+			r.Opaque(name + " is set to options not known here")
 			return
 		}
 		// make reads MAKEFLAGS as options; a first word without a dash
@@ -115,26 +113,26 @@ func (w *walker) makeVar(sc *scope, cmd *Cmd, name, op string, v word.Word, env 
 			words[0] = "-" + words[0]
 		}
 		argv := append([]word.Word{word.FromLit("make")}, word.Lits(words...)...)
-		w.makeReading(sc, cmd, argspec.Normalize(argv, false))
+		r.makeReading(Normalize(argv, false))
 		return
 	case name == "MAKEFILES":
 		if !ok || strings.TrimSpace(t) != "" {
-			w.opaquePart(cmd, "MAKEFILES makes make read "+v.String()+" before the project's makefile")
+			r.Opaque("MAKEFILES makes make read " + v.String() + " before the project's makefile")
 		}
 		return
 	}
 	if !ok {
-		w.opaquePart(cmd, what+" is set to a value not known here, which a recipe may run")
+		r.Opaque(what + " is set to a value not known here, which a recipe may run")
 		return
 	}
-	if inertValue(t) || w.noSuchProgram(t) {
+	if inertValue(t) || r.noSuchProgram(t) {
 		return
 	}
 	if strings.ContainsAny(t, "$") {
-		w.opaquePart(cmd, what+" is set to "+t+", which make expands (and $(shell …) runs)")
+		r.Opaque(what + " is set to " + t + ", which make expands (and $(shell …) runs)")
 		return
 	}
-	w.carriedShell(sc, cmd, v, what+" (a recipe may run its value)")
+	r.shell(v, what+" (a recipe may run its value)")
 }
 
 // inertValue reports a variable value that a recipe cannot turn into a
@@ -158,15 +156,15 @@ func inertValue(t string) bool {
 // would fail: it carries nothing. Without a file system to look in, or
 // with a relative PATH entry, or for a shell builtin that runs its
 // arguments, every word may be a program.
-func (w *walker) noSuchProgram(t string) bool {
-	if w.opts.Glob == nil || t == "" || strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != "" {
+func (r *carry) noSuchProgram(t string) bool {
+	if t == "" || strings.Trim(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._+-") != "" {
 		return false
 	}
 	switch t {
 	case "eval", "exec", "source", ".", "command", "builtin", "trap", "alias", "time", "coproc", "fc", "enable", "hash":
 		return false
 	}
-	path := w.getenv("PATH")
+	path := r.Getenv("PATH")
 	if path == "" {
 		return false
 	}
@@ -174,7 +172,7 @@ func (w *walker) noSuchProgram(t string) bool {
 		if !strings.HasPrefix(dir, "/") {
 			return false
 		}
-		if len(w.opts.Glob(strings.TrimSuffix(dir, "/")+"/"+t)) > 0 {
+		if found, ok := r.Glob(strings.TrimSuffix(dir, "/") + "/" + t); !ok || len(found) > 0 {
 			return false
 		}
 	}
@@ -203,11 +201,11 @@ func shellFlagsOnly(t string) bool {
 
 // makeEnv: make reads its options from MAKEFLAGS (and MFLAGS,
 // GNUMAKEFLAGS), extra makefiles from MAKEFILES, its shell from MAKESHELL.
-func (w *walker) makeEnv(sc *scope, cmd *Cmd, a Assign) bool {
+func (r *carry) makeEnv(a envVar) bool {
 	if !makeEnvName(a.Name) {
 		return false
 	}
-	w.makeVar(sc, cmd, a.Name, "=", a.Value, true)
+	r.makeVar(a.Name, "=", a.Value, true)
 	return true
 }
 

@@ -1,4 +1,4 @@
-package shellparse
+package argspec
 
 import (
 	"strings"
@@ -8,14 +8,14 @@ import (
 
 // cargoCarried: cargo builds and runs the project's crate. --config
 // settings, --manifest-path elsewhere and -Z flags change what it runs.
-func cargoCarried(w *walker, sc *scope, cmd *Cmd) {
-	args := cmd.Argv[1:]
+func cargoCarried(r *carry) {
+	args := r.argv[1:]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		t, ok := a.Static()
 		if !ok {
 			if a.CouldStartWith('-') {
-				w.opaquePart(cmd, "cargo with an argument not known here where an option could be")
+				r.Opaque("cargo with an argument not known here where an option could be")
 				return
 			}
 			continue
@@ -25,11 +25,11 @@ func cargoCarried(w *walker, sc *scope, cmd *Cmd) {
 		}
 		name, val, hasVal := strings.Cut(t, "=")
 		if strings.HasPrefix(t, "-Z") {
-			w.opaquePart(cmd, "cargo "+t+" turns on unstable behaviour the guard does not read")
+			r.Opaque("cargo " + t + " turns on unstable behaviour the guard does not read")
 			continue
 		}
 		if strings.HasPrefix(t, "+") && strings.ContainsAny(t, "/.") {
-			w.opaquePart(cmd, "cargo "+t+" runs the toolchain at that path")
+			r.Opaque("cargo " + t + " runs the toolchain at that path")
 			continue
 		}
 		switch name {
@@ -37,20 +37,16 @@ func cargoCarried(w *walker, sc *scope, cmd *Cmd) {
 		default:
 			continue
 		}
-		v := word.FromLit(val)
-		if !hasVal {
-			if i+1 >= len(args) {
-				continue
-			}
-			i++
-			v = args[i]
+		v, ok := optionValue(args, &i, val, hasVal)
+		if !ok {
+			continue
 		}
 		switch name {
 		case "--config":
-			w.cargoConfigArg(sc, cmd, v)
+			r.cargoConfigArg(v)
 		case "--manifest-path", "-C":
-			if outsideDir(sc, v) {
-				w.opaquePart(cmd, "cargo "+name+" builds the crate at "+v.String()+", which may not be the project's")
+			if r.outside(v) {
+				r.Opaque("cargo " + name + " builds the crate at " + v.String() + ", which may not be the project's")
 			}
 		}
 	}
@@ -58,27 +54,27 @@ func cargoCarried(w *walker, sc *scope, cmd *Cmd) {
 
 // cargoConfigArg judges --config KEY=VALUE (a TOML setting) or --config
 // FILE.
-func (w *walker) cargoConfigArg(sc *scope, cmd *Cmd, v word.Word) {
+func (r *carry) cargoConfigArg(v word.Word) {
 	t, ok := v.Static()
 	if !ok {
-		w.opaquePart(cmd, "cargo --config with a setting not known here")
+		r.Opaque("cargo --config with a setting not known here")
 		return
 	}
 	key, val, isSetting := strings.Cut(t, "=")
 	key = strings.TrimSpace(key)
 	if !isSetting || key == "" || strings.ContainsAny(key, "/ ") {
-		w.opaquePart(cmd, "cargo --config reads the file "+t+", which can name programs to run")
+		r.Opaque("cargo --config reads the file " + t + ", which can name programs to run")
 		return
 	}
 	key = strings.ReplaceAll(key, `"`, "")
-	w.cargoSetting(sc, cmd, key, strings.TrimSpace(val), "cargo --config "+key, true)
+	r.cargoSetting(key, strings.TrimSpace(val), "cargo --config "+key, true)
 }
 
 // cargoSetting judges one cargo configuration key (from --config or a
 // CARGO_* variable). Keys that name a program are judged as that program;
 // keys known to change nothing that runs pass; every other key may (its
 // rustflags, env, paths, patches, aliases, includes) and asks.
-func (w *walker) cargoSetting(sc *scope, cmd *Cmd, key, val, what string, toml bool) {
+func (r *carry) cargoSetting(key, val, what string, toml bool) {
 	k := strings.ToLower(key)
 	parts := strings.Split(k, ".")
 	last := parts[len(parts)-1]
@@ -92,16 +88,16 @@ func (w *walker) cargoSetting(sc *scope, cmd *Cmd, key, val, what string, toml b
 			prog, ok = tomlProgram(val)
 		}
 		if !ok {
-			w.opaquePart(cmd, what+" names a program the guard cannot read ("+val+")")
+			r.Opaque(what + " names a program the guard cannot read (" + val + ")")
 			return
 		}
-		w.carriedProgram(sc, cmd, word.FromLit(prog), what)
+		r.program(word.FromLit(prog), what)
 	case parts[0] == "build" && (last == "target-dir" || last == "dep-info-basedir"):
 		// Where cargo writes the build: inside the working directory
 		// it is the project's target; elsewhere, a write the guard does
 		// not place (--config build.target-dir="/x" wrote there).
-		if v := strings.Trim(val, `"' `); v == "" || outsideDir(sc, word.FromLit(v)) {
-			w.opaquePart(cmd, what+" makes cargo write the build in "+val)
+		if v := strings.Trim(val, `"' `); v == "" || r.outside(word.FromLit(v)) {
+			r.Opaque(what + " makes cargo write the build in " + val)
 		}
 	case parts[0] == "build" && (last == "jobs" || last == "target" || last == "incremental"),
 		parts[0] == "term", parts[0] == "cargo-new", parts[0] == "future-incompat-report",
@@ -113,12 +109,12 @@ func (w *walker) cargoSetting(sc *scope, cmd *Cmd, key, val, what string, toml b
 	case parts[0] == "build" && (last == "rustflags" || last == "rustdocflags"),
 		parts[0] == "target" && (last == "rustflags" || last == "rustdocflags"):
 		if !toml {
-			w.rustFlags(sc, cmd, val, what)
+			r.rustFlags(val, what)
 			return
 		}
-		w.opaquePart(cmd, what+" passes flags to rustc, which can name programs")
+		r.Opaque(what + " passes flags to rustc, which can name programs")
 	default:
-		w.opaquePart(cmd, what+" changes cargo's configuration in a way that can run other programs or code")
+		r.Opaque(what + " changes cargo's configuration in a way that can run other programs or code")
 	}
 }
 
@@ -163,7 +159,7 @@ func tomlProgram(v string) (string, bool) {
 // rustFlags judges RUSTFLAGS: lint levels, cfgs and code-generation
 // settings that run nothing pass; -C linker names a program; any other
 // flag can load code (-Z codegen-backend, -C link-arg, plugins) and asks.
-func (w *walker) rustFlags(sc *scope, cmd *Cmd, t, what string) {
+func (r *carry) rustFlags(t, what string) {
 	fields := strings.FieldsFunc(t, func(r rune) bool { return r == ' ' || r == '\t' || r == '\x1f' })
 	for i := 0; i < len(fields); i++ {
 		f := fields[i]
@@ -181,39 +177,39 @@ func (w *walker) rustFlags(sc *scope, cmd *Cmd, t, what string) {
 			k, v, _ := strings.Cut(setting, "=")
 			switch k {
 			case "linker":
-				w.carriedProgram(sc, cmd, word.FromLit(v), what+" -C linker")
+				r.program(word.FromLit(v), what+" -C linker")
 			case "target-cpu", "target-feature", "opt-level", "debuginfo", "debug-assertions", "overflow-checks",
 				"codegen-units", "incremental", "instrument-coverage", "lto", "panic", "relocation-model",
 				"force-frame-pointers", "strip", "embed-bitcode", "split-debuginfo", "symbol-mangling-version", "code-model":
 			default:
-				w.opaquePart(cmd, what+" passes -C "+k+" to rustc, which the guard does not read")
+				r.Opaque(what + " passes -C " + k + " to rustc, which the guard does not read")
 			}
 		default:
-			w.opaquePart(cmd, what+" passes "+f+" to rustc, which the guard does not read")
+			r.Opaque(what + " passes " + f + " to rustc, which the guard does not read")
 		}
 	}
 }
 
 // cargoEnv: the programs cargo runs, rustc's flags, and CARGO_* (cargo's
 // configuration keys, read as --config settings).
-func (w *walker) cargoEnv(sc *scope, cmd *Cmd, a Assign) bool {
+func (r *carry) cargoEnv(a envVar) bool {
 	name := a.Name
 	t, static := a.Value.Static()
 	switch {
 	case name == "RUSTC" || name == "RUSTC_WRAPPER" || name == "RUSTC_WORKSPACE_WRAPPER" || name == "RUSTDOC" || name == "CARGO" ||
 		name == "RUSTC_LINKER":
-		w.carriedProgram(sc, cmd, a.Value, name+" (a program cargo runs)")
+		r.program(a.Value, name+" (a program cargo runs)")
 	case name == "RUSTFLAGS" || name == "RUSTDOCFLAGS" || name == "CARGO_ENCODED_RUSTFLAGS" || name == "CARGO_ENCODED_RUSTDOCFLAGS":
 		if !static {
-			w.opaquePart(cmd, name+" is set to flags not known here (rustc flags can name programs)")
+			r.Opaque(name + " is set to flags not known here (rustc flags can name programs)")
 			return true
 		}
-		w.rustFlags(sc, cmd, t, name)
+		r.rustFlags(t, name)
 	case name == "CARGO_HOME" || name == "RUSTUP_HOME":
-		w.untrustedLocation(sc, cmd, a, "cargo and rustup read their configuration and toolchains")
+		r.untrustedLocation(a, "cargo and rustup read their configuration and toolchains")
 	case name == "RUSTUP_TOOLCHAIN":
 		if !static || strings.ContainsAny(t, "/~") {
-			w.opaquePart(cmd, "RUSTUP_TOOLCHAIN="+a.Value.String()+" runs the toolchain at that path")
+			r.Opaque("RUSTUP_TOOLCHAIN=" + a.Value.String() + " runs the toolchain at that path")
 		}
 	case strings.HasPrefix(name, "CARGO_"):
 		key := cargoEnvKey(name)
@@ -221,10 +217,10 @@ func (w *walker) cargoEnv(sc *scope, cmd *Cmd, a Assign) bool {
 			return false
 		}
 		if !static {
-			w.opaquePart(cmd, name+" is set to a value not known here (cargo reads it as its "+key+" setting)")
+			r.Opaque(name + " is set to a value not known here (cargo reads it as its " + key + " setting)")
 			return true
 		}
-		w.cargoSetting(sc, cmd, key, t, name, false)
+		r.cargoSetting(key, t, name, false)
 	default:
 		return false
 	}

@@ -1,0 +1,100 @@
+package policy
+
+import (
+	"errors"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Secrets anywhere, known by their names or their content: private keys,
+// keystores, Terraform state, token files. A file whose name always
+// means a secret asks when read, there or not; a file whose name only may
+// (server.pem, .npmrc, credentials.json) asks when what it holds when the
+// command is judged says so (a PRIVATE KEY block, an auth token, a
+// service account's key). Recursive reads (grep -r x .) are not looked
+// into for these: the home's rows and dotenv files are.
+
+// secretByName reports whether a file's name always means a secret.
+func secretByName(base string) bool {
+	switch base {
+	case "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
+		"master.key", ".git-credentials", ".netrc", "_netrc", ".pgpass", ".vault-token":
+		return true
+	}
+	for _, ext := range []string{".tfstate", ".tfstate.backup", ".p12", ".pfx", ".jks", ".keystore", ".kdbx"} {
+		if strings.HasSuffix(base, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// secretContent is, for a name that may hold a secret, the pattern of
+// what says it does; nil when the name is not one of them.
+func secretContent(base string) *regexp.Regexp {
+	switch {
+	case strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || base == "key":
+		return privateKeyBlock()
+	case base == ".npmrc" || base == ".yarnrc.yml" || base == ".pypirc":
+		return tokenLine()
+	case strings.HasSuffix(base, ".json"):
+		l := strings.ToLower(base)
+		for _, w := range []string{"cred", "secret", "service", "account", "key", "token", "auth"} {
+			if strings.Contains(l, w) {
+				return jsonSecret()
+			}
+		}
+	}
+	return nil
+}
+
+var (
+	privateKeyBlock = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----`) })
+	tokenLine       = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(?im)^\s*(\S*:)?(_authToken|_auth|_password|npmAuthToken|npmAuthIdent|password)\s*[=:]`)
+	})
+	jsonSecret = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`"(private_key|client_secret|refresh_token|access_token|secret_access_key)"\s*:`)
+	})
+)
+
+// maxSecretProbe bounds what is read of one file to look for a secret.
+const maxSecretProbe = 256 << 10
+
+// readsSecretFile matches a read of a file whose name or content says it
+// holds a secret.
+func readsSecretFile(p *Part, e Effect) word.Tri {
+	if !readsContent(e) || e.Recursive {
+		return word.No
+	}
+	paths := e.Path.Matches
+	if s, ok := e.Path.Static(); ok {
+		paths = []string{s}
+	} else if tail, ok := literalTail(e.Written); ok && len(paths) == 0 {
+		// cat "$d"/server.key: the name is known, the place is not.
+		if base := filepath.Base(tail); secretByName(base) && !strings.HasSuffix(base, ".pub") || secretContent(base) != nil {
+			return word.Maybe
+		}
+	}
+	for _, s := range paths {
+		base := filepath.Base(s)
+		if secretByName(base) && !strings.HasSuffix(base, ".pub") {
+			return word.Yes
+		}
+		if re := secretContent(base); re != nil {
+			b, err := atomicfile.ReadFile(s, maxSecretProbe)
+			if err == nil && re.Match(b) {
+				return word.Yes
+			}
+			if errors.Is(err, atomicfile.ErrTooLarge) {
+				return word.Maybe // a larger file than a key or token file: it may still hold one
+			}
+		}
+	}
+	return word.No
+}

@@ -1,0 +1,150 @@
+package policy
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Git configuration files hold credentials when a remote's URL carries
+// them (https://user:TOKEN@host/…) or a checkout left an Authorization
+// header in them (actions/checkout's http.…extraheader). Such a file is
+// read as any other file would be until it does: then reading it, and the
+// git commands that print it (git config -l, git remote -v), ask. What is
+// in the file is looked at when the command is judged.
+
+// gitCredential finds a credential in git configuration text.
+var gitCredential = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?i)://[^/\s:@"]+:[^/\s@"]+@|extraheader\s*=\s*"?\s*authorization\s*:|^\s*(password|token|oauthtoken)\s*=`)
+})
+
+// maxGitConfig bounds what is read of one configuration file.
+const maxGitConfig = 1 << 20
+
+type credCache struct {
+	mu sync.Mutex
+	m  map[string]bool
+}
+
+// gitConfigHasCredential reports whether the file at path holds a
+// credential, reading each file once in a judgement (see ForJudgement).
+func (e *Env) gitConfigHasCredential(path string) bool {
+	read := func() bool {
+		b, err := atomicfile.ReadFile(path, maxGitConfig)
+		return err == nil && gitCredential().Match(multiline(b))
+	}
+	c := e.gitCreds
+	if c == nil {
+		return read()
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if v, ok := c.m[path]; ok {
+		return v
+	}
+	c.m[path] = read()
+	return c.m[path]
+}
+
+// multiline makes ^ in the pattern match at each line (the (?m) flag,
+// kept out of the pattern so that it reads as it is written).
+func multiline(b []byte) []byte {
+	return append([]byte("\n"), b...)
+}
+
+// readsGitCredentials matches a read of a repository's or the user's git
+// configuration while it holds a credential.
+func readsGitCredentials(p *Part, e Effect) word.Tri {
+	if !readsContent(e) || p.env == nil {
+		return word.No
+	}
+	paths := e.Path.Matches // a glob's matches (cat .git/conf*)
+	if s, ok := e.Path.Static(); ok {
+		paths = []string{s}
+	}
+	for _, s := range paths {
+		if t := gitConfigRead(p, e, s); t != word.No {
+			return t
+		}
+	}
+	return word.No
+}
+
+// gitConfigRead judges a read of the file or tree at s.
+func gitConfigRead(p *Part, e Effect, s string) word.Tri {
+	if !strings.HasSuffix(s, "/.git/config") && !strings.HasSuffix(s, "/.gitconfig") && !strings.HasSuffix(s, "/git/config") {
+		if !e.Recursive {
+			return word.No
+		}
+		// grep -r token .git, grep -r x .: the repository's config below.
+		if cfg := filepath.Join(s, "config"); filepath.Base(s) == ".git" && p.env.gitConfigHasCredential(cfg) {
+			return word.Yes
+		}
+		if cfg := filepath.Join(s, ".git", "config"); p.env.gitConfigHasCredential(cfg) && !e.SkipHidden {
+			return word.Yes
+		}
+		return word.No
+	}
+	if p.env.gitConfigHasCredential(s) {
+		return word.Yes
+	}
+	return word.No
+}
+
+// printsGitCredentials matches git commands that print configuration or
+// remote URLs (git config -l/--get…, git remote -v, git remote get-url)
+// in a repository whose configuration, or the user's, holds a
+// credential.
+func printsGitCredentials(p *Part) word.Tri {
+	c := p.Norm
+	if c == nil || c.Prog != "git" || len(c.Sub) == 0 || p.env == nil {
+		return word.No
+	}
+	switch c.Sub[0] {
+	case "config":
+		if c.HasAny("--unset", "--unset-all", "--add", "--replace-all", "--rename-section", "--remove-section", "--edit") {
+			return word.No
+		}
+		// git config KEY VALUE sets; git config KEY, -l, --get… print.
+		if len(c.Args) >= 2 && !c.HasAny("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--list") {
+			return word.No
+		}
+	case "remote":
+		if !c.HasAny("--verbose") && (len(c.Args) == 0 || c.Args[0].String() != "get-url" && c.Args[0].String() != "show" && c.Args[0].String() != "-v") {
+			return word.No
+		}
+	default:
+		return word.No
+	}
+	for _, f := range gitConfigFiles(p) {
+		if p.env.gitConfigHasCredential(f) {
+			return word.Yes
+		}
+	}
+	return word.No
+}
+
+// gitConfigFiles are the configuration files git reads for a command run
+// in the part's directories: each one's repository's, and the user's.
+func gitConfigFiles(p *Part) []string {
+	var out []string
+	dirs := p.Cwd.Dirs
+	if p.Cwd.Unknown || len(dirs) == 0 {
+		dirs = []string{p.env.Project}
+	}
+	for _, d := range dirs {
+		if root, ok := gitRoot(d); ok {
+			out = append(out, filepath.Join(root, ".git", "config"))
+		}
+	}
+	if home := p.env.Home; home != "" {
+		// (An XDG_CONFIG_HOME elsewhere is not looked at: the guard's
+		// environment is the caller's to give.)
+		out = append(out, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+	}
+	return out
+}

@@ -1,0 +1,227 @@
+package shellparse
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// builtin walks a call of a bash builtin that changes what the walk knows
+// (the working directory, variables, functions, shell options, traps,
+// aliases) or runs code (eval, source), and reports whether it did; other
+// names, and builtins that are plain commands to judge, are run's.
+func (w *walker) builtin(sc *scope, cmd *Cmd, name string) bool {
+	argv, assigns := cmd.Argv, cmd.Assigns
+	switch name {
+	case "eval":
+		w.evalCmd(sc, cmd)
+		return true
+	case "source", ".":
+		cmd.Opaque, cmd.CodeArg = "runs the commands in a file", 1
+		if len(argv) < 2 {
+			cmd.Opaque, cmd.CodeArg = "", -1
+		} else if w.sourceScript(sc, cmd) {
+			return true
+		}
+		w.emit(cmd)
+		w.unknownAfterSource(sc)
+		return true
+	case "trap":
+		w.emit(cmd)
+		w.trapCmd(sc, argv)
+		return true
+	case "alias":
+		w.emit(cmd)
+		w.aliasCmd(sc, argv)
+		return true
+	case "cd", "pushd", "popd":
+		w.emit(cmd)
+		w.cd(sc, name, argv, w.cdpath(sc, assigns))
+		return true
+	case "exit", "return", "logout":
+		w.emit(cmd)
+		if len(w.calls) == 0 || name == "exit" {
+			sc.dead = true
+		}
+		return true
+	case "set":
+		w.emit(cmd)
+		w.setCmd(sc, argv)
+		return true
+	case "shopt":
+		w.shoptCmd(cmd)
+		return true
+	case "shift":
+		w.shiftCmd(sc, cmd)
+		return true
+	case "unset":
+		w.unsetCmd(sc, cmd)
+		return true
+	case "read", "mapfile", "readarray", "getopts", "printf":
+		w.emit(cmd)
+		w.varSetters(sc, name, argv)
+		return true
+	case "export", "declare", "local", "readonly", "typeset":
+		w.declareCall(sc, cmd, name)
+		return true
+	case "test", "[":
+		w.emit(cmd)
+		for i, a := range argv {
+			if t, _ := a.Static(); (t == "-v" || t == "-R") && i+1 < len(argv) {
+				w.varNameArg(sc, argv[i+1], name+" -v")
+			}
+		}
+		return true
+	case "enable":
+		for _, a := range argv[1:] {
+			if t, _ := a.Static(); strings.HasPrefix(t, "-") && strings.Contains(t, "f") {
+				cmd.Opaque = "loads a builtin from a shared library"
+			}
+		}
+		w.emit(cmd)
+		return true
+	case "hash":
+		for _, a := range argv[1:] {
+			if t, _ := a.Static(); strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
+				cmd.Opaque = "hash -p makes a command name run another program"
+			}
+		}
+		w.emit(cmd)
+		return true
+	case "fc":
+		cmd.Opaque = "fc runs commands from the shell history"
+		w.emit(cmd)
+		return true
+	case "compgen", "complete":
+		for _, a := range argv[1:] {
+			if t, _ := a.Static(); t == "-C" || t == "-F" {
+				cmd.Opaque = name + " -C/-F names a command or function to run"
+			}
+		}
+		w.emit(cmd)
+		return true
+	case "let":
+		w.emit(cmd)
+		for _, a := range argv[1:] {
+			w.arithText(sc, a, "let")
+		}
+		return true
+	}
+	return false
+}
+
+// unsetCmd walks unset: the variables and functions it removes, and the
+// names it takes, which may carry subscripts bash evaluates.
+func (w *walker) unsetCmd(sc *scope, cmd *Cmd) {
+	argv := cmd.Argv
+	w.emit(cmd)
+	funcs, refsOnly := false, false
+	for _, a := range argv[1:] {
+		t, ok := a.Static()
+		switch {
+		case !ok:
+			w.varNameArg(sc, a, "unset")
+		case t == "-f":
+			funcs = true
+		case t == "-n":
+			refsOnly = true
+		case strings.HasPrefix(t, "-"):
+		case strings.HasPrefix(t, "GUARD_EXEC_"):
+			w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+		case funcs:
+			sc.deleteFunc(t)
+			if !w.may.second {
+				w.may.unsetF[t] = true
+			}
+		case strings.Contains(t, "["):
+			// One element: the array is no longer known.
+			w.varNameArg(sc, a, "unset")
+			if base, _, _ := strings.Cut(t, "["); word.IsName(base) {
+				sc.setUnknown(base)
+			}
+		case refsOnly:
+			w.varNameArg(sc, a, "unset")
+			sc.store(t, varState{unset: true})
+		default:
+			// Through a name reference: unset r unsets what r names.
+			w.varNameArg(sc, a, "unset")
+			sc.put(t, varState{unset: true})
+			// Without -v, a name no variable has is a function's:
+			// whether one is set is not known here (the environment).
+			if !w.may.second {
+				w.may.unsetF[t] = true
+			}
+		}
+	}
+}
+
+// declareCall walks a declaration builtin called as a plain command
+// (quoted or escaped: \\export), whose NAME=VALUE words set variables.
+func (w *walker) declareCall(sc *scope, cmd *Cmd, name string) {
+	argv := cmd.Argv
+	// Reached when quoted or escaped (\export): a plain call.
+	w.emit(cmd)
+	for _, a := range argv[1:] {
+		if t, ok := a.Static(); ok && strings.HasPrefix(t, "-") {
+			continue
+		}
+		w.varNameArg(sc, a, name)
+		t, static := a.Static()
+		if !static {
+			sc.havocVars() // NAME=VALUE known only at run time: any name
+			continue
+		}
+		n, v, hasVal := strings.Cut(t, "=")
+		if strings.HasPrefix(n, "GUARD_EXEC_") {
+			w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+		}
+		if hasVal && word.IsName(n) && strings.HasPrefix(v, "(") {
+			w.compoundText(sc, name, n, v)
+			continue
+		}
+		if hasVal && word.IsName(n) {
+			sc.set(n, word.FromLit(v))
+			w.checkAssigns(sc, []Assign{{Name: n, Value: word.FromLit(v)}}, true)
+		}
+	}
+}
+
+// shoptCmd notes the shell options that change what globs and pipelines
+// may do (may.go).
+func (w *walker) shoptCmd(cmd *Cmd) {
+	argv := cmd.Argv
+	w.emit(cmd)
+	for _, a := range argv[1:] {
+		if t, ok := a.Static(); (!ok || t == "nullglob" || t == "failglob") && !w.may.second {
+			w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
+		}
+		if t, ok := a.Static(); (!ok || t == "dotglob") && !w.may.second {
+			w.may.dotglob = true // globs may match names starting with a dot
+		}
+		if t, ok := a.Static(); (!ok || t == "lastpipe") && !w.may.second {
+			w.may.lastpipe = true // a pipeline's last command may run in this shell
+		}
+	}
+}
+
+// shiftCmd shifts the positional parameters when they are known.
+func (w *walker) shiftCmd(sc *scope, cmd *Cmd) {
+	argv := cmd.Argv
+	w.emit(cmd)
+	if w.may.inTrap > 0 && !w.may.second {
+		w.may.paramsDeferred = true
+	}
+	if !sc.paramsUnknown && len(sc.params) > 1 {
+		n := 1
+		if len(argv) > 1 {
+			if t, ok := argv[1].Static(); ok && word.IsInteger(t) {
+				n = atoi(t)
+			} else {
+				sc.paramsUnknown = true
+			}
+		}
+		if n < len(sc.params) {
+			sc.params = append([]string{sc.params[0]}, sc.params[1+n:]...)
+		}
+	}
+}
