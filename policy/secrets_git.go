@@ -19,7 +19,7 @@ import (
 
 // gitCredential finds a credential in git configuration text.
 var gitCredential = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?i)://[^/\s:@"]+:[^/\s@"]+@|extraheader\s*=\s*"?\s*authorization\s*:|^\s*(password|token|oauthtoken)\s*=`)
+	return regexp.MustCompile(`(?im)://[^/\s:@"]+:[^/\s@"]+@|extraheader\s*=\s*"?\s*authorization\s*:|^\s*(password|token|oauthtoken)\s*=`)
 })
 
 // maxGitConfig bounds what is read of one configuration file.
@@ -35,7 +35,7 @@ type credCache struct {
 func (e *Env) gitConfigHasCredential(path string) bool {
 	read := func() bool {
 		b, err := atomicfile.ReadFile(path, maxGitConfig)
-		return err == nil && gitCredential().Match(multiline(b))
+		return err == nil && gitCredential().Match(b)
 	}
 	c := e.gitCreds
 	if c == nil {
@@ -48,12 +48,6 @@ func (e *Env) gitConfigHasCredential(path string) bool {
 	}
 	c.m[path] = read()
 	return c.m[path]
-}
-
-// multiline makes ^ in the pattern match at each line (the (?m) flag,
-// kept out of the pattern so that it reads as it is written).
-func multiline(b []byte) []byte {
-	return append([]byte("\n"), b...)
 }
 
 // readsGitCredentials matches a read of a repository's or the user's git
