@@ -865,7 +865,9 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 			add(beforeColon(v), Read, false)
 		}
 	}
-	if c.HasAny("--remote-name", "--remote-name-all") {
+	// -O writes into the output directory; so does -o NAME when there is
+	// one (curl --output-dir ~ -o .bashrc).
+	if c.HasAny("--remote-name", "--remote-name-all") || len(c.Values("--output-dir")) > 0 {
 		dirs := c.Values("--output-dir")
 		if len(dirs) == 0 {
 			dirs = []word.Word{word.FromLit(".")}

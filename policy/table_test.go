@@ -1028,6 +1028,7 @@ func TestCurlOptions(t *testing.T) {
 		{"curl -fsSL https://example.com/x.tar.gz -o x.tgz", "allow"},
 		{"curl --no-progress-meter --retry-connrefused --retry 3 https://example.com", "allow"},
 		{"curl --trace ~/.bashrc https://example.com", "ask"},
+		{"curl --output-dir ~ -o .bashrc https://example.com", "ask"},
 		{"curl --stderr ~/.bashrc https://example.com", "ask"},
 		{"curl --libcurl ~/.bashrc https://example.com", "ask"},
 		{"curl --etag-save ~/.bashrc https://example.com", "ask"},
