@@ -124,7 +124,8 @@ func EnvDefault(name string) string {
 //   - RIPGREP_CONFIG_PATH=F is a file of options, --pre CMD among them;
 //   - BAT_PAGER=CMD runs with bat --paging=always;
 //   - KUBECONFIG=F:G are kubeconfigs, whose exec credential plugins
-//     kubectl and helm run.
+//     kubectl and helm run;
+//   - MANOPT='-H CMD' (or -P, -C) are options before man's own.
 //
 // What they run is a write to a place known only at run time, so the
 // assignment asks wherever the text makes it.
@@ -163,6 +164,16 @@ func envCodeEffects(name string, value word.Word) ([]Effect, bool) {
 			effs = append(effs, runs("a program tar's options name"))
 		}
 		return effs, true
+	case "MANOPT":
+		// man reads MANOPT as options before its own: -H/--html runs a
+		// browser, -P/--pager a pager, -C/--config-file a configuration
+		// that names programs (man-db).
+		f := fields()
+		if !value.IsStatic() || gnuFlag(f, "--html") || gnuShort(f, manFlags, 'H') || gnuFlag(f, "--pager") || gnuShort(f, manFlags, 'P') ||
+			gnuFlag(f, "--config-file") || gnuShort(f, manFlags, 'C') {
+			return []Effect{runs("a program man's options name")}, true
+		}
+		return nil, true
 	case "RIPGREP_CONFIG_PATH":
 		return []Effect{{Path: value, Access: Read}, runs("a program the ripgrep configuration may name (--pre)")}, true
 	case "KUBECONFIG":
