@@ -125,7 +125,9 @@ func EnvDefault(name string) string {
 //   - BAT_PAGER=CMD runs with bat --paging=always;
 //   - KUBECONFIG=F:G are kubeconfigs, whose exec credential plugins
 //     kubectl and helm run;
-//   - MANOPT='-H CMD' (or -P, -C) are options before man's own.
+//   - MANOPT='-H CMD' (or -P, -C) are options before man's own;
+//   - XZ_OPT='--files=F' (and XZ_DEFAULTS) make every xz, tar -J's too,
+//     compress and remove the files F lists.
 //
 // What they run is a write to a place known only at run time, so the
 // assignment asks wherever the text makes it.
@@ -172,6 +174,21 @@ func envCodeEffects(name string, value word.Word) ([]Effect, bool) {
 		if !value.IsStatic() || gnuFlag(f, "--html") || gnuShort(f, manFlags, 'H') || gnuFlag(f, "--pager") || gnuShort(f, manFlags, 'P') ||
 			gnuFlag(f, "--config-file") || gnuShort(f, manFlags, 'C') {
 			return []Effect{runs("a program man's options name")}, true
+		}
+		return nil, true
+	case "XZ_OPT", "XZ_DEFAULTS":
+		// xz reads them as options before its own, wherever it runs (tar
+		// -J runs it): --files=F compresses the files F names, and
+		// removes each (xz 5.4: XZ_OPT=--files=list tar cJf o empty
+		// replaced the file in list by its .xz).
+		f := fields()
+		names := gnuValues(f, "", "--files", "--files0")
+		if !value.IsStatic() || len(names) > 0 {
+			effs := []Effect{runs("the files xz's --files list names, compressed and removed")}
+			for _, n := range names {
+				effs = append(effs, Effect{Path: n, Access: Read})
+			}
+			return effs, true
 		}
 		return nil, true
 	case "RIPGREP_CONFIG_PATH":

@@ -487,6 +487,8 @@ func TestEnvCodeEffects(t *testing.T) {
 		{"LESS", "--lesskey-src=k", []string{"read k", "write a program the lesskey file k may name (#env LESSOPEN)"}},
 		{"TAR_OPTIONS", "--no-same-owner", []string{}},
 		{"MANOPT", "-a", []string{}},
+		{"XZ_OPT", "-9 -T0", []string{}},
+		{"XZ_OPT", "--files=list", []string{"write the files xz's --files list names, compressed and removed (XZ_OPT=--files=list)", "read list"}},
 		{"MANOPT", "--html=firefox", []string{"write a program man's options name (MANOPT=--html=firefox)"}},
 		{"MANOPT", "-Pcat", []string{"write a program man's options name (MANOPT=-Pcat)"}},
 		{"TAR_OPTIONS", "--checkpoint-action=exec=id", []string{"write a program tar's options name (TAR_OPTIONS=--checkpoint-action=exec=id)"}},
