@@ -30,7 +30,7 @@ def chain(n):
         return parts[::-1], None
     return parts[::-1], n
 
-out = {"imports": [], "refs": [], "calls": [], "attrs": [], "defs": [], "stores": []}
+out = {"imports": [], "refs": [], "calls": [], "attrs": [], "defs": [], "stores": [], "subs": []}
 seen = set()
 
 def add(kind, d):
@@ -83,6 +83,14 @@ class V(ast.NodeVisitor):
             ch, base = chain(n.value)
             if base is None:
                 add("stores", {"chain": ch, "line": n.lineno})
+                self.visit(n.slice)
+                return  # what is stored into is no read of it
+        elif isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
+            # x[KEY] of a dotted name (os.environ["HOME"]): which key.
+            ch, base = chain(n.value)
+            if base is None:
+                add("subs", {"chain": ch, "key": n.slice.value, "line": n.lineno})
+                return  # the chain is this fact, not a bare reference
         self.generic_visit(n)
     def visit_ClassDef(self, n):
         add("defs", {"kind": "class", "name": n.name, "line": n.lineno,

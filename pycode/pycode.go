@@ -681,9 +681,33 @@ func (st *state) judge(f *facts, file string, depth int) {
 			}
 		}
 	}
+	for _, sb := range f.Subs {
+		for _, b := range binds[sb.Chain[0]] {
+			if b.local {
+				continue
+			}
+			if full := strings.Join(append(strings.Split(b.dotted, "."), sb.Chain[1:]...), "."); full == "os.environ" || full == "os.environb" {
+				st.envRead(sb.Key, sb.Line)
+			} else {
+				st.chain(append(strings.Split(b.dotted, "."), sb.Chain[1:]...), false, "Load", sb.Line)
+			}
+		}
+	}
 	for _, c := range f.Calls {
 		st.call(c, binds)
 	}
+}
+
+// envRead reports a read of the environment as the command that prints
+// the same (printenv NAME, or printenv for all of it when name is ""), so
+// that the rules about secret variables judge it: a read is a send, and
+// the guard cannot tell printing a value from using it.
+func (st *state) envRead(name string, line int) {
+	argv := []string{"printenv"}
+	if name != "" {
+		argv = append(argv, name)
+	}
+	st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python os.environ", Line: line})
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -767,17 +791,24 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		st.ask("uses " + dotted + at)
 		return
 	}
+	if len(rest) == 1 && ctx == "Load" && (dotted == "os.environ" || dotted == "os.environb") {
+		st.envRead("", line) // print(os.environ), dict(os.environ), e = os.environ
+	}
 	if len(rest) > 1 {
 		switch dotted {
 		case "sys.path":
 			if rest[1] != "copy" && rest[1] != "index" && rest[1] != "count" {
 				st.ask("changes sys.path, where modules are imported from" + at)
 			}
-		case "os.environ":
+		case "os.environ", "os.environb":
 			switch rest[1] {
-			case "get", "copy", "items", "keys", "values":
+			case "get", "keys":
+				// get: a call, judged with its argument (call).
+			case "copy", "items", "values":
+				st.envRead("", line)
 			default:
 				st.envChanged = true
+				st.envRead("", line) // pop, setdefault, … return values
 			}
 		case "os.path":
 		}
@@ -821,6 +852,15 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			st.shellCall(c, d)
 		case d == "urllib.request.urlopen":
 			st.urlopen(c, d)
+		case d == "os.getenv" || d == "os.getenvb" || d == "os.environ.get" || d == "os.environb.get" || d == "os.environ.pop" || d == "os.environ.setdefault":
+			name := ""
+			if len(c.Args) > 0 && !c.Star {
+				name, _ = c.Args[0].str()
+			}
+			if n, ok := c.Kw["key"]; ok {
+				name, _ = n.str()
+			}
+			st.envRead(name, c.Line)
 		case d == "logging.basicConfig":
 			if _, ok := c.Kw["filename"]; ok || c.Star {
 				st.ask("logging.basicConfig may write a log file" + at)

@@ -67,7 +67,14 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import subprocess\nsubprocess.run(['ls'], shell=flag)", ask: "shell= known only at run time"},
 		{code: "import subprocess\nsubprocess.run(*args)", ask: "arguments not known here"},
 		{code: "import os\nos.environ['PATH'] = '/x'\nos.system('ls')", cmds: "sh:ls", ask: "changes the environment"},
-		{code: "import os\nprint(os.environ.get('HOME'))"},
+		// A read of the environment is the printenv that shows the same,
+		// for the rules about secret variables to judge.
+		{code: "import os\nprint(os.environ.get('HOME'))", cmds: "printenv HOME"},
+		{code: "import os\nprint(os.environ['GITHUB_TOKEN'], os.getenv('X'))", cmds: "printenv GITHUB_TOKEN|printenv X"},
+		{code: "import os\nprint(os.environ)", cmds: "printenv"},
+		{code: "import os\nfor k, v in os.environ.items(): print(k, v)", cmds: "printenv"},
+		{code: "import os\nk = 'A'\nprint(os.environ[k])", cmds: "printenv"},
+		{code: "import os\nprint(sorted(os.environ.keys()))"},
 		// Hiding a call.
 		{code: "import os\ngetattr(os, 'sys'+'tem')('id')", ask: "getattr with a name built at run time"},
 		{code: "import os\ngetattr(os, 'system')('id')", ask: "uses os.system other than by calling it"},

@@ -59,6 +59,12 @@ type facts struct {
 		Chain []string `json:"chain"`
 		Line  int      `json:"line"`
 	} `json:"stores"`
+	// Subs are loads of a literal key of a dotted name (os.environ["X"]).
+	Subs []struct {
+		Chain []string `json:"chain"`
+		Key   string   `json:"key"`
+		Line  int      `json:"line"`
+	} `json:"subs"`
 }
 
 // call is one call: Chain is the dotted name called (after the receiver
