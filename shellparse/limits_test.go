@@ -3,8 +3,10 @@ package shellparse_test
 import (
 	"errors"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/guard-exec/guard-exec/shellparse"
 )
@@ -150,6 +152,29 @@ func TestWordsBounded(t *testing.T) {
 		}
 		if n > 768<<20 { // about 600 bytes a word
 			t.Errorf("%.20s…: %d MiB allocated", src, n>>20)
+		}
+	}
+}
+
+// Arithmetic evaluates a variable's value as an expression, and each name
+// in it in turn: each name once in one arithmetic, so a value naming
+// another twice (a=a==a, a0=a1+a1, a1=a2+a2, …) is not evaluated 2^depth
+// times (a=a==a;$((a)) ran forever).
+func TestArithmeticNamesOnce(t *testing.T) {
+	var chain strings.Builder
+	for i := range 30 {
+		chain.WriteString("a" + strconv.Itoa(i) + "=a" + strconv.Itoa(i+1) + "+a" + strconv.Itoa(i+1) + "; ")
+	}
+	for name, src := range map[string]string{
+		"self, twice": "a=a==a; echo $((a))",
+		"a chain":     chain.String() + "a30=1; echo $((a0))",
+	} {
+		done := make(chan error, 1)
+		go func() { _, err := parse(src); done <- err }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: not judged in a minute", name)
 		}
 	}
 }

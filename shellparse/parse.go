@@ -30,6 +30,9 @@ type walker struct {
 	curScope   *scope
 	checking   bool // walking only to find differentials (uncalled functions)
 	arithDepth int
+	// arithNames are the names the current arithmetic (arithDepth > 0)
+	// has evaluated: true while one is being evaluated, false once done.
+	arithNames map[string]bool
 	depth      int  // statements being walked, one within another
 	words      int  // in the commands reported
 	aliases    bool // an alias was defined: a command word may not be what it reads

@@ -964,13 +964,27 @@ func (w *walker) arithName(sc *scope, name string) {
 		return
 	}
 	// A value naming another variable is evaluated in turn; bash stops at
-	// a recursion limit, so does the guard.
+	// a recursion limit, so does the guard. Each name is evaluated once in
+	// one arithmetic: a=a==a (or a=b+b, b=c+c, …) named it 2^depth times.
+	if w.arithDepth == 0 {
+		clear(w.arithNames)
+	}
+	if active, seen := w.arithNames[name]; seen {
+		if active {
+			w.dataAsCode("arithmetic on $" + name + " refers to variables in a loop")
+		}
+		return // evaluated already: nothing new to find in its value
+	}
 	if w.arithDepth++; w.arithDepth > 32 {
 		w.arithDepth--
 		w.dataAsCode("arithmetic on $" + name + " refers to variables in a loop")
 		return
 	}
-	defer func() { w.arithDepth-- }()
+	if w.arithNames == nil {
+		w.arithNames = map[string]bool{}
+	}
+	w.arithNames[name] = true
+	defer func() { w.arithDepth--; w.arithNames[name] = false }()
 	v, known := sc.get(w, name)
 	if s, ok := v.Static(); known && ok {
 		if word.IsInteger(s) || s == "" {
