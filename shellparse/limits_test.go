@@ -178,3 +178,24 @@ func TestArithmeticNamesOnce(t *testing.T) {
 		}
 	}
 }
+
+// A variable's known value is bounded: a=$a$a forty times was a value of
+// a terabyte, built by the walk.
+func TestValuesBounded(t *testing.T) {
+	for name, step := range map[string]string{
+		"a=$a$a":          "a=$a$a",
+		`a="$a $a"`:       `a="$a $a"`,
+		"a+=$a":           "a+=$a",
+		`a=("${a[@]}"…)`:  `a=("${a[@]}" "${a[@]}")`,
+		"export a=$a$a$a": "export a=$a$a$a",
+	} {
+		src := "a=x; " + strings.Repeat(step+"; ", 40) + "echo $a \"${a[@]}\""
+		done := make(chan error, 1)
+		go func() { _, err := parse(src); done <- err }()
+		select {
+		case <-done:
+		case <-time.After(time.Minute):
+			t.Fatalf("%s: not judged in a minute", name)
+		}
+	}
+}

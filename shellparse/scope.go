@@ -485,9 +485,14 @@ func (sc *scope) setArray(name string, elems []word.Word) {
 
 func (sc *scope) varState(name string) varState { v, _ := sc.vars.lookup(name); return v }
 
+// maxValueBytes bounds a variable's known value: a=$a$a doubles it each
+// time, and forty of them would be a terabyte. A longer value is not
+// known here, as one known only at run time.
+const maxValueBytes = 1 << 20
+
 func (sc *scope) set(name string, v word.Word) {
 	old := sc.varState(name)
-	if !v.IsStatic() {
+	if t, ok := v.Static(); !ok || len(t) > maxValueBytes {
 		sc.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
 		return
 	}
