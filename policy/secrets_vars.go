@@ -242,14 +242,14 @@ func isDump(p *Part) bool {
 	case "jq", "gojq":
 		// jq's env and $ENV are the whole environment; env.NAME and
 		// $ENV.NAME one variable.
-		return programUsesEnv(args, jqEnv(), 2)
+		return programUsesEnv(args, jqEnv())
 	case "awk", "gawk", "mawk", "nawk", "original-awk", "busybox":
 		if filepath.Base(prog) == "busybox" && (len(args) == 0 || args[0].String() != "awk") {
 			return false
 		}
 		// ENVIRON["NAME"] is one variable; for (k in ENVIRON), ENVIRON[k]
 		// any of them.
-		return programUsesEnv(args, awkEnv(), 2)
+		return programUsesEnv(args, awkEnv())
 	case "export", "declare", "typeset", "readonly":
 		if operands > 0 {
 			return false
@@ -538,7 +538,7 @@ var (
 
 // programUsesEnv reports whether a static word of args uses the whole
 // environment, or a variable whose name says it is a secret.
-func programUsesEnv(args []word.Word, re *regexp.Regexp, _ int) bool {
+func programUsesEnv(args []word.Word, re *regexp.Regexp) bool {
 	for _, a := range args {
 		t, ok := a.Static()
 		if !ok {
