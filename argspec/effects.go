@@ -1414,75 +1414,6 @@ func diffEffects(c *Cmd) []Effect {
 	return effs
 }
 
-// gnuValues is OptionValues for a program that reads its options with
-// getopt_long: a long option may be abbreviated to any prefix of three
-// characters or more (wc --files0=F, date --se=T: where a prefix is
-// ambiguous the program refuses it, so counting it only reports more),
-// and a short one may end a cluster of the program's flags, the short
-// options in flags that take no value (-us T, -uf F for date's "uR").
-func gnuValues(args []word.Word, flags string, names ...string) []word.Word {
-	var out []word.Word
-	for i := 0; i < len(args); i++ {
-		t, ok := args[i].Static()
-		if !ok {
-			continue
-		}
-		if t == "--" {
-			break
-		}
-		for _, n := range names {
-			if strings.HasPrefix(n, "--") {
-				name, val, attached := strings.Cut(t, "=")
-				if len(name) < 3 || !strings.HasPrefix(name, "--") || !strings.HasPrefix(n, name) {
-					continue
-				}
-				if attached {
-					out = append(out, word.FromLit(val))
-				} else if i+1 < len(args) {
-					out = append(out, args[i+1])
-				}
-				break
-			}
-			// -n, anywhere in a cluster of letters: what follows it in
-			// the word is its value, or else the next word.
-			if len(t) < 2 || t[0] != '-' || t[1] == '-' {
-				continue
-			}
-			j := 0
-			for j < len(t)-1 && t[1+j] != n[1] && strings.IndexByte(flags, t[1+j]) >= 0 {
-				j++
-			}
-			if j < len(t)-1 && t[1+j] == n[1] {
-				if rest := t[j+2:]; rest != "" {
-					out = append(out, word.FromLit(rest))
-				} else if i+1 < len(args) {
-					out = append(out, args[i+1])
-				}
-				break
-			}
-		}
-	}
-	return out
-}
-
-// gnuFlag reports whether a getopt_long flag is given, abbreviated or
-// not.
-func gnuFlag(args []word.Word, long string) bool {
-	for _, a := range args {
-		t, ok := a.Static()
-		if !ok {
-			continue
-		}
-		if t == "--" {
-			return false
-		}
-		if name, _, _ := strings.Cut(t, "="); len(name) >= 3 && strings.HasPrefix(name, "--") && strings.HasPrefix(long, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // magicFiles splits file -m's colon-separated list.
 func magicFiles(ws []word.Word) []word.Word {
 	var out []word.Word
@@ -1704,43 +1635,6 @@ func batEffects(c *Cmd, prog string, args []word.Word) []Effect {
 	return effs
 }
 
-// perlValues is OptionValues for Perl's Getopt::Long as cloc uses it: a
-// long option may have one dash or two and be abbreviated to any prefix
-// of two characters or more (cloc -extr=CMD is --extract-with=CMD; where
-// a prefix is ambiguous cloc refuses it, so counting it only reports
-// more).
-func perlValues(args []word.Word, names ...string) []word.Word {
-	var out []word.Word
-	for i := 0; i < len(args); i++ {
-		t, ok := args[i].Static()
-		if !ok {
-			continue
-		}
-		if t == "--" {
-			break
-		}
-		if !strings.HasPrefix(t, "-") {
-			continue
-		}
-		name, val, attached := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(t, "-"), "-"), "=")
-		if len(name) < 2 {
-			continue
-		}
-		for _, n := range names {
-			if !strings.HasPrefix(strings.TrimPrefix(n, "--"), name) {
-				continue
-			}
-			if attached {
-				out = append(out, word.FromLit(val))
-			} else if i+1 < len(args) {
-				out = append(out, args[i+1])
-			}
-			break
-		}
-	}
-	return out
-}
-
 // clocEffects are what cloc's options run, read and write besides its
 // reports (cloc 1.96): --extract-with=CMD runs CMD on each archive and
 // --vcs=CMD runs CMD for the list of files (cloc --vcs='CMD' ran it);
@@ -1769,30 +1663,4 @@ func clocEffects(args []word.Word) []Effect {
 		effs = append(effs, Effect{Path: v, Access: Read})
 	}
 	return effs
-}
-
-// gnuShort reports whether the short flag letter is given, alone or in a
-// cluster of the program's flags (ss -tK).
-func gnuShort(args []word.Word, flags string, letter byte) bool {
-	for _, a := range args {
-		t, ok := a.Static()
-		if !ok {
-			continue
-		}
-		if t == "--" {
-			return false
-		}
-		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
-			continue
-		}
-		for j := 1; j < len(t); j++ {
-			if t[j] == letter {
-				return true
-			}
-			if strings.IndexByte(flags, t[j]) < 0 {
-				break // a letter that takes a value: the rest is it
-			}
-		}
-	}
-	return false
 }

@@ -105,12 +105,6 @@ func toolEffects(prog string, args []word.Word) []Effect {
 	return effs
 }
 
-// OptionValues returns the values of options in an argv read without a
-// spec, up to "--": --name=V, --name V, and for a short -n also -nV.
-func OptionValues(args []word.Word, names ...string) []word.Word {
-	return optionValues(args, false, names)
-}
-
 // fileFlags are file(1)'s short options that take no value (file 5.44).
 const fileFlags = "bcCdEhiklLNnprsSvzZ0"
 
@@ -294,45 +288,4 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		return nil, false
 	}
 	return effs, false
-}
-
-// AbbrevValues is OptionValues for a program whose option parser takes
-// any unambiguous prefix of a long option (argparse: tox, nox; optparse:
-// pip): --workd DIR is --workdir DIR. A prefix of three letters or more
-// counts; where it is ambiguous the program refuses it, so counting it
-// only ever reports more.
-func AbbrevValues(args []word.Word, names ...string) []word.Word {
-	return optionValues(args, true, names)
-}
-
-func optionValues(args []word.Word, abbrev bool, names []string) []word.Word {
-	var out []word.Word
-	for i := 0; i < len(args); i++ {
-		t, ok := args[i].Static()
-		if !ok {
-			continue
-		}
-		if t == "--" {
-			break
-		}
-		name, val, attached := strings.Cut(t, "=")
-		for _, n := range names {
-			long := strings.HasPrefix(n, "--")
-			switch {
-			case name == n || abbrev && long && strings.HasPrefix(name, "--") && len(name) >= 5 && strings.HasPrefix(n, name):
-				switch {
-				case attached:
-					out = append(out, word.FromLit(val))
-				case i+1 < len(args):
-					out = append(out, args[i+1])
-				}
-			case !long && len(n) == 2 && len(t) > 2 && strings.HasPrefix(t, n) && t[1] != '-':
-				out = append(out, word.FromLit(t[2:])) // -nV
-			default:
-				continue
-			}
-			break
-		}
-	}
-	return out
 }
