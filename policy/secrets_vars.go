@@ -2,11 +2,9 @@ package policy
 
 import (
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -239,17 +237,11 @@ func isDump(p *Part) bool {
 		return operands == 0
 	case "set":
 		return len(args) == 0
-	case "jq", "gojq":
-		// jq's env and $ENV are the whole environment; env.NAME and
-		// $ENV.NAME one variable.
-		return programUsesEnv(args, jqEnv())
-	case "awk", "gawk", "mawk", "nawk", "original-awk", "busybox":
-		if filepath.Base(prog) == "busybox" && (len(args) == 0 || args[0].String() != "awk") {
-			return false
-		}
-		// ENVIRON["NAME"] is one variable; for (k in ENVIRON), ENVIRON[k]
-		// any of them.
-		return programUsesEnv(args, awkEnv())
+	case "jq", "gojq", "awk", "gawk", "mawk", "nawk", "original-awk", "busybox":
+		// What the program's language reads of the environment (argspec):
+		// all of it, or a secret-named variable, is a dump.
+		all, names, _ := argspec.EnvReads(prog, args)
+		return all || slices.ContainsFunc(names, SecretName)
 	case "export", "declare", "typeset", "readonly":
 		if operands > 0 {
 			return false
@@ -524,35 +516,4 @@ func inetAton(s string) ([16]byte, bool) {
 	}
 	n |= vals[last]
 	return [16]byte{10: 0xff, 11: 0xff, 12: byte(n >> 24), 13: byte(n >> 16), 14: byte(n >> 8), 15: byte(n)}, true
-}
-
-// jqEnv and awkEnv find a program's uses of the environment: the whole
-// of it, or the one variable named in group 2 (empty when the name is
-// not a literal).
-var (
-	jqEnv = sync.OnceValue(func() *regexp.Regexp {
-		return regexp.MustCompile(`(^|[^.$\w])(\$ENV|env)\b(\.([A-Za-z_]\w*)|\["([^"]*)"\])?`)
-	})
-	awkEnv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\W)(ENVIRON)\b(\[\s*"([^"]*)"\s*\])?`) })
-)
-
-// programUsesEnv reports whether a static word of args uses the whole
-// environment, or a variable whose name says it is a secret.
-func programUsesEnv(args []word.Word, re *regexp.Regexp) bool {
-	for _, a := range args {
-		t, ok := a.Static()
-		if !ok {
-			continue
-		}
-		for _, m := range re.FindAllStringSubmatch(t, -1) {
-			name := m[4]
-			if len(m) > 5 && name == "" {
-				name = m[5]
-			}
-			if name == "" || SecretName(name) {
-				return true
-			}
-		}
-	}
-	return false
 }
