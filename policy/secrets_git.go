@@ -60,6 +60,11 @@ func readsGitCredentials(p *Part, e Effect) word.Tri {
 	if s, ok := e.Path.Static(); ok {
 		paths = []string{s}
 	}
+	if len(paths) == 0 && strings.Contains(e.Written, "{}") {
+		// find … -exec cat {} +: what it reads lies below find's roots.
+		e.Recursive, e.SkipHidden = true, false
+		paths = findRootsOf(p)
+	}
 	for _, s := range paths {
 		if t := gitConfigRead(p, e, s); t != word.No {
 			return t
