@@ -557,11 +557,33 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 			}
 			if rd.Op == "<" && (r.N == nil || r.N.Value == "0") {
 				in = &Input{Desc: "the file " + rd.Target.String()}
+			} else if opensStdin(r) {
+				// The last redirection of fd 0 is what the command reads:
+				// bash <<EOF 0<&3 reads fd 3, not the heredoc.
+				desc := "the file " + rd.Target.String()
+				if rd.Op == "<&" || rd.Op == ">&" {
+					desc = "what file descriptor " + strings.TrimSuffix(rd.Target.String(), "-") + " holds"
+				}
+				in = &Input{Desc: desc}
 			}
 		}
 		out = append(out, rd)
 	}
 	return out, in
+}
+
+// opensStdin reports whether a redirection other than a heredoc, a
+// here-string or < FILE replaces standard input: <&N, <&-, <> FILE, and
+// any operator given fd 0 (0>FILE, 0>&N).
+func opensStdin(r *syntax.Redirect) bool {
+	if r.N != nil {
+		return r.N.Value == "0"
+	}
+	switch r.Op {
+	case syntax.DplIn, syntax.RdrInOut:
+		return true
+	}
+	return false
 }
 
 // hdocLiteral returns a quoted heredoc's body as written.
