@@ -176,7 +176,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	var reads []scriptRead
 	if opts.ReadScript != nil {
-		opts.ScriptRead = func(path string, carrier *shellparse.Cmd) { reads = append(reads, scriptRead{path, carrier}) }
+		opts.ScriptRead = func(r shellparse.FileRead, carrier *shellparse.Cmd) { reads = append(reads, scriptRead{r, carrier}) }
 	}
 	var parsed *shellparse.Result
 	var judged []judgedPart
@@ -212,7 +212,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
 	}
-	if extra := changedScripts(reads, judged); len(extra) > 0 {
+	if extra := changedScripts(reads, parsed.Cmds, judged); len(extra) > 0 {
 		cmds := append(parsed.Cmds[:len(parsed.Cmds):len(parsed.Cmds)], extra...)
 		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
 		parsed = &shellparse.Result{Cmds: cmds, Funcs: parsed.Funcs}
@@ -269,44 +269,57 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	return res
 }
 
-// scriptRead is a script the walk read, and the command that runs it.
+// scriptRead is a file the walk judged a part by, and the command that
+// runs it.
 type scriptRead struct {
-	path    string
+	shellparse.FileRead
 	carrier *shellparse.Cmd
 }
 
-// changedScripts returns a part that asks for each script read whose file
-// a part of the same text may write: the guard judged the file as it is
-// now, and bash runs it as it is then (`echo … > x.sh; ./x.sh`). Writes
-// the guard does not know of (a program that rewrites it) are not seen.
-func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
+// changedScripts returns a part that asks for each file a part was
+// judged by that another part of the same text may write: the guard
+// judged the file as it is now, and bash runs it as it is then
+// (`echo … > x.sh; ./x.sh`). The write whose content was judged (cat >
+// x.sh <<'EOF' before x.sh exists) changes nothing. Writes the guard does
+// not know of (a program that rewrites it) are not seen.
+func changedScripts(reads []scriptRead, cmds []*shellparse.Cmd, judged []judgedPart) []*shellparse.Cmd {
 	var out []*shellparse.Cmd
+	asked := map[*shellparse.Cmd]bool{} // one question for each command that runs them
 	for _, r := range reads {
-		for _, j := range judged {
+		if asked[r.carrier] {
+			continue
+		}
+		for i, j := range judged {
+			if w := cmds[i].Writes; w != nil && r.Written != nil && *w == *r.Written {
+				continue
+			}
 			// An allowed program the catalogue does not know was allowed
 			// by a rule of the person's, which covers where its operands
 			// might go (policy: coversGuesses); one that names the script
 			// still counts.
 			covered := !j.p.Known && j.v.Decision == policy.Allow
-			if !writesUnder(j.p, r.path, covered) {
+			if !writesUnder(j.p, r.FileRead, covered) {
 				continue
 			}
 			c := *r.carrier
 			c.Wrapper, c.CodeArg = false, -1
-			c.Opaque = "runs the script " + r.path + ", which a part of this command may change before it runs (the guard read it as it is now)"
+			c.Opaque = r.What + ", which a part of this command may change before it runs (the guard read it as it is now)"
 			out = append(out, &c)
+			asked[r.carrier] = true
 			break
 		}
 	}
 	return out
 }
 
-// writesUnder reports whether p may write path, or a directory it is in.
+// writesUnder reports whether p may change the content of what r names:
+// write it, or a directory it is in (for a stem, a path that extends it).
 // With covered, a guessed operand counts only where it names the path.
-func writesUnder(p *policy.Part, path string, covered bool) bool {
+func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
+	path := r.Path
 	for _, e := range p.Effects {
-		if e.Access&argspec.Write == 0 {
-			continue
+		if e.Access&argspec.Write == 0 || e.Op == "chmod" || e.Op == "chown" {
+			continue // a mode or an owner is not content
 		}
 		cands := e.Path.Matches
 		if s, ok := e.Path.Static(); ok {
@@ -320,9 +333,23 @@ func writesUnder(p *policy.Part, path string, covered bool) bool {
 			if s == path || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
 				return true
 			}
+			if r.Stem && (strings.HasPrefix(s, path+"/") || importable(strings.TrimPrefix(s, path+"."), s)) {
+				return true // NAME/__init__.py, NAME.py, NAME.cpython-312-x86_64-linux-gnu.so
+			}
 		}
 	}
 	return false
+}
+
+// importable reports whether ext, what follows a module's name and a dot
+// in path, makes a file python imports for that name: NAME.py, a
+// sourceless NAME.pyc, an extension module NAME.so or NAME.TAG.so, and in
+// __pycache__ NAME.TAG.pyc.
+func importable(ext, path string) bool {
+	if ext == path || strings.Contains(ext, "/") {
+		return false // not NAME.…, or not a file directly there
+	}
+	return ext == "py" || strings.HasSuffix("."+ext, ".pyc") || strings.HasSuffix("."+ext, ".so")
 }
 
 // judgedPart is a command's part and verdict. p is the part first judged

@@ -73,3 +73,74 @@ func TestPythonJudgedByContent(t *testing.T) {
 		t.Error("the witness ran")
 	}
 }
+
+// TestPythonFilesChangedFirst: what the Python code was judged by (the
+// script, the project modules it imports, and where each module name was
+// looked up) must not be written by the same command before it runs; a
+// script the command writes itself, with a content known here, is judged
+// by that content.
+func TestPythonFilesChangedFirst(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if _, e := os.Stat("/usr/bin/python3"); e == nil {
+		py, err = "/usr/bin/python3", nil
+	}
+	if err != nil {
+		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
+	}
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"fine.py":   "print('hi')\n",
+		"uses.py":   "import helper\nprint(helper.f())\n",
+		"helper.py": "def f():\n    return 1\n",
+		"js.py":     "import json\nprint(json.dumps(1))\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := policy.ParseFile("t.toml", []byte("[[rule]]\ndecision = \"deny\"\ncommand = \"touch pwned\"\n"), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The project is not under a temporary directory (t.TempDir is), or
+	// every write in it would be allowed as a write there.
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: "/nonexistent-home", Project: dir}, User: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(py)
+	getenv := func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return ""
+	}
+	an := &pycode.Analyser{Getenv: getenv}
+	for _, tc := range []struct{ src, want, reason string }{
+		{"python3 fine.py", "allow", ""},
+		{"python3 uses.py && python3 js.py > out.txt", "allow", ""},
+		{`echo 'import os; os.system("touch pwned")' > fine.py; python3 fine.py`, "ask", "runs the Python file " + dir + "/fine.py, which a part of this command may change"},
+		{`sed -i 's/hi/ho/' fine.py && python3 fine.py`, "ask", "may change before it runs"},
+		{`echo 'def f(): return 2' > helper.py; python3 uses.py`, "ask", "may change before it runs"},
+		{`mkdir -p helper && echo x > helper/__init__.py; python3 uses.py`, "ask", "imports helper"},
+		{`echo x > __pycache__/helper.cpython-312.pyc; python3 uses.py`, "ask", "imports helper"},
+		{`echo x > json.py; python3 js.py`, "ask", "imports json"},
+		{`echo x > json.cpython-312-x86_64-linux-gnu.so; python3 -c 'import json'`, "ask", "imports json"},
+		{`python3 js.py > json.txt`, "allow", ""}, // not a file python imports
+		{`chmod +x fine.py && python3 fine.py`, "allow", ""},
+		// Written by the command first, and not there before.
+		{"cat > new.py <<'EOF'\nimport json\nprint(json.dumps({'a': 1}))\nEOF\npython3 new.py", "allow", ""},
+		{"cat > new.py <<'EOF'\nimport subprocess\nsubprocess.run(['touch', 'pwned'])\nEOF\npython3 new.py", "deny", ""},
+		{"cat > new.py <<'EOF'\n#!/usr/bin/env python3\nimport os\nos.system('touch pwned')\nEOF\nchmod +x new.py && ./new.py", "deny", ""},
+		{"cat > new.py <<'EOF' &\nprint(1)\nEOF\npython3 new.py", "ask", "new.py"},
+		{"cat > fine.py <<'EOF'\nprint(1)\nEOF\npython3 fine.py", "ask", "may change before it runs"},
+	} {
+		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
+		if res.Decision != tc.want || !strings.Contains(res.Reason, tc.reason) {
+			t.Errorf("%q: %s (%s), want %s (%s)", tc.src, res.Decision, res.Reason, tc.want, tc.reason)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); err == nil {
+		t.Error("the witness ran")
+	}
+}

@@ -75,6 +75,27 @@ func TestScriptVerdicts(t *testing.T) {
 		{"mytool \"$x\"; ./fine.sh", "allow", ""},
 		{"mytool fine.sh; ./fine.sh", "ask", "may change before it runs"},
 		{"othertool \"$x\"; ./fine.sh", "ask", ""},
+		// Written by the same command before it runs, with a content
+		// known here, and not there before: judged by that content.
+		{"cat > new.sh <<'EOF'\nls -la\nEOF\nbash new.sh", "allow", ""},
+		{"cat <<'EOF' > new.sh 2>/dev/null\ngrep -r x .\nEOF\nchmod +x new.sh && ./new.sh", "allow", ""},
+		{"cat > new.sh <<'EOF'\ntouch pwned\nEOF\nchmod +x new.sh && ./new.sh", "deny", "witness"},
+		{"cat > new.sh <<EOF\ntouch pwned\nEOF\nsource ./new.sh", "deny", "witness"},
+		{"cat - > new.sh <<<'touch pwned'; sh new.sh", "deny", "witness"},
+		{"cat > new.sh <<'EOF'\nls\nEOF\necho 'touch pwned' >> new.sh; bash new.sh", "ask", "may change before it runs"},
+		{"cat > new.sh <<'EOF'\nls\nEOF\ncat > new.sh <<'EOF'\ntouch x\nEOF\nbash new.sh", "ask", "may change before it runs"},
+		{"cat > fine.sh <<'EOF'\nls\nEOF\n./fine.sh", "ask", "may change before it runs"}, // it was there: the write may fail
+		// Not a write that is over when the script runs, not cat's
+		// input, or not known here: the script cannot be read.
+		{"cat > new.sh <<'EOF' &\nls\nEOF\nbash new.sh", "ask", "new.sh"},
+		{"true | cat > new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", "new.sh"},
+		{"(cat > new.sh <<'EOF'\nls\nEOF\n) & bash new.sh", "ask", "new.sh"},
+		{"cat > new.sh <<EOF\n$x\nEOF\nbash new.sh", "ask", ""},
+		{"cat -n > new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", "new.sh"},
+		{"cat > new.sh 1>&2 <<'EOF'\nls\nEOF\nbash new.sh", "ask", "new.sh"},
+		{"cat() { echo 'touch pwned'; }; cat > new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", ""},
+		{"cat > new.sh <<'EOF'\nls\nEOF\ncd /srv && bash new.sh", "ask", "new.sh"},
+		{"bash new.sh; cat > new.sh <<'EOF'\nls\nEOF", "ask", "new.sh"},
 		{"./self.sh", "ask", "runs itself again"},
 		{"source ./locked.sh", "ask", "permission denied"},
 		{"bash ./fifo.sh", "ask", "not a regular file"},

@@ -72,7 +72,7 @@ type Source struct {
 	// Inline: Code is a -c argument, which python reads as text (a
 	// coding line means nothing); otherwise it is bytes, as on stdin.
 	Inline bool
-	File   string // or: the script's absolute path
+	File   string // or: the script's absolute path (with Code: its content, written by the command before it runs)
 	Module string // or: -m MODULE
 	Dir    string // the working directory (absolute); "" when not known
 	// PathDirs are PYTHONPATH's directories (absolute), searched after
@@ -92,8 +92,14 @@ type Result struct {
 	// NotLocal: Module is not a module of the project (pytest, pip…):
 	// judge python -m MODULE as the program it names.
 	NotLocal bool
-	// Files are the project modules read.
+	// Files are the files read: the script and the project modules.
 	Files []string
+	// Names are where module names were looked up: DIR/NAME for each
+	// directory searched. A file written at DIR/NAME.py, DIR/NAME.*.so,
+	// DIR/NAME/… or DIR/__pycache__/NAME.* would change what the code
+	// imports, so a caller must know nothing writes there first.
+	Names  []string
+	looked map[string]bool
 }
 
 // Command is a command the code runs.
@@ -167,14 +173,22 @@ func (a *Analyser) Analyse(src Source) *Result {
 		}
 	case src.File != "":
 		// sys.path[0] is the directory of the script, links resolved.
+		// With Code, the file is not there yet: the command writes it
+		// with that content first.
 		real, err := filepath.EvalSymlinks(src.File)
+		if src.Code != "" {
+			real, err = filepath.EvalSymlinks(filepath.Dir(src.File))
+			real = filepath.Join(real, filepath.Base(src.File))
+		}
 		if err != nil {
 			res.Unread = "cannot read " + src.File + ": " + err.Error()
 			return res
 		}
 		st.dirs = append([]string{filepath.Dir(real)}, src.PathDirs...)
 		file = src.File
-		if !st.read(file, &code) {
+		if src.Code != "" {
+			res.Files = append(res.Files, file)
+		} else if !st.read(file, &code) {
 			return res
 		}
 	default:
@@ -222,7 +236,7 @@ func (st *state) localBinding(mod string) binding {
 	if base == "" {
 		return b
 	}
-	p := filepath.Join(append([]string{base}, strings.Split(mod, ".")...)...)
+	p := st.lookUp(filepath.Join(append([]string{base}, strings.Split(mod, ".")...)...))
 	switch {
 	case fileExists(filepath.Join(p, "__init__.py")):
 		b.file, b.pkg = filepath.Join(p, "__init__.py"), p
@@ -235,7 +249,7 @@ func (st *state) localBinding(mod string) binding {
 }
 
 func (st *state) isLocalTop(dir, top string) bool {
-	p := filepath.Join(dir, top)
+	p := st.lookUp(filepath.Join(dir, top))
 	return fileExists(p+".py") || isDir(p)
 }
 
@@ -304,7 +318,7 @@ func (st *state) localChain(b binding, rest []string, ctx string, line, depth in
 		}
 	}
 	if b.pkg != "" {
-		p := filepath.Join(b.pkg, name)
+		p := st.lookUp(filepath.Join(b.pkg, name))
 		sub := binding{local: true}
 		switch {
 		case fileExists(filepath.Join(p, "__init__.py")):
@@ -321,6 +335,29 @@ func (st *state) localChain(b binding, rest []string, ctx string, line, depth in
 			st.localChain(sub, rest[1:], ctx, line, depth+1)
 		}
 	}
+}
+
+// lookUp notes that a module name is looked up at p (Result.Names) and
+// returns p.
+func (st *state) lookUp(p string) string {
+	if st.res == nil {
+		return p // a probe
+	}
+	if st.res.looked == nil {
+		st.res.looked = map[string]bool{}
+	}
+	if !st.res.looked[p] {
+		st.res.looked[p] = true
+		st.res.Names = append(st.res.Names, p)
+	}
+	return p
+}
+
+// pycacheOf notes where python keeps a module file's compiled code, which
+// it imports instead of the source when the code's header matches it.
+func (st *state) pycacheOf(file string) {
+	name := strings.TrimSuffix(filepath.Base(file), ".py")
+	st.lookUp(filepath.Join(filepath.Dir(file), "__pycache__", name))
 }
 
 func (st *state) ask(why string) {
@@ -384,6 +421,7 @@ func (st *state) follow(file string, depth int) {
 		return
 	}
 	st.visited[file] = true
+	st.pycacheOf(file)
 	src, err := readLimited(file)
 	if err != nil {
 		st.ask("imports the project module " + rel + ", which cannot be read: " + err.Error())
@@ -427,7 +465,7 @@ func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
 	parts := strings.Split(mod, ".")
 	top := parts[0]
 	for _, d := range st.dirs {
-		if hasCompiled(d, top) {
+		if hasCompiled(st.lookUp(filepath.Join(d, top))) {
 			return nil, compiled
 		}
 		var files []string
@@ -435,7 +473,7 @@ func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
 		found := false
 		for i, p := range parts {
 			last := i == len(parts)-1
-			pkg := filepath.Join(base, p)
+			pkg := st.lookUp(filepath.Join(base, p))
 			if fileExists(filepath.Join(pkg, "__init__.py")) {
 				files = append(files, filepath.Join(pkg, "__init__.py"))
 				base, found = pkg, true
@@ -451,7 +489,7 @@ func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
 				found = true
 				break // what follows is an attribute, or fails
 			}
-			if i > 0 && hasCompiled(base, p) {
+			if i > 0 && hasCompiled(pkg) {
 				return nil, compiled
 			}
 			if isDir(pkg) && (i > 0 || !st.stdlibHas(top)) {
@@ -486,11 +524,13 @@ func (st *state) stdlibHas(top string) bool {
 	return st.isModuleName(top)
 }
 
-func hasCompiled(dir, name string) bool {
-	if fileExists(filepath.Join(dir, name+".pyc")) || fileExists(filepath.Join(dir, name+".so")) {
+// hasCompiled reports whether compiled code of the module at stem (a
+// directory joined with a name) is there.
+func hasCompiled(stem string) bool {
+	if fileExists(stem+".pyc") || fileExists(stem+".so") {
 		return true
 	}
-	m, _ := filepath.Glob(filepath.Join(dir, name+".*.so"))
+	m, _ := filepath.Glob(stem + ".*.so")
 	return len(m) > 0
 }
 
@@ -1162,7 +1202,13 @@ func (a *Analyser) Shebang(path string) (string, bool) {
 	defer fh.Close()
 	buf := make([]byte, 256)
 	n, _ := fh.Read(buf)
-	line, _, ok := strings.Cut(string(buf[:n]), "\n")
+	return ShebangOf(string(buf[:n]))
+}
+
+// ShebangOf returns the interpreter the "#!" line at the start of a
+// script's text names, when it is a python's (see Analyser.Shebang).
+func ShebangOf(text string) (string, bool) {
+	line, _, ok := strings.Cut(text, "\n")
 	if !ok || !strings.HasPrefix(line, "#!") {
 		return "", false
 	}

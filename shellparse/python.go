@@ -1,6 +1,9 @@
 package shellparse
 
 import (
+	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -101,6 +104,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			src.PathDirs = append(src.PathDirs, d)
 		}
 	}
+	var written *Written
 	switch {
 	case ps.code != nil:
 		src.Code, src.Inline = *ps.code, ps.inline
@@ -113,6 +117,9 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			f = filepath.Join(src.Dir, f)
 		}
 		src.File = f
+		if wr := sc.written[f]; wr != nil && absent(f) {
+			src.Code, written = wr.Text, wr // the text writes it first
+		}
 	}
 	r := w.opts.Python.Analyse(src)
 	if r.NotLocal {
@@ -122,6 +129,19 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		return false, r.Unread
 	}
 	w.emit(cmd)
+	if w.opts.ScriptRead != nil {
+		// What the judgement relied on must not change before it runs.
+		for _, f := range r.Files {
+			fr := FileRead{Path: f, What: "runs the Python file " + f}
+			if f == src.File {
+				fr.Written = written
+			}
+			w.opts.ScriptRead(fr, cmd)
+		}
+		for _, n := range r.Names {
+			w.opts.ScriptRead(FileRead{Path: n, Stem: true, What: "runs Python code that imports " + filepath.Base(n) + ", looked up in " + filepath.Dir(n)}, cmd)
+		}
+	}
 	// A script run by its path (codeArg 0) stays a program of its own:
 	// rules about it decide whether it may run (no rule: a question), and
 	// what its code is found to run is judged besides.
@@ -174,6 +194,12 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 	return true, ""
 }
 
+// absent reports whether nothing is at path (not even a dangling link).
+func absent(path string) bool {
+	_, err := os.Lstat(path)
+	return errors.Is(err, fs.ErrNotExist)
+}
+
 // pyVar is a variable's value for a python command: its own assignment,
 // one made earlier in the text, or the real environment's.
 func (w *walker) pyVar(sc *scope, cmd *Cmd, name string) (word.Word, bool) {
@@ -218,6 +244,9 @@ func (w *walker) pythonShebang(sc *scope, cmd *Cmd) (string, bool) {
 		p = filepath.Join(sc.cwd.Dirs[0], p)
 	}
 	interp, ok := w.opts.Python.Shebang(p)
+	if wr := sc.written[p]; wr != nil && !ok && absent(p) {
+		interp, ok = pycode.ShebangOf(wr.Text) // written by the text first
+	}
 	if !ok || !argspec.IsPython(filepath.Base(interp)) {
 		return "", false
 	}

@@ -407,8 +407,54 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	if !builtin && w.execScript(sc, cmd, name, bg) {
 		return // a shell script, judged by its content
 	}
+	w.noteWrite(sc, cmd, name, bg)
 	w.emit(cmd)
 	w.programCode(sc, cmd, prog)
+}
+
+// noteWrite notes the file cat > F <<'EOF' writes, with its content: a
+// later command of this shell that runs F before it exists is judged by
+// that content (findScript, python). Only a write that is over before the
+// next command starts counts, not one in the background or in a pipeline
+// (they run alongside what follows, which could read half a file).
+func (w *walker) noteWrite(sc *scope, cmd *Cmd, name string, bg bool) {
+	if name != "cat" || bg || w.inPipe || w.checking || cmd.Stdin == nil || !cmd.Stdin.Known {
+		return
+	}
+	for _, a := range cmd.Argv[1:] {
+		if s, ok := a.Static(); !ok || s != "-" {
+			return // an operand or an option: not only its input
+		}
+	}
+	dir, ok := knownDir(sc)
+	if !ok {
+		return
+	}
+	target := ""
+	for _, r := range cmd.Redirs {
+		switch {
+		case r.Op == "<<" || r.Op == "<<<":
+			// what it reads (cmd.Stdin)
+		case (r.Op == ">" || r.Op == ">|") && (r.Fd == "" || r.Fd == "1") && target == "":
+			s, ok := r.Target.Static()
+			if !ok || s == "" {
+				return
+			}
+			target = s
+		case (r.Op == ">" || r.Op == ">>") && r.Fd == "2" && !isFd(r.Target):
+			// its errors go elsewhere
+		default:
+			return
+		}
+	}
+	if target == "" {
+		return
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	cmd.Writes = &Written{Path: filepath.Clean(target), Text: cmd.Stdin.Text}
+	sc.wrote(cmd.Writes)
 }
 
 func atoi(s string) int {

@@ -231,6 +231,10 @@ type scope struct {
 	// may is the walk's note of what bash may do anywhere (may.go),
 	// shared by every scope of the walk.
 	may *mayState
+	// written are the files this shell has written with a content known
+	// here, by absolute path (noteWrite). Clones share the map, which is
+	// replaced, never changed in place.
+	written map[string]*Written
 }
 
 func (sc *scope) clone() *scope {
@@ -281,7 +285,27 @@ func merge(a, b *scope) *scope {
 	}
 	out.errexit = a.errexit && b.errexit
 	out.havoc = a.havoc || b.havoc
+	if len(a.written) > 0 {
+		// A file is known to hold a content only if it does on both paths.
+		kept := map[string]*Written{}
+		for k, v := range a.written {
+			if u := b.written[k]; u != nil && *u == *v {
+				kept[k] = v
+			}
+		}
+		out.written = kept
+	}
 	return out
+}
+
+// wrote notes that this shell wrote f.
+func (sc *scope) wrote(f *Written) {
+	m := make(map[string]*Written, len(sc.written)+1)
+	for k, v := range sc.written {
+		m[k] = v
+	}
+	m[f.Path] = f
+	sc.written = m
 }
 
 func sameVar(a, b varState) bool {

@@ -132,17 +132,26 @@ const (
 	lookSource               // source FILE: PATH for a name without a slash, then the working directory
 )
 
+// A script is a script file found, and its text.
+type script struct {
+	path, text string
+	// written: the file is not there yet, and this shell writes it first
+	// with text (noteWrite).
+	written *Written
+}
+
 // findScript finds the file a command runs as the shell or the kernel
 // would, and reads it. why says why it cannot be read (then the command
 // stays opaque).
-func (w *walker) findScript(sc *scope, name string, how lookup) (path, text, why string) {
+func (w *walker) findScript(sc *scope, name string, how lookup) (found script, why string) {
 	if name == "" {
-		return "", "", "has an empty name"
+		return script{}, "has an empty name"
 	}
 	// try reads one candidate: found, or a reason to stop looking.
 	type result struct {
-		path, text, why string
-		absent          bool // nothing there: look on
+		script
+		why    string
+		absent bool // nothing there: look on
 	}
 	try := func(p string, skipDirs bool) result {
 		if !filepath.IsAbs(p) {
@@ -156,7 +165,10 @@ func (w *walker) findScript(sc *scope, name string, how lookup) (path, text, why
 		t, err := w.readScript(p)
 		switch {
 		case err == nil:
-			return result{path: p, text: t}
+			return result{script: script{path: p, text: t}}
+		case errors.Is(err, fs.ErrNotExist) && sc.written[p] != nil:
+			wr := sc.written[p]
+			return result{script: script{path: p, text: wr.Text, written: wr}}
 		case errors.Is(err, fs.ErrNotExist), skipDirs && errors.Is(err, ErrDirectory):
 			return result{absent: true, why: "does not exist here"}
 		}
@@ -196,9 +208,9 @@ func (w *walker) findScript(sc *scope, name string, how lookup) (path, text, why
 		r = try(name, false)
 	}
 	if r.why != "" {
-		return "", "", r.why
+		return script{}, r.why
 	}
-	return r.path, r.text, ""
+	return r.script, ""
 }
 
 func errText(err error) string {
@@ -299,7 +311,8 @@ func (w *walker) scriptRefused(path, text string) string {
 // shell prog ("" for the shell walking now: a sourced file). Every part
 // found says where it is (Via: "script NAME:LINE"); positions stay the
 // carrier's, which is where the top-level text runs the script.
-func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrierCmd *Cmd) {
+func (w *walker) walkScript(sc *scope, prog string, s script, shown string, carrierCmd *Cmd) {
+	path, text := s.path, s.text
 	carrier := carrierCmd.Argv
 	langs := []syntax.LangVariant{w.lang}
 	if w.lang == 0 {
@@ -309,7 +322,7 @@ func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrierCm
 		langs = dialects(prog)
 	}
 	if w.opts.ScriptRead != nil {
-		w.opts.ScriptRead(path, carrierCmd)
+		w.opts.ScriptRead(FileRead{Path: path, What: "runs the script " + path, Written: s.written}, carrierCmd)
 	}
 	w.scripts.stack = append(w.scripts.stack, path)
 	w.scripts.walks++
@@ -325,25 +338,25 @@ func (w *walker) walkScript(sc *scope, prog, path, shown, text string, carrierCm
 	}()
 	start := len(w.res.Cmds)
 	for i, lang := range langs {
-		s := sc
+		ls := sc
 		if i < len(langs)-1 {
-			s = sc.clone()
+			ls = sc.clone()
 		}
 		mark := len(w.res.Cmds)
 		f, perr := w.parse(text, lang)
 		if perr != nil {
 			w.emit(&Cmd{Argv: carrier, Opaque: "the script " + shown + " cannot be read reliably (" + perr.Reason + ")", CodeArg: -1})
 		} else {
-			w.curScope, w.lang = s, lang
+			w.curScope, w.lang = ls, lang
 			for _, st := range f.Stmts {
 				if !w.step() {
 					break
 				}
 				w.via[layerAt].Kind = fmt.Sprintf("script %s:%d", shown, st.Position.Line())
-				settle(s)
-				w.stmt(s, st, nil)
+				settle(ls)
+				w.stmt(ls, st, nil)
 			}
-			settle(s)
+			settle(ls)
 		}
 		if i > 0 && reflect.DeepEqual(w.res.Cmds[start:mark], w.res.Cmds[mark:]) {
 			w.res.Cmds = w.res.Cmds[:mark]
@@ -360,9 +373,9 @@ func (w *walker) sourceScript(sc *scope, cmd *Cmd) bool {
 	if !ok || strings.HasPrefix(name, "-") || !w.readsScripts() || w.allowedOpaque(sc, cmd) {
 		return false
 	}
-	path, text, why := w.findScript(sc, name, lookSource)
+	found, why := w.findScript(sc, name, lookSource)
 	if why == "" {
-		why = w.scriptRefused(path, text)
+		why = w.scriptRefused(found.path, found.text)
 	}
 	if why != "" {
 		cmd.Opaque += " (" + name + " " + why + ")"
@@ -384,7 +397,7 @@ func (w *walker) sourceScript(sc *scope, cmd *Cmd) bool {
 		given = append([]string{zero}, args...)
 		sc.params, sc.paramsUnknown = given, !ok || oldUnknown && len(oldParams) == 0
 	}
-	w.walkScript(sc, "", path, name, text, &carrier)
+	w.walkScript(sc, "", found, name, &carrier)
 	if withArgs {
 		// bash restores them, unless the file set new ones (set --).
 		if sc.paramsUnknown || !sameStrings(sc.params, given) {
@@ -414,9 +427,9 @@ func (w *walker) shellScript(sc *scope, cmd *Cmd, prog, file string, params []st
 	if !w.readsScripts() || w.allowedOpaque(sc, cmd) {
 		return false
 	}
-	path, text, why := w.findScript(sc, file, lookBash)
+	found, why := w.findScript(sc, file, lookBash)
 	if why == "" {
-		why = w.scriptRefused(path, text)
+		why = w.scriptRefused(found.path, found.text)
 	}
 	if why != "" {
 		cmd.Opaque += " (" + file + " " + why + ")"
@@ -427,7 +440,7 @@ func (w *walker) shellScript(sc *scope, cmd *Cmd, prog, file string, params []st
 	w.emit(&carrier)
 	child := w.childScope(sc, params, paramsUnknown)
 	child.errexit = errexit
-	w.walkScript(child, prog, path, file, text, &carrier)
+	w.walkScript(child, prog, found, file, &carrier)
 	return true
 }
 
@@ -441,10 +454,11 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 	if !w.readsScripts() || w.allowedOpaque(sc, cmd) {
 		return false
 	}
-	path, text, why := w.findScript(sc, name, lookHere)
+	found, why := w.findScript(sc, name, lookHere)
 	if why != "" {
 		return false
 	}
+	text := found.text
 	line, _, _ := strings.Cut(text, "\n")
 	if strings.HasPrefix(text, "\x7fELF") || strings.IndexByte(line, 0) >= 0 {
 		return false // a binary (bash too refuses a first line with NUL)
@@ -452,13 +466,13 @@ func (w *walker) execScript(sc *scope, cmd *Cmd, name string, bg bool) bool {
 	carrier := *cmd
 	carrier.Wrapper, carrier.CodeArg = true, 0
 	if !strings.HasPrefix(line, "#!") {
-		if w.scriptRefused(path, text) != "" {
+		if w.scriptRefused(found.path, text) != "" {
 			return false
 		}
 		w.emit(&carrier)
 		args, ok := staticArgs(cmd.Argv[1:])
 		child := w.childScope(sc, append([]string{name}, args...), !ok)
-		w.walkScript(child, w.fallbackShell(), path, name, text, &carrier)
+		w.walkScript(child, w.fallbackShell(), found, name, &carrier)
 		return true
 	}
 	interp, ok := shebang(line)

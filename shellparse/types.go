@@ -49,15 +49,38 @@ type Options struct {
 	// script (opaque), is allowed as it is (a rule names the script), and
 	// the script is not read. Without it every script that can be read is.
 	AllowedOpaque func(c *Cmd) bool
-	// ScriptRead, when set, is told of every script read and walked: its
-	// absolute path and the command that runs it (reported already). A
-	// caller may check that nothing else in the text writes the file
-	// before it runs. It runs on the walking goroutine.
-	ScriptRead func(path string, carrier *Cmd)
+	// ScriptRead, when set, is told of every file whose content, or
+	// absence, a part was judged by (each script read and walked, each
+	// file and module name Python code was read with) and of the command
+	// that runs it (reported already). A caller may check that nothing
+	// else in the text writes the file before it runs. It runs on the
+	// walking goroutine.
+	ScriptRead func(r FileRead, carrier *Cmd)
 	// Python, when set, reads the code python commands run (python -c,
 	// scripts, code on standard input, -m of a project module); it runs
 	// the interpreter, so only commands that run Python pay for it.
 	Python PythonAnalyser
+}
+
+// A FileRead is a file a part was judged by, as it was when the command
+// was judged.
+type FileRead struct {
+	Path string // absolute
+	// Stem: Path is a directory joined with a Python module's name, looked
+	// up there: every path that extends it (NAME.py, NAME.*.so, NAME/…)
+	// counts as well, there or not.
+	Stem bool
+	What string // what the part does with it, for messages: "runs the script /p/x.sh"
+	// Written, when set, is the text's own write whose content was judged:
+	// the file did not exist, and an earlier command writes it (cat > F
+	// <<'EOF'). That write changes nothing judged; any other does.
+	Written *Written
+}
+
+// Written is a file a command writes whose content is known here.
+type Written struct {
+	Path string // absolute
+	Text string
 }
 
 // Pos is a position in the top-level text.
@@ -170,6 +193,10 @@ type Cmd struct {
 	Stdin *Input
 	// Func names the shell function this part was called from.
 	Func string
+	// Writes, when set, is the file this command writes with a content
+	// known here (cat > F <<'EOF'); a later part that runs F is judged by
+	// that content when F does not exist yet.
+	Writes *Written
 }
 
 // Input is what a command reads on its standard input.

@@ -129,9 +129,12 @@ func TestScratchApply(t *testing.T) {
 		t.Errorf("./check.sh after an edit the replay cannot follow: allowed")
 	}
 	// A file written and run by the same command is judged as the
-	// guard judges it: before it is written.
-	if res := run("cat > t.sh <<'EOF'\necho hi\nEOF\nbash t.sh"); res.Decided == policy.Allow {
-		t.Errorf("writing and running t.sh in one command: allowed (%s)", res.Reason)
+	// guard judges it: by what the command writes.
+	if res := run("cat > t.sh <<'EOF'\necho hi\nEOF\nbash t.sh"); res.Decided != policy.Allow {
+		t.Errorf("writing and running t.sh in one command: %s (%s)", res.Decided, res.Reason)
+	}
+	if res := run("cat > t2.sh <<'EOF'\nrm -rf ~\nEOF\nbash t2.sh"); res.Decided != policy.Deny {
+		t.Errorf("writing and running t2.sh (rm -rf ~) in one command: %s (%s)", res.Decided, res.Reason)
 	}
 	// Paths outside the scratch are never written.
 	run("cat > /etc/x.conf <<'EOF'\nx\nEOF")
