@@ -418,7 +418,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 // next command starts counts, not one in the background or in a pipeline
 // (they run alongside what follows, which could read half a file).
 func (w *walker) noteWrite(sc *scope, cmd *Cmd, name string, bg bool) {
-	if name != "cat" || bg || w.inPipe || w.checking || cmd.Stdin == nil || !cmd.Stdin.Known {
+	if name != "cat" || bg || w.inPipe || w.checking || w.aliases || cmd.Stdin == nil || !cmd.Stdin.Known {
 		return
 	}
 	for _, a := range cmd.Argv[1:] {

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -63,6 +64,49 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 	}
 }
 
+// maxGlobValues bounds the files a for loop's globs are walked with.
+const maxGlobValues = 16
+
+// globValues returns the values a for loop's items give now, when some
+// are globs matching files (each match as bash would give it: absolute
+// for an absolute pattern, else relative to the working directory), and
+// the rest are known words; nil otherwise, or past maxGlobValues.
+func (w *walker) globValues(sc *scope, items []word.Word) []word.Word {
+	var out []word.Word
+	globs := false
+	for _, it := range items {
+		if s, ok := it.Static(); ok {
+			out = append(out, word.FromLit(s))
+			continue
+		}
+		if !it.HasGlob() || it.HasHole() || it.Split || len(it.Matches) == 0 {
+			return nil
+		}
+		globs = true
+		dir, _ := knownDir(sc)
+		for _, m := range it.Matches {
+			if !strings.HasPrefix(it.Prefix(), "/") {
+				rel, err := filepath.Rel(dir, m)
+				if dir == "" || err != nil {
+					return nil
+				}
+				if strings.HasPrefix(it.Prefix(), "./") {
+					rel = "./" + rel
+				}
+				m = rel
+			}
+			out = append(out, word.FromLit(m))
+		}
+		if len(out) > maxGlobValues {
+			return nil
+		}
+	}
+	if !globs {
+		return nil
+	}
+	return out
+}
+
 func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	switch c := c.(type) {
 	case *syntax.BinaryCmd:
@@ -116,6 +160,19 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				}
 				*sc = *out
 				break
+			}
+			if vals := w.globValues(sc, items); !c.Select && l.InPos.IsValid() && !sc.havoc && len(vals) > 0 {
+				// A list with globs: the files they match now are values
+				// the body gets, and what it does with each is judged too
+				// (for f in ~/.ssh/*; do cat "$f"; done reads the keys).
+				// Files the text makes first are values too, so the body is
+				// also walked with the name unknown, and that walk's state
+				// is the one that goes on.
+				for _, v := range vals {
+					one := sc.clone()
+					one.set(l.Name.Value, v)
+					w.stmts(one, c.Do)
+				}
 			}
 			w.loop(sc, c, func(ls *scope) {
 				if numeric {
@@ -653,7 +710,8 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		argv = w.appendFields(argv, sc.clone(), a)
 	}
 	args, ok := staticArgs(argv)
-	if !ok || len(args) == 0 {
+	if !ok || len(args) == 0 || w.aliases || w.mayBeFunc(sc, args[0]) {
+		// echo() { …; } or an alias prints something else.
 		return unknown
 	}
 	switch args[0] {

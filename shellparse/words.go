@@ -384,31 +384,38 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 }
 
 // substValue is the output of a command substitution that prints known
-// text: $(pwd) in a known directory, $(echo WORDS) of literal words. Its
-// trailing newlines are removed, as bash does. A function or alias of that
-// name (or any alias at all, which may be expanded) leaves it unknown.
+// text: $(pwd) in a known directory, $(echo WORDS), $(printf …) and $(cat
+// <<'EOF' …) of literal text (literalOutput). Its trailing newlines are
+// removed, as bash does. A function or alias of that name (or any alias
+// at all, which may be expanded) leaves it unknown, and so does any
+// redirection but of its input: $(echo x >/dev/null) is empty.
 func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
 	if len(stmts) != 1 || w.aliases {
 		return "", false
 	}
 	st := stmts[0]
 	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(st.Redirs) > 0 || len(call.Assigns) > 0 || len(call.Args) == 0 {
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) == 0 {
 		return "", false
 	}
-	var args []string
-	for _, a := range call.Args {
-		t, ok := staticWord(a)
-		if !ok {
+	for _, r := range st.Redirs {
+		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc || r.N != nil {
 			return "", false
 		}
-		args = append(args, t)
 	}
-	if _, ok := sc.funcs[args[0]]; ok {
+	name, ok := staticWord(call.Args[0])
+	if !ok || w.mayBeFunc(sc, name) {
 		return "", false
 	}
-	switch args[0] {
-	case "pwd":
+	if name == "pwd" {
+		var args []string
+		for _, a := range call.Args {
+			t, ok := staticWord(a)
+			if !ok {
+				return "", false
+			}
+			args = append(args, t)
+		}
 		if len(args) > 1 && !(len(args) == 2 && (args[1] == "-L" || args[1] == "-P")) {
 			return "", false
 		}
@@ -419,18 +426,18 @@ func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
 			return "", false // symlinks resolved: not known here
 		}
 		return sc.cwd.Dirs[0], true
-	case "echo":
-		rest := args[1:]
-		if len(rest) > 0 && strings.HasPrefix(rest[0], "-") {
-			return "", false // -n, -e, -E: escapes and newlines
-		}
-		v := strings.Join(rest, " ")
-		if strings.Contains(v, "\\") {
-			return "", false // xpg_echo may interpret escapes
-		}
-		return strings.TrimRight(v, "\n"), true
+	}
+	if in := w.literalOutput(sc, st); in.Known {
+		return strings.TrimRight(in.Text, "\n"), true
 	}
 	return "", false
+}
+
+// mayBeFunc reports whether a command name may call a shell function:
+// one defined now, or anywhere in the text with several bodies.
+func (w *walker) mayBeFunc(sc *scope, name string) bool {
+	_, ok := sc.funcs[name]
+	return ok || len(w.may.bodies[name]) > 0
 }
 
 // addDynamic adds an unknown value, which splits unless quoted.
