@@ -137,6 +137,9 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"x=$(echo ~/.ssh/id_ed25519); cat \"$x\"",
 		"cat \"$(printf %s ~/.ssh/id_ed25519)\"",
 		"find ~/.ssh -name 'id_*' -exec cat {} \\;",
+		"find ~/.ssh -type f | xargs cat",
+		"find ~/.ssh -print0 | xargs -0 -I% cat %",
+		"find ~/.ssh | xargs -I{} cat {}",
 		"find ~/.ssh -name 'id_*' -execdir cat {} \\;",
 		"find ~ -name credentials -execdir cat {} +",
 		"xargs -a ~/.ssh/id_ed25519 echo",
@@ -249,6 +252,7 @@ func TestSecretsDotenv(t *testing.T) {
 		"awk 1 .env",
 		"jq . .env",
 		"find . -name .env -exec cat {} \\;",
+		"find . -name .env | xargs cat",
 		"find . -name '.env*' -exec grep KEY {} +",
 		"find . -iname .ENV -execdir cat {} \\;",
 		"find . -path '*/.env' -exec cat {} +",
@@ -270,6 +274,7 @@ func TestSecretsDotenv(t *testing.T) {
 		"git blame src/main.go",
 		"xargs -a list.txt echo",
 		"find . -name '*.go' -exec cat {} +",
+		"find . -name '*.go' | xargs cat",
 		"find . -type f -name '*.py' -exec grep x {} +",
 		"git show HEAD:main.go",
 		"mv src/main.go src/app.go",
@@ -671,7 +676,7 @@ func TestSecretsSystem(t *testing.T) {
 func TestSecretsGitConfig(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
 	cfg := filepath.Join(proj, ".git", "config")
-	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn x .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'", "find . -path ./.git/config -exec cat {} +"}
+	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn x .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'", "find . -path ./.git/config -exec cat {} +", "find . -path ./.git/config | xargs cat"}
 	if err := os.WriteFile(cfg, []byte("[remote \"origin\"]\n\turl = https://github.com/o/r.git\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

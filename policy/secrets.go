@@ -370,6 +370,9 @@ func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
 	if e.SkipHidden && configuredReader(p) {
 		e.SkipHidden = false // a ripgreprc may say --hidden
 	}
+	if m.belowFindRoots(p, e) {
+		return word.Maybe
+	}
 	if bareHole(e.Path) {
 		return m.matchUnknown(p, e)
 	}
@@ -592,17 +595,6 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 		w := word.FromLit(filepath.Join(h, rest))
 		return hp.matchWord(Effect{Path: w, Access: e.Access, Recursive: e.Recursive, SkipHidden: e.SkipHidden})
 	}
-	if strings.Contains(e.Written, "{}") {
-		// find -execdir runs in each directory it finds: what it reads
-		// lies below find's starting points.
-		for _, root := range findRootsOf(p) {
-			for _, hp := range m.pats() {
-				if hp.matchWord(Effect{Path: word.FromLit(root), Access: Read, Recursive: true}) != word.No {
-					return word.Maybe
-				}
-			}
-		}
-	}
 	pat, except := m.tails()
 	tail, ok := literalTail(e.Written)
 	if ok {
@@ -631,6 +623,41 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 		}
 	}
 	return word.Maybe
+}
+
+// belowFindRoots reports whether a path find gives a command (find
+// -exec's {}, what find | xargs appends or puts for -I's placeholder) may
+// lie in a credential below find's starting points.
+func (m *secretMatcher) belowFindRoots(p *Part, e Effect) bool {
+	if !pathFromFind(p, e) {
+		return false
+	}
+	for _, root := range findRootsOf(p) {
+		for _, hp := range m.pats() {
+			if hp.matchWord(Effect{Path: word.FromLit(root), Access: Read, Recursive: true}) != word.No {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathFromFind reports whether a path known only at run time may be one
+// find gives: find -exec's {}, or any in a command find | xargs runs
+// (what it appends, or puts for its placeholder, whatever that is).
+func pathFromFind(p *Part, e Effect) bool {
+	if e.Path.IsStatic() {
+		return false
+	}
+	if strings.Contains(e.Written, "{}") {
+		return true
+	}
+	for _, l := range p.Via {
+		if l.Kind == "find output" {
+			return true
+		}
+	}
+	return false
 }
 
 // tildeUser expands ~name/rest as bash does, through the user database.
@@ -694,7 +721,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 			if tail, ok := literalTail(e.Written); ok && envFile(filepath.Base(tail)) {
 				return word.Maybe
 			}
-			if strings.Contains(e.Written, "{}") && findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
+			if pathFromFind(p, e) && findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
 				return word.Maybe // find -execdir: the directory is not known
 			}
 			return word.No

@@ -60,8 +60,9 @@ func readsGitCredentials(p *Part, e Effect) word.Tri {
 	if s, ok := e.Path.Static(); ok {
 		paths = []string{s}
 	}
-	if len(paths) == 0 && strings.Contains(e.Written, "{}") {
-		// find … -exec cat {} +: what it reads lies below find's roots.
+	if len(paths) == 0 && pathFromFind(p, e) {
+		// find … -exec cat {} +, find | xargs cat: what it reads lies
+		// below find's roots.
 		e.Recursive, e.SkipHidden = true, false
 		paths = findRootsOf(p)
 	}

@@ -1175,6 +1175,12 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 			}
 			return
 		}
+		if cmd.Stdin != nil && len(cmd.Stdin.Found) > 0 {
+			// find … | xargs CMD: its arguments lie below find's
+			// starting points (what policy reads of a find step).
+			w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found})
+			defer func() { w.via = w.via[:len(w.via)-1] }()
+		}
 		w.run(isc, in.Argv, assigns, nil, nil, noFuncs, bg)
 		return
 	}

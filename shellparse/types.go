@@ -204,6 +204,10 @@ type Input struct {
 	Text  string // the literal text
 	Known bool   // Text is exactly what the command reads
 	Desc  string // where it comes from, for messages
+	// Found, when the text is not known, is the argv of the find whose
+	// output it is: paths below its starting points, as far as file
+	// names without blanks go.
+	Found []string
 }
 
 // Name returns the static program name, or "".

@@ -715,6 +715,10 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		return unknown
 	}
 	switch args[0] {
+	case "find":
+		if findPrintsPaths(args) {
+			unknown.Found = args
+		}
 	case "echo":
 		rest, nl := args[1:], "\n"
 		for len(rest) > 0 && (rest[0] == "-n" || rest[0] == "-E") {
@@ -743,6 +747,20 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		}
 	}
 	return unknown
+}
+
+// findPrintsPaths reports whether find prints only the paths it finds
+// (which start with its starting points): no action that prints other
+// text (-printf, -ls, -exec's commands) or to elsewhere, and no starting
+// points read from a file.
+func findPrintsPaths(args []string) bool {
+	for _, a := range args[1:] {
+		switch a {
+		case "-exec", "-execdir", "-ok", "-okdir", "-printf", "-fprintf", "-fprint", "-fprint0", "-ls", "-fls", "-files0-from":
+			return false
+		}
+	}
+	return true
 }
 
 // printfLiteral formats printf's arguments when the result is plain text:
