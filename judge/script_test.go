@@ -93,6 +93,9 @@ func TestScriptVerdicts(t *testing.T) {
 		{"cat > new.sh <<EOF\n$x\nEOF\nbash new.sh", "ask", ""},
 		{"cat -n > new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", "new.sh"},
 		{"cat > new.sh 1>&2 <<'EOF'\nls\nEOF\nbash new.sh", "ask", "new.sh"},
+		{"set -C; cat 2>$'a\\ntouch pwned' >$'a\\ntouch pwned' <<'EOF'\necho hi\nEOF\nbash $'a\\ntouch pwned'", "ask", ""}, // bash's message is what it holds
+		{"cat 2>new.sh >new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", "new.sh"},
+		{"shopt -s expand_aliases\nalias cat='echo touch pwned'\ncat > new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", ""},
 		{"cat() { echo 'touch pwned'; }; cat > new.sh <<'EOF'\nls\nEOF\nbash new.sh", "ask", ""},
 		{"cat > new.sh <<'EOF'\nls\nEOF\ncd /srv && bash new.sh", "ask", "new.sh"},
 		{"bash new.sh; cat > new.sh <<'EOF'\nls\nEOF", "ask", "new.sh"},

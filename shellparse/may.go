@@ -61,6 +61,13 @@ type mayState struct {
 	// the positional parameters.
 	lastpipe, paramsDeferred bool
 	inTrap                   int // > 0 while walking a trap handler
+	// aliasNames are the names the text defines aliases for, with the
+	// words of their text when it is plain words; aliasAny:
+	// one it defines is not known here (alias "$x", BASH_ALIASES written).
+	// bash replaces such a name with the alias's text where it starts a
+	// command read later, and runs the two together.
+	aliasNames map[string][]string // the words of each alias's text; nil: not plain words
+	aliasAny   bool
 
 	// For the second walk.
 	second    bool

@@ -33,9 +33,11 @@ type walker struct {
 	// arithNames are the names the current arithmetic (arithDepth > 0)
 	// has evaluated: true while one is being evaluated, false once done.
 	arithNames map[string]bool
-	depth      int  // statements being walked, one within another
-	words      int  // in the commands reported
-	aliases    bool // an alias was defined: a command word may not be what it reads
+	depth      int             // statements being walked, one within another
+	words      int             // in the commands reported
+	aliases    bool            // an alias was defined: a command word may not be what it reads
+	expanding  map[string]bool // the aliases being expanded (bash expands a name once)
+	plainOnce  bool            // the next run is of the command as written, not an alias
 	called     map[*syntax.Stmt]bool
 	top        *scope    // the top level's state
 	may        *mayState // what bash may do anywhere (may.go)

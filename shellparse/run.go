@@ -343,6 +343,8 @@ func (w *walker) untrustedPath(sc *scope, v word.Word) (string, bool) {
 // run resolves a command and reports it: a function call, a builtin that
 // runs code, a wrapper, a shell, an interpreter, or a program.
 func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Redir, in *Input, noFuncs, bg bool) {
+	plain := w.plainOnce
+	w.plainOnce = false
 	if !w.step() || len(argv) == 0 {
 		return
 	}
@@ -355,6 +357,32 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	name, static := argv[0].Static()
 	if !static {
 		w.emit(cmd)
+		return
+	}
+	if words, ok := w.may.aliasNames[name]; (ok || w.may.aliasAny) && !plain && !w.expanding[name] {
+		if words == nil || w.may.aliasAny {
+			cmd.Opaque = "an alias may stand for " + name + ": bash runs the alias's text with the words after it, which the guard does not read here"
+			w.emit(cmd)
+			return
+		}
+		// bash reads the alias's text in place of the name, with the
+		// words after it: alias e='bash -c'; e 'CODE' runs bash -c
+		// 'CODE'. The command also runs as it is where the alias is not
+		// expanded (on the line that defines it); either state may hold.
+		exp := make([]word.Word, 0, len(words)+len(argv)-1)
+		for _, t := range words {
+			exp = append(exp, word.FromLit(t))
+		}
+		if w.expanding == nil {
+			w.expanding = map[string]bool{}
+		}
+		expanded := sc.clone()
+		w.expanding[name] = true // bash expands a name once
+		w.run(expanded, append(exp, argv[1:]...), assigns, redirs, in, noFuncs, bg)
+		delete(w.expanding, name)
+		w.plainOnce = true
+		w.run(sc, argv, assigns, redirs, in, noFuncs, bg)
+		*sc = *merge(sc, expanded)
 		return
 	}
 	if _, isFunc := sc.funcs[name]; !noFuncs && (isFunc || len(w.may.bodies[name]) > 0) {
@@ -441,9 +469,11 @@ func (w *walker) noteWrite(sc *scope, cmd *Cmd, name string, bg bool) {
 				return
 			}
 			target = s
-		case (r.Op == ">" || r.Op == ">>") && r.Fd == "2" && !isFd(r.Target):
-			// its errors go elsewhere
+		case r.Fd == "2" && (r.Op == ">" || r.Op == ">>") && r.Target.String() == "/dev/null" && r.Target.IsStatic():
+			// its errors go nowhere
 		default:
+			// Any other output may be F too: with noclobber, 2>F makes
+			// >F fail, and bash's message is then what F holds.
 			return
 		}
 	}
@@ -621,13 +651,30 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 	for _, a := range argv[1:] {
 		t, ok := a.Static()
 		if !ok {
+			w.may.aliasAny = true
 			w.emit(&Cmd{Argv: argv, Opaque: "an alias whose value is not known here", CodeArg: -1})
 			continue
 		}
-		if name, val, ok := strings.Cut(t, "="); ok && val != "" {
-			w.code(sc.clone(), val, Step{Kind: "alias " + name})
+		if name, val, ok := strings.Cut(t, "="); ok {
+			if val != "" {
+				w.code(sc.clone(), val, Step{Kind: "alias " + name})
+			}
+			if w.may.aliasNames == nil {
+				w.may.aliasNames = map[string][]string{}
+			}
+			w.may.aliasNames[name] = aliasWords(val)
 		}
 	}
+}
+
+// aliasWords splits an alias's text into words when it is only plain
+// words (alias ll='ls -l'); nil for anything else: quotes, expansions,
+// operators, or a trailing blank (the next word is then an alias too).
+func aliasWords(text string) []string {
+	if text == "" || strings.ContainsAny(text, "'\"\\$`;&|<>(){}[]*?~#=!\n") || strings.HasSuffix(text, " ") || strings.HasSuffix(text, "\t") {
+		return nil
+	}
+	return strings.Fields(text)
 }
 
 // cdpathOff: cd searches no CDPATH.

@@ -567,6 +567,9 @@ func (sc *scope) store(name string, st varState) { sc.storeVia(name, st, false) 
 // storeVia is store for a write that a name reference redirected here
 // (via): the variable written is not the one its assignment named.
 func (sc *scope) storeVia(name string, st varState, via bool) {
+	if base, _, _ := strings.Cut(name, "["); base == "BASH_ALIASES" && sc.may != nil {
+		sc.may.aliasAny = true // an alias defined through the array
+	}
 	sc.may.assigned(name, st)
 	sc.vars.put(name, sc.may.masked(name, st))
 	if sc.may != nil && sc.may.stored != nil {
@@ -577,6 +580,9 @@ func (sc *scope) storeVia(name string, st varState, via bool) {
 // havocVars forgets every variable's value: a write went through a name
 // reference to a variable not known here.
 func (sc *scope) havocVars() {
+	if sc.may != nil {
+		sc.may.aliasAny = true // BASH_ALIASES may be written too
+	}
 	var names []string
 	sc.vars.each(func(k string, s varState) {
 		if !s.ref {

@@ -565,7 +565,7 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 	for _, r := range rs {
 		rd := Redir{Op: r.Op.String()}
 		if r.N != nil {
-			rd.Fd = r.N.Value
+			rd.Fd = normFd(r.N.Value)
 		}
 		switch r.Op {
 		case syntax.Hdoc, syntax.DashHdoc:
@@ -594,14 +594,14 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 			if r.Op == syntax.DashHdoc {
 				text = stripTabs(text)
 			}
-			if r.N == nil || r.N.Value == "0" {
+			if r.N == nil || normFd(r.N.Value) == "0" {
 				in = &Input{Text: text, Known: known, Desc: "a heredoc"}
 			}
 		case syntax.WordHdoc:
 			rd.Op = "<<<"
 			v := w.value(sc, r.Word, wctx{})
 			text, known := v.Static()
-			if r.N == nil || r.N.Value == "0" {
+			if r.N == nil || normFd(r.N.Value) == "0" {
 				in = &Input{Text: text + "\n", Known: known, Desc: "a here-string"}
 			}
 		default:
@@ -612,7 +612,7 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 			if len(rd.Target.Segs) == 0 {
 				rd.Target = word.FromLit("")
 			}
-			if rd.Op == "<" && (r.N == nil || r.N.Value == "0") {
+			if rd.Op == "<" && (r.N == nil || normFd(r.N.Value) == "0") {
 				in = &Input{Desc: "the file " + rd.Target.String()}
 			} else if opensStdin(r) {
 				// The last redirection of fd 0 is what the command reads:
@@ -634,13 +634,22 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 // any operator given fd 0 (0>FILE, 0>&N).
 func opensStdin(r *syntax.Redirect) bool {
 	if r.N != nil {
-		return r.N.Value == "0"
+		return normFd(r.N.Value) == "0"
 	}
 	switch r.Op {
 	case syntax.DplIn, syntax.RdrInOut:
 		return true
 	}
 	return false
+}
+
+// normFd is a redirection's file descriptor number as bash reads it: 00
+// is 0.
+func normFd(n string) string {
+	if t := strings.TrimLeft(n, "0"); t != "" || n == "" {
+		return t
+	}
+	return "0"
 }
 
 // hdocLiteral returns a quoted heredoc's body as written.
