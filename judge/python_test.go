@@ -144,3 +144,69 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		t.Error("the witness ran")
 	}
 }
+
+// TestReadThroughLinks: a script or module read through a link is
+// changed by a write to the link's target; a write through a link and
+// ".." goes where the kernel takes it; /dev/stdin and /dev/fd/N are the
+// shell's, not the guard's.
+func TestReadThroughLinks(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if _, e := os.Stat("/usr/bin/python3"); e == nil {
+		py, err = "/usr/bin/python3", nil
+	}
+	if err != nil {
+		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
+	}
+	home := t.TempDir()
+	dir := filepath.Join(home, "proj")
+	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"g.txt": "echo hi\n", "data.txt": "X = 1\n", "a/keep": ""} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"x.sh": "g.txt", "helper.py": "data.txt", "dangling.sh": "nowhere.sh", "k/m/l": filepath.Join(dir, "a"), "k/m/c": filepath.Join(home, ".config")} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, link)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: dir, FollowLinks: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(py)
+	getenv := func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return ""
+	}
+	an := &pycode.Analyser{Getenv: getenv}
+	for _, tc := range []struct{ src, want, reason string }{
+		{"bash x.sh", "allow", ""},
+		{"python3 -c 'import helper'", "allow", ""},
+		{"echo 'rm -rf ~' > g.txt; bash x.sh", "ask", "may change before it runs"},
+		{`echo 'import os' > data.txt; python3 -c 'import helper'`, "ask", "may change before it runs"},
+		{"cat > dangling.sh <<'EOF'\necho hi\nEOF\necho 'rm -rf ~' > nowhere.sh; bash dangling.sh", "ask", ""},
+		{"cat > y.sh <<'EOF'\necho hi\nEOF\necho 'rm -rf ~' > k/m/l/../y.sh; bash y.sh", "ask", "may change before it runs"},
+		{"echo x > k/m/l/../z.txt", "allow", ""},
+		{"echo x > k/m/c/../.bashrc", "ask", "dotfiles"}, // c/.. is the home, not k/m
+		{"ln -s ~/.config n; echo x > n/../.bashrc", "ask", ""},
+		{"bash /dev/stdin < g.txt", "ask", "/dev/stdin"},
+		{"bash /dev/fd/5 5< g.txt", "ask", ""},
+		{"python3 /proc/self/fd/5 5< data.txt", "ask", ""},
+	} {
+		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
+		if res.Decision != tc.want || !strings.Contains(res.Reason, tc.reason) {
+			t.Errorf("%q: %s (%s), want %s (%s)", tc.src, res.Decision, res.Reason, tc.want, tc.reason)
+		}
+	}
+}

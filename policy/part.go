@@ -3,6 +3,7 @@ package policy
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -176,7 +177,19 @@ const Read = argspec.Read
 // addEffect adds the effect like on the path w, made absolute.
 func (p *Part) addEffect(w word.Word, like Effect) {
 	under := p.under(w)
-	for _, abs := range p.resolve(w) {
+	// The path as written, made absolute but not cleaned, for each
+	// directory in resolve's order: links are followed in it.
+	var raws []string
+	if ws, ok := w.Static(); ok && p.env != nil && p.env.Resolve != nil {
+		if filepath.IsAbs(ws) {
+			raws = []string{ws}
+		} else if !p.Cwd.Unknown {
+			for _, d := range p.Cwd.Dirs {
+				raws = append(raws, d+"/"+ws)
+			}
+		}
+	}
+	for i, abs := range p.resolve(w) {
 		e := like
 		e.Path, e.Written, e.DotGlob = abs, w.String(), p.DotGlob
 		if len(abs.Segs) == 1 && abs.Segs[0].Kind == word.Hole {
@@ -188,12 +201,28 @@ func (p *Part) addEffect(w word.Word, like Effect) {
 		}
 		// A path through a symbolic link also touches the link's target.
 		if s, ok := abs.Static(); ok {
-			if real, ok := p.env.Resolve(s); ok && real != s {
+			raw := s
+			if i < len(raws) {
+				raw = raws[i]
+			}
+			real, ok := p.env.Resolve(raw)
+			switch {
+			case ok && real != s:
 				e.Path = word.FromLit(real)
+				p.Effects = append(p.Effects, e)
+			case !ok && hasDotDot(raw):
+				// x/../f where x is not there yet: where it leads is
+				// known only once the text has made x (a link, maybe).
+				e.Path = word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: w.String()}}}
 				p.Effects = append(p.Effects, e)
 			}
 		}
 	}
+}
+
+// hasDotDot reports whether a path has a ".." component.
+func hasDotDot(path string) bool {
+	return slices.Contains(strings.Split(path, "/"), "..")
 }
 
 // resolve makes a path word absolute against each directory the part may
@@ -361,11 +390,27 @@ func Resolver() func(string) (string, bool) {
 		if !filepath.IsAbs(path) {
 			return "", false
 		}
-		path = filepath.Clean(path)
-		if path == "/" {
+		// The components in turn, as the kernel takes them: a ".." after
+		// a link leads to the parent of the link's target (Clean would
+		// drop the link and the "..": l/../x is not ./x when l is a link).
+		cur := entry{"/", true}
+		for _, c := range strings.Split(path, "/") {
+			switch c {
+			case "", ".":
+			case "..":
+				if !cur.exists {
+					// What is not there yet may be made a link first.
+					return "", false
+				}
+				cur = entry{filepath.Dir(cur.real), true}
+			default:
+				cur = resolve(filepath.Join(cur.real, c), 0)
+			}
+		}
+		if cur.real == "/" {
 			return "", false
 		}
-		return resolve(path, 0).real, true
+		return cur.real, true
 	}
 }
 

@@ -380,6 +380,13 @@ func (st *state) read(file string, into *string) bool {
 }
 
 func readLimited(file string) (string, error) {
+	// /dev/stdin, /dev/fd/N, /proc/self/fd/N: what python has open there
+	// is not what the guard has.
+	for _, p := range []string{file, realOrSame(file)} {
+		if p == "/dev" || p == "/proc" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") {
+			return "", fmt.Errorf("it is a device or an open file of the process, which python reads as its own")
+		}
+	}
 	fh, err := os.Open(file)
 	if err != nil {
 		return "", err
@@ -397,6 +404,13 @@ func readLimited(file string) (string, error) {
 	}
 	b, err := os.ReadFile(file)
 	return string(b), err
+}
+
+func realOrSame(file string) string {
+	if real, err := filepath.EvalSymlinks(file); err == nil {
+		return real
+	}
+	return filepath.Clean(file)
 }
 
 // follow judges a project module the code imports.

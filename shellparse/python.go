@@ -137,6 +137,9 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 				fr.Written = written
 			}
 			w.opts.ScriptRead(fr, cmd)
+			if real := realPath(f); real != f {
+				w.opts.ScriptRead(FileRead{Path: real, What: "runs the Python file " + f + " (" + real + ")"}, cmd)
+			}
 		}
 		for _, n := range r.Names {
 			w.opts.ScriptRead(FileRead{Path: n, Stem: true, What: "runs Python code that imports " + filepath.Base(n) + ", looked up in " + filepath.Dir(n)}, cmd)

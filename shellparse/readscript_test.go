@@ -43,7 +43,9 @@ func TestReadScriptFile(t *testing.T) {
 	}{
 		{fifo, shellparse.ErrNotRegular},
 		{dir, shellparse.ErrDirectory},
-		{"/dev/null", shellparse.ErrNotRegular},
+		{"/dev/null", shellparse.ErrSpecial},
+		{"/dev/stdin", shellparse.ErrSpecial}, // the shell's, not the guard's: a regular file here may be another there
+		{"/proc/self/fd/0", shellparse.ErrSpecial},
 		{filepath.Join(dir, "missing.sh"), fs.ErrNotExist},
 		{write("big.sh", strings.Repeat("#", shellparse.MaxScriptBytes+1)), shellparse.ErrTooLarge},
 		{write("elf", "\x7fELF\x02\x01\x01"), shellparse.ErrBinary},

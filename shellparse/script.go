@@ -31,6 +31,7 @@ var (
 	ErrNotRegular = errors.New("is not a regular file")
 	ErrTooLarge   = fmt.Errorf("is larger than %d bytes", MaxScriptBytes)
 	ErrBinary     = errors.New("is a binary, not a script")
+	ErrSpecial    = errors.New("is a device or an open file of the process (/dev, /proc), which the shell reads as its own")
 )
 
 // ReadScriptFile reads a script from the file system for
@@ -39,6 +40,14 @@ var (
 // device can act on it. The check is made again on the open file, which
 // is opened without blocking, in case the name changed in between.
 func ReadScriptFile(path string) ([]byte, error) {
+	// /dev/stdin, /dev/fd/N and /proc/self/fd/N name what the shell has
+	// open there, not what the guard has.
+	if specialFile(path) {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrSpecial}
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil && specialFile(real) {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrSpecial}
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -81,6 +90,12 @@ func ReadScriptFile(path string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
 	return b, nil
+}
+
+// specialFile reports whether path is under /dev or /proc.
+func specialFile(path string) bool {
+	p := filepath.Clean(path)
+	return p == "/dev" || p == "/proc" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/")
 }
 
 func regular(path string, fi fs.FileInfo) error {
@@ -166,7 +181,7 @@ func (w *walker) findScript(sc *scope, name string, how lookup) (found script, w
 		switch {
 		case err == nil:
 			return result{script: script{path: p, text: t}}
-		case errors.Is(err, fs.ErrNotExist) && sc.written[p] != nil:
+		case errors.Is(err, fs.ErrNotExist) && sc.written[p] != nil && absent(p):
 			wr := sc.written[p]
 			return result{script: script{path: p, text: wr.Text, written: wr}}
 		case errors.Is(err, fs.ErrNotExist), skipDirs && errors.Is(err, ErrDirectory):
@@ -219,6 +234,14 @@ func errText(err error) string {
 		return pe.Err.Error()
 	}
 	return err.Error()
+}
+
+// realPath is path with its links resolved, or path when that fails.
+func realPath(path string) string {
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return path
 }
 
 // knownDir is the one directory sc runs in, when it is known.
@@ -323,6 +346,10 @@ func (w *walker) walkScript(sc *scope, prog string, s script, shown string, carr
 	}
 	if w.opts.ScriptRead != nil {
 		w.opts.ScriptRead(FileRead{Path: path, What: "runs the script " + path, Written: s.written}, carrierCmd)
+		if real := realPath(path); real != path {
+			// Through a link: a write to its target changes it too.
+			w.opts.ScriptRead(FileRead{Path: real, What: "runs the script " + path + " (" + real + ")"}, carrierCmd)
+		}
 	}
 	w.scripts.stack = append(w.scripts.stack, path)
 	w.scripts.walks++
