@@ -48,6 +48,62 @@ type Effect struct {
 	SkipHidden bool
 }
 
+// ReadsStdin reports whether a command may read its standard input: it
+// is not one that never does (ls, mkdir, …), nor a reader given files to
+// read instead (cat FILE, wc -l FILE, grep PATTERN FILE).
+func ReadsStdin(argv []word.Word) bool {
+	c := Normalize(argv, false)
+	switch c.Prog {
+	case "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "true", "false", ":", "test", "[",
+		"local", "declare", "typeset", "readonly", "return", "exit", "type", "alias", "unalias", "shopt",
+		"umask", "let", "wait", "trap", "hash", "ls", "mkdir", "touch", "rm", "rmdir", "cp", "mv", "ln",
+		"chmod", "chown", "date", "sleep", "uname", "whoami", "id", "basename", "dirname", "realpath",
+		"readlink", "printenv", "hostname", "nproc", "stat", "du", "df", "which", "tree", "file":
+		return false
+	}
+	if c.Open {
+		return true
+	}
+	files := c.Args
+	if c.Raw {
+		// No spec: an option may take the word after it as its value
+		// (head -n 5 reads its input), so only a command without options
+		// names files for sure.
+		flagsOnly := c.Prog == "cat" || c.Prog == "tac" || c.Prog == "wc" || c.Prog == "rev" // no option takes a value
+		files = nil
+		for _, a := range c.Args {
+			s, ok := a.Static()
+			switch {
+			case !ok || s == "-" || strings.HasPrefix(s, "--files0-from"):
+				return true
+			case strings.HasPrefix(s, "-") && !flagsOnly:
+				return true
+			case !strings.HasPrefix(s, "-"):
+				files = append(files, a)
+			}
+		}
+	}
+	switch {
+	case readers(c.Prog):
+	case c.Prog == "grep" || c.Prog == "egrep" || c.Prog == "fgrep" || c.Prog == "rg":
+		if !c.HasAny("--regexp", "--file") && len(files) > 0 {
+			files = files[1:] // the pattern
+		}
+
+	default:
+		return true
+	}
+	if len(files) == 0 {
+		return true
+	}
+	for _, f := range files {
+		if s, ok := f.Static(); !ok || s == "-" || s == "/dev/stdin" {
+			return true
+		}
+	}
+	return false
+}
+
 // readers read every operand.
 func readers(name string) bool {
 	switch name {

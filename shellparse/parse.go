@@ -38,6 +38,7 @@ type walker struct {
 	aliases    bool            // an alias was defined: a command word may not be what it reads
 	expanding  map[string]bool // the aliases being expanded (bash expands a name once)
 	plainOnce  bool            // the next run is of the command as written, not an alias
+	stdinCode  int             // > 0 while walking code a shell reads from its standard input
 	called     map[*syntax.Stmt]bool
 	top        *scope    // the top level's state
 	may        *mayState // what bash may do anywhere (may.go)

@@ -412,6 +412,12 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			// refuses to define it, and runs the file): judge both.
 		}
 	}
+	if w.stdinCode > 0 && (name == "exec" && len(argv) == 1 && in != nil || in == nil && argspec.ReadsStdin(argv)) {
+		// The shell reads its commands from the same input as the
+		// commands it runs, as it goes: what they read of it, or where
+		// exec <FILE points it, is not run as the text judged here.
+		w.emit(&Cmd{Argv: argv, Opaque: "reads the input the shell reads its commands from, so what the shell runs after it is not the text judged here", CodeArg: -1})
+	}
 	prog := argspec.ProgName(name)
 	builtin := !strings.Contains(name, "/")
 	if builtin && w.builtin(sc, cmd, name) {
@@ -1449,7 +1455,9 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 			w.emit(cmd)
 			child := w.childScope(sc, params, false)
 			layer.Kind = "input of " + prog + " (" + cmd.Stdin.Desc + ")"
+			w.stdinCode++
 			w.codeFor(child, prog, cmd.Stdin.Text, layer)
+			w.stdinCode--
 			return
 		}
 		desc := "its standard input"
