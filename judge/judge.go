@@ -336,9 +336,29 @@ func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
 			if r.Stem && (strings.HasPrefix(s, path+"/") || importable(strings.TrimPrefix(s, path+"."), s)) {
 				return true // NAME/__init__.py, NAME.py, NAME.cpython-312-x86_64-linux-gnu.so
 			}
+			if (r.Modules != nil || r.AnyModule) && shadowsModule(r, s) {
+				return true
+			}
 		}
 	}
 	return false
+}
+
+// shadowsModule reports whether a file written at s stands for a module
+// of r's in its directory: DIR/NAME.py (.pyc, .so, .TAG.so) or
+// DIR/NAME/__init__.py.
+func shadowsModule(r shellparse.FileRead, s string) bool {
+	dir, base := filepath.Dir(s), filepath.Base(s)
+	if base == "__init__.py" {
+		dir, base = filepath.Dir(dir), filepath.Base(dir)
+	} else {
+		name, ext, ok := strings.Cut(base, ".")
+		if !ok || !importable(ext, s) {
+			return false
+		}
+		base = name
+	}
+	return dir == r.Path && (r.AnyModule || r.Modules[base])
 }
 
 // importable reports whether ext, what follows a module's name and a dot

@@ -210,3 +210,56 @@ func TestReadThroughLinks(t *testing.T) {
 		}
 	}
 }
+
+// TestPythonShadowedModules: python finds every module by name in the
+// script's directory (or the working directory) and PYTHONPATH before the
+// standard library, also the modules the standard library imports, and in
+// PYTHONPATH what it imports at start-up.
+func TestPythonShadowedModules(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if _, e := os.Stat("/usr/bin/python3"); e == nil {
+		py, err = "/usr/bin/python3", nil
+	}
+	if err != nil {
+		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
+	}
+	dir, other := t.TempDir(), t.TempDir()
+	for name, text := range map[string]string{"ok.py": "print(1)\n", "test.py": "print(2)\n", "lib/gettext.py": "import os\n", "site/sitecustomize.py": "import os\n"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: other, Project: dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Dir(py)
+	getenv := func(k string) string {
+		if k == "PATH" {
+			return path
+		}
+		return ""
+	}
+	an := &pycode.Analyser{Getenv: getenv}
+	for _, tc := range []struct{ src, want, reason string }{
+		{"python3 ok.py", "allow", ""},
+		{"python3 test.py", "allow", ""}, // the standard library's test package is never imported for code
+		{"python3 -c 'import argparse'", "allow", ""},
+		{"cd lib && python3 -c 'import argparse'", "ask", "in the place of the standard library's gettext"},
+		{"PYTHONPATH=lib python3 ok.py", "ask", "gettext"},
+		{"PYTHONPATH=site python3 ok.py", "ask", "when it starts"},
+		{"echo x > gettext.py; python3 -c 'import argparse'", "ask", "may change before it runs"},
+		{"mkdir -p email && echo x > email/__init__.py; python3 ok.py", "ask", "may change before it runs"},
+		{"echo x > sitecustomize.py; PYTHONPATH=. python3 -c 'print(1)'", "ask", "may change before it runs"},
+		{"echo x > notes.txt; python3 ok.py > out.json", "allow", ""},
+	} {
+		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
+		if res.Decision != tc.want || !strings.Contains(res.Reason, tc.reason) {
+			t.Errorf("%q: %s (%s), want %s (%s)", tc.src, res.Decision, res.Reason, tc.want, tc.reason)
+		}
+	}
+}

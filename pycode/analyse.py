@@ -122,4 +122,62 @@ except (RecursionError, MemoryError, ValueError) as e:
     out = {"ok": False, "error": "python could not read it: %s" % type(e).__name__}
 out["version"] = list(sys.version_info[:2])
 out["stdlib"] = sorted(getattr(sys, "stdlib_module_names", ()))
+
+def startup():
+    # What python imports at start-up, before the code, by name from
+    # sys.path (so from PYTHONPATH first): the customize modules, and the
+    # modules the site directories' .pth files import. None: a .pth line
+    # not read here.
+    names = {"sitecustomize", "usercustomize"}
+    try:
+        import os, site
+        dirs = list(site.getsitepackages()) + [site.getusersitepackages()]
+    except Exception:
+        return None
+    for d in dirs:
+        try:
+            entries = sorted(os.listdir(d))
+        except OSError:
+            continue
+        for e in entries:
+            if not e.endswith(".pth"):
+                continue
+            try:
+                with open(os.path.join(d, e), encoding="utf-8", errors="replace") as f:
+                    lines = f.read(1 << 20).splitlines()
+            except OSError:
+                continue
+            for line in lines:
+                if line.startswith(("import ", "import\t")) and not imports(line, names, 0):
+                    return None
+    return sorted(names)
+
+def imports(code, names, depth):
+    # The modules code imports by name: import statements, and exec,
+    # __import__ and importlib.import_module of literal text. False: an
+    # import by a name not known here.
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return False
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Import):
+            names.update(a.name.split(".")[0] for a in n.names)
+        elif isinstance(n, ast.ImportFrom):
+            if n.level or not n.module:
+                return False
+            names.add(n.module.split(".")[0])
+        elif isinstance(n, ast.Call):
+            f = n.func
+            fn = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+            if fn in ("exec", "eval", "compile", "__import__", "import_module"):
+                if not n.args or not isinstance(n.args[0], ast.Constant) or not isinstance(n.args[0].value, str):
+                    return False
+                if fn in ("__import__", "import_module"):
+                    names.add(n.args[0].value.split(".")[0])
+                elif depth > 3 or not imports(n.args[0].value, names, depth + 1):
+                    return False
+    return True
+
+out["startup"] = startup()
 sys.stdout.write(json.dumps(out))

@@ -100,6 +100,13 @@ type Result struct {
 	// imports, so a caller must know nothing writes there first.
 	Names  []string
 	looked map[string]bool
+	// Shadows are the directories python looks in before the standard
+	// library (the script's, PYTHONPATH's), where a file of a module
+	// python may import by name (Shadowing, or with AnyName any) would
+	// take that module's place: nothing may write one there first.
+	Shadows   []string
+	Shadowing map[string]bool
+	AnyName   map[string]bool // of Shadows, those where any name counts
 }
 
 // Command is a command the code runs.
@@ -203,6 +210,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 		return res
 	}
 	st.judge(f, file, 0)
+	st.shadows(f, file, src.PathDirs)
 	if st.envChanged && len(res.Commands) > 0 {
 		st.ask("changes the environment (os.environ) of the commands it runs")
 	}
@@ -335,6 +343,86 @@ func (st *state) localChain(b binding, rest []string, ctx string, line, depth in
 			st.localChain(sub, rest[1:], ctx, line, depth+1)
 		}
 	}
+}
+
+// neverImported are standard-library names that nothing imports when code
+// runs (test suites, demos, tools): a project's test.py shadows nothing.
+var neverImported = map[string]bool{"test": true, "idlelib": true, "turtledemo": true, "this": true,
+	"antigravity": true, "__phello__": true, "__hello__": true, "lib2to3": true, "ensurepip": true,
+	"venv": true, "pydoc_data": true, "__main__": true}
+
+// startupStdlibOnly are modules the site directories' .pth files import at
+// start-up whose own imports are the standard library's (reviewed).
+var startupStdlibOnly = map[string]bool{"_distutils_hack": true, "certifi": true, "sitecustomize": true, "usercustomize": true}
+
+// shadows asks about files in the directories python searches before the
+// standard library that take the place of a module python may import
+// without the code naming it: any standard-library module (which other
+// standard modules import: argparse imports gettext), and, in PYTHONPATH's
+// directories, what python imports at start-up (sitecustomize, what .pth
+// files import; any name, when those import modules not reviewed).
+func (st *state) shadows(f *facts, script string, pathDirs []string) {
+	names := map[string]bool{}
+	for m := range st.stdlib {
+		if !neverImported[m] {
+			names[m] = true
+		}
+	}
+	startup, anyStartup := map[string]bool{}, f.Startup == nil
+	for _, n := range f.Startup {
+		startup[n] = true
+		if !st.stdlib[n] && !startupStdlibOnly[n] {
+			anyStartup = true
+		}
+	}
+	st.res.Shadowing = names
+	for _, d := range st.dirs {
+		inPath := slices.Contains(pathDirs, d)
+		st.res.Shadows = append(st.res.Shadows, d)
+		if inPath {
+			for n := range startup {
+				names[n] = true
+			}
+			if anyStartup {
+				if st.res.AnyName == nil {
+					st.res.AnyName = map[string]bool{}
+				}
+				st.res.AnyName[d] = true
+			}
+		}
+		entries, err := os.ReadDir(d)
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			p := filepath.Join(d, e.Name())
+			mod, ok := moduleOf(p, e)
+			if !ok || p == script || st.visited[p] || st.visited[filepath.Join(p, "__init__.py")] {
+				continue
+			}
+			switch {
+			case st.stdlib[mod] && !neverImported[mod]:
+				st.ask("runs with " + st.rel(p) + " in the place of the standard library's " + mod + ", which python may import without the code naming it")
+			case inPath && (startup[mod] || anyStartup):
+				st.ask("runs with PYTHONPATH's " + p + ", which python may import when it starts, before the code")
+			}
+		}
+	}
+}
+
+// moduleOf is the module name a directory entry gives python: NAME.py,
+// NAME.pyc, NAME.so, NAME.TAG.so, or a package directory NAME/ with
+// __init__.py.
+func moduleOf(p string, e os.DirEntry) (string, bool) {
+	name := e.Name()
+	if e.IsDir() {
+		return name, fileExists(filepath.Join(p, "__init__.py"))
+	}
+	mod, ext, ok := strings.Cut(name, ".")
+	if !ok || mod == "" {
+		return "", false
+	}
+	return mod, ext == "py" || ext == "pyc" || ext == "so" || strings.HasSuffix(ext, ".so")
 }
 
 // lookUp notes that a module name is looked up at p (Result.Names) and

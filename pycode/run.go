@@ -30,6 +30,9 @@ type facts struct {
 	Error   string   `json:"error"`
 	Version []int    `json:"version"`
 	Stdlib  []string `json:"stdlib"`
+	// Startup are the modules python imports by name before the code
+	// runs (sitecustomize, what .pth files import); nil: not known.
+	Startup []string `json:"startup"`
 	Trunc   bool     `json:"truncated"`
 	Imports []struct {
 		Module string  `json:"module"`

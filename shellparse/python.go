@@ -144,6 +144,10 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		for _, n := range r.Names {
 			w.opts.ScriptRead(FileRead{Path: n, Stem: true, What: "runs Python code that imports " + filepath.Base(n) + ", looked up in " + filepath.Dir(n)}, cmd)
 		}
+		for _, d := range r.Shadows {
+			w.opts.ScriptRead(FileRead{Path: d, Modules: r.Shadowing, AnyModule: r.AnyName[d],
+				What: "runs Python, which imports modules by name from " + d + " before the standard library"}, cmd)
+		}
 	}
 	// A script run by its path (codeArg 0) stays a program of its own:
 	// rules about it decide whether it may run (no rule: a question), and

@@ -70,7 +70,12 @@ type FileRead struct {
 	// up there: every path that extends it (NAME.py, NAME.*.so, NAME/…)
 	// counts as well, there or not.
 	Stem bool
-	What string // what the part does with it, for messages: "runs the script /p/x.sh"
+	// Modules, with Path a directory python searches before the standard
+	// library: the modules whose place a file written there would take
+	// (NAME.py, NAME/__init__.py, NAME.*.so); AnyModule: any name.
+	Modules   map[string]bool
+	AnyModule bool
+	What      string // what the part does with it, for messages: "runs the script /p/x.sh"
 	// Written, when set, is the text's own write whose content was judged:
 	// the file did not exist, and an earlier command writes it (cat > F
 	// <<'EOF'). That write changes nothing judged; any other does.
