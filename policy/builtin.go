@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -176,6 +177,47 @@ func dbClients(name string) bool {
 	return false
 }
 
+// ruleArena is where the built-in rules of a policy live. Every command
+// builds the hundred or so rules about any program, in a fresh process
+// where each page first touched costs a fault: the rules are allocated a
+// block at a time and their texts cut from one buffer, instead of a few
+// hundred allocations spread over as many size classes (each a fresh
+// span of its own).
+type ruleArena struct {
+	block []Rule
+	text  []byte
+}
+
+// rule returns a new zero rule.
+func (a *ruleArena) rule() *Rule {
+	if len(a.block) == cap(a.block) {
+		a.block = make([]Rule, 0, 64)
+	}
+	a.block = a.block[:len(a.block)+1]
+	return &a.block[len(a.block)-1]
+}
+
+// str returns the concatenation of parts. The bytes behind a string are
+// never written again: appending past the buffer's capacity moves on to
+// a new one, and the old stays as the strings cut from it.
+func (a *ruleArena) str(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n == 0 {
+		return ""
+	}
+	if len(a.text)+n > cap(a.text) {
+		a.text = make([]byte, 0, max(n, 16<<10))
+	}
+	start := len(a.text)
+	for _, p := range parts {
+		a.text = append(a.text, p...)
+	}
+	return unsafe.String(&a.text[start], n)
+}
+
 // builtins holds the built-in rules. The rules about one program (the
 // catalogues and the defaults) are made when a command names that program:
 // a guard process judges one command and needs a handful of them.
@@ -189,6 +231,9 @@ type builtins struct {
 	// static tables), kept out of any so that other programs never
 	// compile them.
 	extra map[string][]*Rule
+	arena ruleArena
+	// anyCmd and anyPath are any split by kind (ruleSet), for candidates.
+	anyCmd, anyPath []*Rule
 }
 
 // catalogRule is the rule for prog's class in the program catalogue
@@ -222,10 +267,21 @@ func specProg(command string) string {
 	return first
 }
 
+// specIs reports whether specProg(command) is prog. A program is looked
+// for among every default rule: most are ruled out by their first byte,
+// which specProg's answer starts with unless quoted.
+func specIs(command, prog string) bool {
+	c := strings.TrimLeft(command, " ")
+	if prog != "" && (c == "" || c[0] != prog[0] && c[0] != '\'') {
+		return false
+	}
+	return specProg(command) == prog
+}
+
 func (b *builtins) newRule(r *Rule, abs bool) *Rule {
 	r.Layer, r.lazy, r.env, r.Absolute = Builtin, true, b.env, abs
 	if r.Source == "" {
-		r.Source = "built-in: " + r.Name
+		r.Source = b.arena.str("built-in: ", r.Name)
 	}
 	return r
 }
@@ -253,13 +309,13 @@ func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
 		rules = append(rules, b.newRule(&Rule{Decision: t.d, Command: t.command, Why: t.why, Name: t.instead}, false))
 	}
 	for _, d := range defaults {
-		if specProg(d.command) == prog {
+		if specIs(d.command, prog) {
 			rules = append(rules, b.newRule(ruleFromSpec(d), false))
 		}
 	}
 	rules = append(rules, b.extra[prog]...)
 	for _, d := range absoluteCommands {
-		if specProg(d.command) == prog {
+		if specIs(d.command, prog) {
 			abs = append(abs, b.newRule(ruleFromSpec(d), true))
 		}
 	}
@@ -293,7 +349,9 @@ func (b *builtins) all() (rules, abs []*Rule) {
 // builtinRules returns the built-in rules for env.
 func builtinRules(env *Env) (*builtins, error) {
 	b := &builtins{env: env, byProg: map[string][2][]*Rule{}}
-	var rules, absolute []*Rule
+	// About a hundred rules, and as many absolute as the lists below make.
+	rules := make([]*Rule, 0, 128)
+	absolute := make([]*Rule, 0, 16+len(blockDevices)+len(env.Protect)+len(env.ProtectAgent))
 	add := func(r *Rule, abs bool) error {
 		b.newRule(r, abs)
 		if abs {
@@ -309,7 +367,7 @@ func builtinRules(env *Env) (*builtins, error) {
 		}
 	}
 	// Predicates for what the rule schema cannot say.
-	preds := []*Rule{
+	preds := []Rule{
 		{Decision: Ask, Name: "code the guard cannot see", spec: 5, pred: func(p *Part) word.Tri {
 			if p.Opaque != "" {
 				return word.Yes
@@ -367,21 +425,21 @@ func builtinRules(env *Env) (*builtins, error) {
 		}
 	}
 	preds = append(preds,
-		&Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
+		Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
 			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
 	if !env.NoProject && env.Project != "" && env.Project != "/" {
 		// Writes inside the project are allowed; deleting all of it, or
 		// its history, is not an everyday write (pytest --basetemp=.).
 		proj := filepath.Clean(env.Project)
-		preds = append(preds, &Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
+		preds = append(preds, Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
 			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, map[string]bool{"delete": true, "move": true}),
 			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
 			Instead:    "delete the specific build or output directories you mean"})
 	}
-	for _, r := range preds {
-		add(r, false)
+	for i := range preds {
+		add(&preds[i], false)
 	}
-	absPreds := []*Rule{
+	absPreds := []Rule{
 		{Decision: Deny, Name: "fork bomb", pred: specialIs("fork-bomb"), Why: "a function that calls itself in the background multiplies processes until the machine stops", Instead: "there is no safe form of this"},
 		{Decision: Deny, Name: "changing the guard's environment", pred: specialIs("guard-env"), Why: "GUARD_EXEC_* variables configure the guard that is judging this command; changing them under it is not allowed", Instead: "a person changes the guard's configuration outside the guard"},
 		{Decision: Ask, Name: "a program named at run time", pred: func(p *Part) word.Tri {
@@ -399,55 +457,59 @@ func builtinRules(env *Env) (*builtins, error) {
 		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"delete": true, "move": true}), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
 		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"chmod": true, "chown": true}), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
 	}
-	for _, r := range absPreds {
-		add(r, true)
+	for i := range absPreds {
+		add(&absPreds[i], true)
 	}
 	// Paths.
-	pathRules := []*Rule{
-		{Decision: Ask, Path: "/**", Access: "write", Name: "write outside the project", Why: "writes outside the project tree and temporary directories", Instead: "write inside the project or a temporary directory"},
+	a := &b.arena
+	path := func(d Decision, pat, name, why, instead string) *Rule {
+		r := a.rule()
+		r.Decision, r.Path, r.Access, r.Name, r.Why, r.Instead = d, pat, "write", name, why, instead
+		return r
 	}
+	add(path(Ask, "/**", "write outside the project", "writes outside the project tree and temporary directories", "write inside the project or a temporary directory"), false)
 	if !env.NoProject {
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"})
+		add(path(Allow, filepath.Join(env.Project, "**"), "write inside the project", "writes inside the project tree", ""), false)
 	}
 	hs := homes(env) // the home, and where a link to it leads
-	pathRules = append(pathRules, homeWriteRules(hs)...)
+	for _, r := range homeWriteRules(a, hs) {
+		add(r, false)
+	}
 	for i, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
 		if i >= 3 && notTemporary(hs, t) {
 			continue // TMPDIR=$HOME: the home is never temporary
 		}
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
+		add(path(Allow, filepath.Join(t, "**"), a.str("write in ", t), "writes in a temporary directory", ""), false)
 	}
 	for _, f := range env.RunnerData {
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: f, Access: "write", Name: "the CI runner's output files",
-			Why: "step outputs, the job summary and state are data the runner reads"})
+		add(path(Allow, f, "the CI runner's output files", "step outputs, the job summary and state are data the runner reads", ""), false)
 	}
 	for _, f := range env.RunnerEnv {
-		pathRules = append(pathRules, &Rule{Decision: Ask, Path: f, Access: "write", Name: "the CI runner's environment files",
-			Why:     "GITHUB_ENV and GITHUB_PATH change the environment and the programs of the job's later steps (BASH_ENV, PATH, LD_PRELOAD …), which the guard then takes as given",
-			Instead: "pass values between steps with $GITHUB_OUTPUT, or allow this path in the project's policy if the job needs it"})
+		add(path(Ask, f, "the CI runner's environment files",
+			"GITHUB_ENV and GITHUB_PATH change the environment and the programs of the job's later steps (BASH_ENV, PATH, LD_PRELOAD …), which the guard then takes as given",
+			"pass values between steps with $GITHUB_OUTPUT, or allow this path in the project's policy if the job needs it"), false)
 	}
 	for _, d := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/**", "/proc/self/fd/**", "/dev/zero", "/dev/full"} {
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
+		add(path(Allow, d, a.str("write to ", d), "a harmless device", ""), false)
 	}
-	for _, r := range pathRules {
-		add(r, false)
-	}
-	for _, r := range secretRules(env, hs) {
+	for _, r := range secretRules(a, env, hs) {
 		add(r, false)
 	}
 	for _, d := range blockDevices {
-		add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true)
+		add(path(Deny, d, a.str("write to a disk device ", d), "writing to a disk device destroys the file systems on it", "write to a file instead"), true)
 	}
 	for _, f := range env.Protect {
 		// "f/**" matches f itself too: a file is protected, and a directory
 		// with everything in it, without a stat to tell which.
-		pat := filepath.Join(f, "**")
-		add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true)
+		add(path(Deny, filepath.Join(f, "**"), "the guard's own files", "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", "a person edits them outside the guard"), true)
 	}
 	for _, f := range env.ProtectAgent {
-		add(&Rule{Decision: Deny, Path: filepath.Join(f, "**"), Access: "write", Name: "the agent client's own files", Why: "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", Instead: "a person changes them outside the guard"}, true)
+		add(path(Deny, filepath.Join(f, "**"), "the agent client's own files", "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", "a person changes them outside the guard"), true)
 	}
 	b.any, b.absAny = rules, absolute
+	var split ruleSet
+	split.add(rules)
+	b.anyCmd, b.anyPath = split.cmd, split.path
 	return b, nil
 }
 

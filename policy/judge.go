@@ -170,6 +170,26 @@ func withSub(rules []*Rule, keys []string) []*Rule {
 // by kind: about the argv, or about a path.
 type ruleSet struct{ cmd, path []*Rule }
 
+// add adds rules to the set, each to its kind, in order.
+func (set *ruleSet) add(rules []*Rule) {
+	for _, r := range rules {
+		if r.isPath() {
+			set.path = append(set.path, r)
+		} else {
+			set.cmd = append(set.cmd, r)
+		}
+	}
+}
+
+// appendShared appends more to rules; when rules is empty the result is
+// more itself, capped so that no append to it writes into more.
+func appendShared(rules, more []*Rule) []*Rule {
+	if len(rules) == 0 {
+		return more[:len(more):len(more)]
+	}
+	return append(rules, more...)
+}
+
 // candidates returns every rule that may match p: the absolute ones when
 // abs is set, the others when not. The sets are made once per program and
 // shared: a long script names the same few programs many times.
@@ -203,40 +223,38 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 	if c, ok := pol.cands[key]; ok {
 		return c
 	}
-	var all []*Rule
+	var set ruleSet
 	switch {
 	case dynamic:
 		br, ba := pol.builtin.all()
 		if abs {
-			all = append(append(all, ba...), pol.absolute...)
+			set.add(ba)
+			set.add(pol.absolute)
 		} else {
-			all = append(append(all, br...), pol.rules...)
+			set.add(br)
+			set.add(pol.rules)
 		}
 	case abs:
 		if prog != "" {
 			_, ba := pol.builtin.forProg(prog)
-			all = append(all, ba...)
+			set.add(ba)
 		}
-		all = append(all, pol.builtin.absAny...)
+		set.add(pol.builtin.absAny)
 	default:
 		mine := user.rules
 		if filter {
 			mine = withSub(mine, keys)
 		}
-		all = append(append(all, mine...), pol.idx.any...)
+		set.add(mine)
+		set.add(pol.idx.any)
 		if prog != "" {
 			br, _ := pol.builtin.forProg(prog)
-			all = append(all, br...)
+			set.add(br)
 		}
-		all = append(all, pol.builtin.any...)
-	}
-	var set ruleSet
-	for _, r := range all {
-		if r.isPath() {
-			set.path = append(set.path, r)
-		} else {
-			set.cmd = append(set.cmd, r)
-		}
+		// The rules about any program, split once: most programs add
+		// no path rule of their own, and share the built-in ones.
+		set.cmd = appendShared(set.cmd, pol.builtin.anyCmd)
+		set.path = appendShared(set.path, pol.builtin.anyPath)
 	}
 	if pol.cands == nil {
 		pol.cands = map[candKey]ruleSet{}
