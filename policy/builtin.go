@@ -416,11 +416,14 @@ func builtinRules(env *Env) (*builtins, error) {
 	// of the user's shell (functions, aliases, options) before every
 	// command. It is the user's own configuration, trusted like ~/.bashrc.
 	if env.Home != "" {
-		b.extra = map[string][]*Rule{}
-		for _, snap := range []string{"/.claude/shell-snapshots/*", "/.codex/shell_snapshots/*", "/.codex/shell-snapshots/*"} {
+		snaps := []string{"/.claude/shell-snapshots/*", "/.codex/shell_snapshots/*", "/.codex/shell-snapshots/*"}
+		b.extra = map[string][]*Rule{"source": make([]*Rule, 0, len(snaps)), ".": make([]*Rule, 0, len(snaps))}
+		for _, snap := range snaps {
+			dir := quoteWord(b.arena.str(env.Home, snap[:len(snap)-1]))
 			for _, verb := range []string{"source", "."} {
-				b.extra[verb] = append(b.extra[verb], b.newRule(&Rule{Decision: Allow, Command: verb + " " + quoteWord(env.Home+snap[:len(snap)-1]) + "*",
-					Name: "client shell snapshot", Why: "the agent client's snapshot of your own shell configuration"}, false))
+				r := b.arena.rule()
+				r.Decision, r.Command, r.Name, r.Why = Allow, b.arena.str(verb, " ", dir, "*"), "client shell snapshot", "the agent client's snapshot of your own shell configuration"
+				b.extra[verb] = append(b.extra[verb], b.newRule(r, false))
 			}
 		}
 	}
@@ -432,7 +435,7 @@ func builtinRules(env *Env) (*builtins, error) {
 		// its history, is not an everyday write (pytest --basetemp=.).
 		proj := filepath.Clean(env.Project)
 		preds = append(preds, Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
-			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, map[string]bool{"delete": true, "move": true}),
+			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, deletes),
 			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
 			Instead:    "delete the specific build or output directories you mean"})
 	}
@@ -454,8 +457,8 @@ func builtinRules(env *Env) (*builtins, error) {
 			}
 			return word.No
 		}, Why: "writes to a path known only at run time", Instead: "name the path directly, so it can be checked"},
-		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"delete": true, "move": true}), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
-		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"chmod": true, "chown": true}), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
+		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, deletes), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
+		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, chmods), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
 	}
 	for i := range absPreds {
 		add(&absPreds[i], true)
@@ -515,47 +518,58 @@ func builtinRules(env *Env) (*builtins, error) {
 
 // gitCode matches writes (not deletions) that plant code git will run.
 func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
-	// Any repository's, not only the project's: a repository made by
-	// hand inside the project (or in /tmp) (sub/.git/HEAD, objects, refs and a config
-	// naming core.fsmonitor) runs that program on git -C sub status, and
-	// a .git file (gitdir: DIR) makes any directory the repository.
-	// The nested ones are matched against paths known as written (or
-	// globs): a name made at run time (find -exec CMD {}) may be
-	// anything, and is not taken for one.
-	compile := func(root string, fs ...string) func() []*word.Pattern {
-		return sync.OnceValue(func() []*word.Pattern {
-			var pats []*word.Pattern
-			for _, f := range fs {
-				if p, err := word.CompilePath(filepath.Join(root, f)); err == nil {
-					pats = append(pats, p)
-				}
-			}
-			return pats
-		})
+	return (&gitCodeMatcher{project: env.Project}).match
+}
+
+// gitCodeMatcher is gitCode's matcher, which compiles its patterns on
+// first use.
+//
+// Any repository's, not only the project's: a repository made by hand
+// inside the project (or in /tmp) (sub/.git/HEAD, objects, refs and a
+// config naming core.fsmonitor) runs that program on git -C sub status,
+// and a .git file (gitdir: DIR) makes any directory the repository. The
+// nested ones are matched against paths known as written (or globs): a
+// name made at run time (find -exec CMD {}) may be anything, and is not
+// taken for one.
+type gitCodeMatcher struct {
+	project           string
+	ownOnce, nestOnce sync.Once
+	own, nested       []*word.Pattern
+}
+
+// gitFiles compiles the patterns of fs under root.
+func gitFiles(root string, fs ...string) []*word.Pattern {
+	var pats []*word.Pattern
+	for _, f := range fs {
+		if p, err := word.CompilePath(filepath.Join(root, f)); err == nil {
+			pats = append(pats, p)
+		}
 	}
-	// Nested ones anywhere: a repository made in /tmp (an allowed write)
-	// runs its core.fsmonitor on git -C /tmp/r status as well.
-	own := compile(env.Project, ".git/hooks/**", ".git/config", ".git/config.worktree")
-	nested := compile("/", "**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree")
-	return func(p *Part, e Effect) word.Tri {
-		if e.Access&2 == 0 || e.Op == "delete" {
-			return word.No
-		}
-		t := word.No
-		// A file named .git, as written (a glob or a name made at run
-		// time is not taken for one: find -exec py_compile {} is not).
-		if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
-			t = word.Yes
-		}
-		pats := own()
-		if !e.Path.HasHole() {
-			pats = append(pats[:len(pats):len(pats)], nested()...)
-		}
-		for _, pat := range pats {
-			t = orTri(t, matchPathWord(pat, e.Path))
-		}
-		return t
+	return pats
+}
+
+func (m *gitCodeMatcher) match(p *Part, e Effect) word.Tri {
+	if e.Access&2 == 0 || e.Op == "delete" {
+		return word.No
 	}
+	t := word.No
+	// A file named .git, as written (a glob or a name made at run
+	// time is not taken for one: find -exec py_compile {} is not).
+	if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
+		t = word.Yes
+	}
+	m.ownOnce.Do(func() { m.own = gitFiles(m.project, ".git/hooks/**", ".git/config", ".git/config.worktree") })
+	pats := m.own
+	if !e.Path.HasHole() {
+		// Nested ones anywhere: a repository made in /tmp (an allowed
+		// write) runs its core.fsmonitor on git -C /tmp/r status as well.
+		m.nestOnce.Do(func() { m.nested = gitFiles("/", "**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree") })
+		pats = append(pats[:len(pats):len(pats)], m.nested...)
+	}
+	for _, pat := range pats {
+		t = orTri(t, matchPathWord(pat, e.Path))
+	}
+	return t
 }
 
 func specialIs(s string) func(p *Part) word.Tri {
@@ -567,11 +581,16 @@ func specialIs(s string) func(p *Part) word.Tri {
 	}
 }
 
+// deletes and chmods are the operations of the recursive rules.
+func deletes(op string) bool { return op == "delete" || op == "move" }
+func chmods(op string) bool  { return op == "chmod" || op == "chown" }
+
 // destroysRoot matches a recursive operation on /, HOME or a top-level
 // system directory, in any spelling: the path cleaned, globs that cover a
 // whole directory (/*, ~/*), symbolic links followed.
-func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tri {
-	roots := append([]string{"/"}, topLevel...)
+func destroysRoot(env *Env, ops func(op string) bool) func(p *Part, e Effect) word.Tri {
+	roots := make([]string, 0, 2+len(topLevel))
+	roots = append(append(roots, "/"), topLevel...)
 	if env.Home != "" && env.Home != "/" {
 		roots = append(roots, filepath.Clean(env.Home))
 	}
@@ -580,61 +599,71 @@ func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tr
 
 // destroysDirs matches a recursive operation of ops on one of roots (or
 // a glob covering all of one's entries), in any spelling.
-func destroysDirs(roots []string, ops map[string]bool) func(p *Part, e Effect) word.Tri {
-	pats := sync.OnceValue(func() []*word.Pattern {
-		var pats []*word.Pattern
-		for _, r := range roots {
-			if p, err := word.CompilePath(r); err == nil {
-				pats = append(pats, p)
-			}
+func destroysDirs(roots []string, ops func(op string) bool) func(p *Part, e Effect) word.Tri {
+	return (&dirMatcher{roots: roots, ops: ops}).match
+}
+
+// dirMatcher is destroysDirs' matcher, which compiles its patterns on
+// first use.
+type dirMatcher struct {
+	roots []string
+	ops   func(op string) bool
+	once  sync.Once
+	pats  []*word.Pattern
+}
+
+func (m *dirMatcher) isRoot(s string) bool {
+	s = cleanPath(s)
+	for _, r := range m.roots {
+		if s == r {
+			return true
 		}
-		return pats
-	})
-	isRoot := func(s string) bool {
-		s = cleanPath(s)
-		for _, r := range roots {
-			if s == r {
-				return true
-			}
-		}
-		return false
 	}
-	return func(p *Part, e Effect) word.Tri {
-		if !ops[e.Op] || e.Access&2 == 0 || !(e.Recursive || e.Op == "move") {
-			return word.No
-		}
-		if s, ok := e.Path.Static(); ok {
-			if isRoot(s) {
-				return word.Yes
-			}
-			return word.No
-		}
-		for _, m := range e.Path.Matches {
-			if isRoot(m) {
-				return word.Yes
-			}
-		}
-		// A glob that covers every entry of a root: /*, ~/*, /etc/*.
-		if n := len(e.Path.Segs); n >= 2 && e.Path.Segs[n-1].Kind == word.Star && !e.Path.HasHole() {
-			dir := strings.TrimSuffix(word.Word{Segs: e.Path.Segs[:n-1]}.String(), "/")
-			if dir == "" {
-				dir = "/"
-			}
-			if e.Path.Segs[n-2].Kind == word.Lit && strings.HasSuffix(e.Path.Segs[n-2].Text, "/") && isRoot(dir) {
-				return word.Yes
-			}
-		}
-		best := word.No
-		for _, pat := range pats() {
-			if t := pat.Match(e.Path); t > best {
-				best = t
-			}
-		}
-		if best == word.Yes {
+	return false
+}
+
+func (m *dirMatcher) match(p *Part, e Effect) word.Tri {
+	if !m.ops(e.Op) || e.Access&2 == 0 || !(e.Recursive || e.Op == "move") {
+		return word.No
+	}
+	if s, ok := e.Path.Static(); ok {
+		if m.isRoot(s) {
 			return word.Yes
 		}
-		return best
+		return word.No
 	}
+	for _, s := range e.Path.Matches {
+		if m.isRoot(s) {
+			return word.Yes
+		}
+	}
+	// A glob that covers every entry of a root: /*, ~/*, /etc/*.
+	if n := len(e.Path.Segs); n >= 2 && e.Path.Segs[n-1].Kind == word.Star && !e.Path.HasHole() {
+		dir := strings.TrimSuffix(word.Word{Segs: e.Path.Segs[:n-1]}.String(), "/")
+		if dir == "" {
+			dir = "/"
+		}
+		if e.Path.Segs[n-2].Kind == word.Lit && strings.HasSuffix(e.Path.Segs[n-2].Text, "/") && m.isRoot(dir) {
+			return word.Yes
+		}
+	}
+	m.once.Do(func() {
+		for _, r := range m.roots {
+			if p, err := word.CompilePath(r); err == nil {
+				m.pats = append(m.pats, p)
+			}
+		}
+	})
+	best := word.No
+	for _, pat := range m.pats {
+		if t := pat.Match(e.Path); t > best {
+			best = t
+		}
+	}
+	if best == word.Yes {
+		return word.Yes
+	}
+	return best
 }
 
 // quoteWord makes a word literal in a rule (":" and "[" are names).
