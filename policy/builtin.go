@@ -223,8 +223,6 @@ func (a *ruleArena) str(parts ...string) string {
 // a guard process judges one command and needs a handful of them.
 type builtins struct {
 	env    *Env
-	any    []*Rule // rules about any program, and path rules
-	absAny []*Rule
 	mu     sync.Mutex
 	byProg map[string][2][]*Rule // prog → rules, absolute rules
 	// extra are rules about one program that depend on env (not in the
@@ -232,8 +230,15 @@ type builtins struct {
 	// compile them.
 	extra map[string][]*Rule
 	arena ruleArena
-	// anyCmd and anyPath are any split by kind (ruleSet), for candidates.
-	anyCmd, anyPath []*Rule
+	// The rules about any program are anyHead, the write rules' any, then
+	// anyTail; the absolute ones absHead, then the write rules' abs.
+	anyHead, anyTail, absHead []*Rule
+	// anyCmd and anyRead are anyHead and anyTail split by kind (ruleSet),
+	// for candidates; the write rules are all about paths.
+	anyCmd, anyRead []*Rule
+	hs              []string // homes(env)
+	writeOnce       sync.Once
+	w               writeRules
 }
 
 // catalogRule is the rule for prog's class in the program catalogue
@@ -343,15 +348,16 @@ func (b *builtins) all() (rules, abs []*Rule) {
 		r, a := b.forProg(p)
 		rules, abs = append(rules, r...), append(abs, a...)
 	}
-	return append(rules, b.any...), append(abs, b.absAny...)
+	w := b.writes()
+	rules = append(append(append(rules, b.anyHead...), w.any...), b.anyTail...)
+	return rules, append(append(abs, b.absHead...), w.abs...)
 }
 
 // builtinRules returns the built-in rules for env.
 func builtinRules(env *Env) (*builtins, error) {
 	b := &builtins{env: env, byProg: map[string][2][]*Rule{}}
-	// About a hundred rules, and as many absolute as the lists below make.
-	rules := make([]*Rule, 0, 128)
-	absolute := make([]*Rule, 0, 16+len(blockDevices)+len(env.Protect)+len(env.ProtectAgent))
+	// The predicates below: the rules about paths come after them.
+	rules, absolute := make([]*Rule, 0, 8), make([]*Rule, 0, 8)
 	add := func(r *Rule, abs bool) error {
 		b.newRule(r, abs)
 		if abs {
@@ -427,18 +433,6 @@ func builtinRules(env *Env) (*builtins, error) {
 			}
 		}
 	}
-	preds = append(preds,
-		Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
-			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
-	if !env.NoProject && env.Project != "" && env.Project != "/" {
-		// Writes inside the project are allowed; deleting all of it, or
-		// its history, is not an everyday write (pytest --basetemp=.).
-		proj := filepath.Clean(env.Project)
-		preds = append(preds, Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
-			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, deletes),
-			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
-			Instead:    "delete the specific build or output directories you mean"})
-	}
 	for i := range preds {
 		add(&preds[i], false)
 	}
@@ -451,6 +445,60 @@ func builtinRules(env *Env) (*builtins, error) {
 			}
 			return word.No
 		}, Why: "the program's name is known only at run time", Instead: "name the program directly"},
+	}
+	for i := range absPreds {
+		add(&absPreds[i], true)
+	}
+	a := &b.arena
+	b.hs = homes(env) // the home, and where a link to it leads
+	b.anyHead = rules
+	b.anyTail = make([]*Rule, 0, len(secretFiles)+13)
+	for _, r := range secretRules(a, env, b.hs) {
+		b.anyTail = append(b.anyTail, b.newRule(r, false))
+	}
+	b.absHead = absolute
+	var split ruleSet
+	split.add(b.anyHead)
+	split.add(b.anyTail)
+	b.anyCmd, b.anyRead = split.cmd, split.path
+	return b, nil
+}
+
+// writeRules are the built-in rules about writes only, made the first
+// time a part that writes is judged: most commands an agent runs read.
+// Every one of them matches no effect but a write (access = "write", or a
+// predicate that looks for Write first), so a part that writes nothing is
+// judged alike without them; the absolute ones are looked at only for a
+// part that writes (Decide).
+type writeRules struct {
+	any []*Rule // after anyHead and before anyTail in any's order
+	abs []*Rule // after absHead
+}
+
+// writes returns the rules about writes, making them the first time.
+func (b *builtins) writes() *writeRules {
+	b.writeOnce.Do(func() {
+		b.mu.Lock() // the arena is forProg's too
+		defer b.mu.Unlock()
+		b.w = b.makeWrites()
+	})
+	return &b.w
+}
+
+func (b *builtins) makeWrites() writeRules {
+	env, hs := b.env, b.hs
+	var w writeRules
+	w.any = make([]*Rule, 0, 24)
+	w.abs = make([]*Rule, 0, 4+len(blockDevices)+len(env.Protect)+len(env.ProtectAgent))
+	add := func(r *Rule, abs bool) {
+		b.newRule(r, abs)
+		if abs {
+			w.abs = append(w.abs, r)
+		} else {
+			w.any = append(w.any, r)
+		}
+	}
+	absPaths := []Rule{
 		{Decision: Ask, Name: "a write to a path known only at run time", predEffect: func(p *Part, e Effect) word.Tri {
 			if e.Access&2 != 0 && len(e.Path.Segs) == 1 && e.Path.Segs[0].Kind == word.Hole {
 				return word.Yes
@@ -460,8 +508,23 @@ func builtinRules(env *Env) (*builtins, error) {
 		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, deletes), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
 		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, chmods), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
 	}
-	for i := range absPreds {
-		add(&absPreds[i], true)
+	for i := range absPaths {
+		add(&absPaths[i], true)
+	}
+	gitPreds := []Rule{
+		{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
+			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"}}
+	if !env.NoProject && env.Project != "" && env.Project != "/" {
+		// Writes inside the project are allowed; deleting all of it, or
+		// its history, is not an everyday write (pytest --basetemp=.).
+		proj := filepath.Clean(env.Project)
+		gitPreds = append(gitPreds, Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
+			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, deletes),
+			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
+			Instead:    "delete the specific build or output directories you mean"})
+	}
+	for i := range gitPreds {
+		add(&gitPreds[i], false)
 	}
 	// Paths.
 	a := &b.arena
@@ -474,7 +537,6 @@ func builtinRules(env *Env) (*builtins, error) {
 	if !env.NoProject {
 		add(path(Allow, filepath.Join(env.Project, "**"), "write inside the project", "writes inside the project tree", ""), false)
 	}
-	hs := homes(env) // the home, and where a link to it leads
 	for _, r := range homeWriteRules(a, hs) {
 		add(r, false)
 	}
@@ -495,9 +557,6 @@ func builtinRules(env *Env) (*builtins, error) {
 	for _, d := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/**", "/proc/self/fd/**", "/dev/zero", "/dev/full"} {
 		add(path(Allow, d, a.str("write to ", d), "a harmless device", ""), false)
 	}
-	for _, r := range secretRules(a, env, hs) {
-		add(r, false)
-	}
 	for _, d := range blockDevices {
 		add(path(Deny, d, a.str("write to a disk device ", d), "writing to a disk device destroys the file systems on it", "write to a file instead"), true)
 	}
@@ -509,11 +568,7 @@ func builtinRules(env *Env) (*builtins, error) {
 	for _, f := range env.ProtectAgent {
 		add(path(Deny, filepath.Join(f, "**"), "the agent client's own files", "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", "a person changes them outside the guard"), true)
 	}
-	b.any, b.absAny = rules, absolute
-	var split ruleSet
-	split.add(rules)
-	b.anyCmd, b.anyPath = split.cmd, split.path
-	return b, nil
+	return w
 }
 
 // gitCode matches writes (not deletions) that plant code git will run.

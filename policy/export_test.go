@@ -8,3 +8,12 @@ func SetSubIndex(on bool) bool {
 	useSubIndex = on
 	return was
 }
+
+// SetLazyWrites turns making and trying the built-in rules about writes
+// only for parts that write on or off, for comparing the two; it returns
+// the setting before.
+func SetLazyWrites(on bool) bool {
+	was := lazyWrites
+	lazyWrites = on
+	return was
+}
