@@ -230,15 +230,16 @@ type builtins struct {
 	// compile them.
 	extra map[string][]*Rule
 	arena ruleArena
-	// The rules about any program are anyHead, the write rules' any, then
-	// anyTail; the absolute ones absHead, then the write rules' abs.
+	// The rules about any program are anyHead, the write rules' any, the
+	// read rules, then anyTail; the absolute ones absHead, then the write
+	// rules' abs. The rules about paths are made on first use (writes,
+	// reads): a part that touches no path needs none of them.
 	anyHead, anyTail, absHead []*Rule
-	// anyCmd and anyRead are anyHead and anyTail split by kind (ruleSet),
-	// for candidates; the write rules are all about paths.
-	anyCmd, anyRead []*Rule
-	hs              []string // homes(env)
-	writeOnce       sync.Once
-	w               writeRules
+	anyCmd                    []*Rule  // anyHead and anyTail: all about the command
+	hs                        []string // homes(env)
+	writeOnce, readOnce       sync.Once
+	w                         writeRules
+	r                         []*Rule
 }
 
 // catalogRule is the rule for prog's class in the program catalogue
@@ -349,7 +350,7 @@ func (b *builtins) all() (rules, abs []*Rule) {
 		rules, abs = append(rules, r...), append(abs, a...)
 	}
 	w := b.writes()
-	rules = append(append(append(rules, b.anyHead...), w.any...), b.anyTail...)
+	rules = append(append(append(append(rules, b.anyHead...), w.any...), b.reads()...), b.anyTail...)
 	return rules, append(append(abs, b.absHead...), w.abs...)
 }
 
@@ -449,18 +450,14 @@ func builtinRules(env *Env) (*builtins, error) {
 	for i := range absPreds {
 		add(&absPreds[i], true)
 	}
-	a := &b.arena
 	b.hs = homes(env) // the home, and where a link to it leads
 	b.anyHead = rules
-	b.anyTail = make([]*Rule, 0, len(secretFiles)+13)
-	for _, r := range secretRules(a, env, b.hs) {
-		b.anyTail = append(b.anyTail, b.newRule(r, false))
+	b.anyTail = secretCmdRules()
+	for _, r := range b.anyTail {
+		b.newRule(r, false)
 	}
 	b.absHead = absolute
-	var split ruleSet
-	split.add(b.anyHead)
-	split.add(b.anyTail)
-	b.anyCmd, b.anyRead = split.cmd, split.path
+	b.anyCmd = append(append(make([]*Rule, 0, len(b.anyHead)+len(b.anyTail)), b.anyHead...), b.anyTail...)
 	return b, nil
 }
 
@@ -473,6 +470,21 @@ func builtinRules(env *Env) (*builtins, error) {
 type writeRules struct {
 	any []*Rule // after anyHead and before anyTail in any's order
 	abs []*Rule // after absHead
+}
+
+// reads returns the other built-in rules about paths (the secrets'),
+// making them the first time: they are needed by a part that touches a
+// path, and most of what an agent runs touches one.
+func (b *builtins) reads() []*Rule {
+	b.readOnce.Do(func() {
+		b.mu.Lock() // the arena is forProg's too
+		defer b.mu.Unlock()
+		b.r = secretPathRules(&b.arena, b.env, b.hs)
+		for _, r := range b.r {
+			b.newRule(r, false)
+		}
+	})
+	return b.r
 }
 
 // writes returns the rules about writes, making them the first time.

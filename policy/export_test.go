@@ -9,11 +9,11 @@ func SetSubIndex(on bool) bool {
 	return was
 }
 
-// SetLazyWrites turns making and trying the built-in rules about writes
-// only for parts that write on or off, for comparing the two; it returns
-// the setting before.
-func SetLazyWrites(on bool) bool {
-	was := lazyWrites
-	lazyWrites = on
+// SetLazyPaths turns making and trying the built-in rules about paths
+// only for parts that touch one (those about writes only for parts that
+// write) on or off, for comparing the two; it returns the setting before.
+func SetLazyPaths(on bool) bool {
+	was := lazyPaths
+	lazyPaths = on
 	return was
 }

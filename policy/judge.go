@@ -92,9 +92,9 @@ func (ix *index) forProg(prog string) *progRules {
 // of a program.
 var useSubIndex = true
 
-// lazyWrites: tests turn it off to compare with trying the built-in rules
-// about writes on every part.
-var lazyWrites = true
+// lazyPaths: tests turn it off to compare with trying the built-in rules
+// about paths on every part.
+var lazyPaths = true
 
 // subWord is the word after the program in a command rule, when the rule
 // can match only a part that has that word itself: the rule is words of
@@ -197,7 +197,7 @@ func appendShared(rules, more []*Rule) []*Rule {
 // candidates returns every rule that may match p: the absolute ones when
 // abs is set, the others when not. The sets are made once per program and
 // shared: a long script names the same few programs many times.
-func (pol *Policy) candidates(p *Part, abs, writes bool) ruleSet {
+func (pol *Policy) candidates(p *Part, abs, paths, writes bool) ruleSet {
 	prog, dynamic := "", false
 	if len(p.Argv) > 0 {
 		if s, ok := p.Argv[0].Static(); ok {
@@ -220,7 +220,7 @@ func (pol *Policy) candidates(p *Part, abs, writes bool) ruleSet {
 			keys, filter = subKeys(p, prog)
 		}
 	}
-	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter, writes: writes && !dynamic}
+	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter, paths: paths && !dynamic, writes: writes && !dynamic}
 	if filter {
 		key.keys = strings.Join(keys, "\x00")
 	}
@@ -261,10 +261,12 @@ func (pol *Policy) candidates(p *Part, abs, writes bool) ruleSet {
 		// The rules about any program, split once: most programs add
 		// no path rule of their own, and share the built-in ones.
 		set.cmd = appendShared(set.cmd, pol.builtin.anyCmd)
-		if writes {
-			set.path = append(set.path, pol.builtin.writes().any...)
+		if paths {
+			if writes {
+				set.path = append(set.path, pol.builtin.writes().any...)
+			}
+			set.path = appendShared(set.path, pol.builtin.reads())
 		}
-		set.path = appendShared(set.path, pol.builtin.anyRead)
 	}
 	if pol.cands == nil {
 		pol.cands = map[candKey]ruleSet{}
@@ -280,8 +282,9 @@ type candKey struct {
 	// of keys (the subKeys, joined by NUL).
 	filtered bool
 	keys     string
-	// writes: with the built-in rules about writes (builtins.writes).
-	writes bool
+	// paths: with the built-in rules about paths (builtins.reads), and
+	// writes: with those about writes (builtins.writes) among them.
+	paths, writes bool
 }
 
 // Match is one rule that matched a part, for explanations.
@@ -326,14 +329,16 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	// The command aspect is decided first (its matches are listed after
 	// the absolute ones): whether a configured allow covers the command
 	// decides which of its guessed effects are judged at all.
-	// The built-in rules about writes are made, and tried, only for a
-	// part that writes: they match nothing else.
+	// The built-in rules about paths are made, and tried, only for a part
+	// that touches one (only the effects below are matched against them),
+	// those about writes only for a part that writes: they match nothing
+	// else.
 	writes := false
 	for _, e := range p.Effects {
 		writes = writes || e.Access&argspec.Write != 0
 	}
-	withWrites := writes || !lazyWrites
-	set := pol.candidates(p, false, withWrites)
+	paths, withWrites := len(p.Effects) > 0 || !lazyPaths, writes || !lazyPaths
+	set := pol.candidates(p, false, paths, withWrites)
 	cmdMatches := &Verdict{}
 	cv := pol.aspect(p, set.cmd, cmdMatches, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
 		if r.isPath() {
@@ -347,7 +352,7 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	floorReason, floorInstead := "", ""
 	var floorRule *Rule
 	floorMaybe := false
-	absSet := pol.candidates(p, true, withWrites)
+	absSet := pol.candidates(p, true, paths, withWrites)
 	abs, absPath := absSet.cmd, []*Rule(nil)
 	if writes {
 		// Absolute path rules are all about writes.

@@ -195,11 +195,11 @@ func notTemporary(hs []string, dir string) bool {
 	return false
 }
 
-// secretRules are the built-in asks that keep secrets unread: credential
+// secretPathRules and secretCmdRules are the built-in asks that keep secrets unread: credential
 // files under the home, dotenv files, secret-named variables printed,
 // and the cloud metadata endpoints.
-func secretRules(a *ruleArena, env *Env, hs []string) []*Rule {
-	out := make([]*Rule, 0, len(secretFiles)+13)
+func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
+	out := make([]*Rule, 0, len(secretFiles)+7)
 	// Other users' credentials are no less secret, where they can be read
 	// (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
 	all := append(append(make([]string, 0, len(hs)+len(otherHomes)), hs...), otherHomes...)
@@ -237,10 +237,6 @@ func secretRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
 			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
 			Instead: "ask the person; git remote (names only) does not print it"},
-		&Rule{Decision: Ask, Name: "printing git credentials", spec: 50, // above the read-only allows of git remote -v (30) and git config --list (45)
-			pred:    printsGitCredentials,
-			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
-			Instead: "git remote (names only), or ask the person"},
 		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,
 			Why:     "reads a private key, keystore, Terraform state or token file (by its name, or by what it holds): what an agent reads goes to the model",
 			Instead: "ask the person, or read a file that holds no secret (a certificate, the public key)"},
@@ -249,18 +245,27 @@ func secretRules(a *ruleArena, env *Env, hs []string) []*Rule {
 			Instead: "ask the person"},
 		&Rule{Decision: Ask, Name: "read through a process's root or working directory", spec: pathSpec("/proc/*/cwd"), predEffect: procLink(),
 			Why:     "reads through /proc/PID/cwd or /proc/PID/root, which lead to wherever that process is (cd ~/.ssh; cat /proc/self/cwd/id_rsa)",
-			Instead: "name the file by its own path"},
-		&Rule{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
-			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
-		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
-			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
-		&Rule{Decision: Ask, Name: "printing a cluster's secrets", spec: 25, pred: printsClusterSecrets,
-			Why: "prints the data of Kubernetes Secrets, which goes to the model", Instead: "kubectl get secret NAME (names, types and key counts) or kubectl describe secret NAME (key sizes), or ask the person"},
-		&Rule{Decision: Ask, Name: "printing a container's environment", spec: 25, pred: printsContainerEnv,
-			Why: "docker inspect prints the container's environment, where passwords and tokens are passed", Instead: "docker inspect --format with the fields you need, e.g. '{{.State.Status}}'"},
-		&Rule{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
-			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"})
+			Instead: "name the file by its own path"})
 	return out
+}
+
+// secretCmdRules are the secret rules about what a command prints.
+func secretCmdRules() []*Rule {
+	return []*Rule{
+		{Decision: Ask, Name: "printing git credentials", spec: 50, // above the read-only allows of git remote -v (30) and git config --list (45)
+			pred:    printsGitCredentials,
+			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
+			Instead: "git remote (names only), or ask the person"},
+		{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
+			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
+		{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
+			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
+		{Decision: Ask, Name: "printing a cluster's secrets", spec: 25, pred: printsClusterSecrets,
+			Why: "prints the data of Kubernetes Secrets, which goes to the model", Instead: "kubectl get secret NAME (names, types and key counts) or kubectl describe secret NAME (key sizes), or ask the person"},
+		{Decision: Ask, Name: "printing a container's environment", spec: 25, pred: printsContainerEnv,
+			Why: "docker inspect prints the container's environment, where passwords and tokens are passed", Instead: "docker inspect --format with the fields you need, e.g. '{{.State.Status}}'"},
+		{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
+			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"}}
 }
 
 // procLink matches reads through /proc/PID/cwd and /proc/PID/root (and

@@ -24,25 +24,26 @@ var writesCommands = []string{
 	"python3 -c 'print(1)'", "bash -c 'echo hi > /etc/x'", "cat <<EOF > /tmp/y\nhi\nEOF", "exec 3>/tmp/fd; echo x >&3",
 }
 
-// TestWriteRulesOnlyForWrites: making and trying the built-in rules about
-// writes only for parts that write judges as trying them on every part,
-// explanations included.
-func TestWriteRulesOnlyForWrites(t *testing.T) {
+// TestPathRulesOnlyForPaths: making and trying the built-in rules about
+// paths only for parts that touch one, and those about writes only for
+// parts that write, judges as trying them on every part, explanations
+// included.
+func TestPathRulesOnlyForPaths(t *testing.T) {
 	cmds := append(append([]string(nil), writesCommands...), subIndexCommands...)
 	for _, explain := range []bool{false, true} {
-		was := policy.SetLazyWrites(true)
+		was := policy.SetLazyPaths(true)
 		lazy := build(t, subIndexRules, "", false)
-		policy.SetLazyWrites(false)
+		policy.SetLazyPaths(false)
 		eager := build(t, subIndexRules, "", false)
 		for _, cmd := range cmds {
-			policy.SetLazyWrites(true)
+			policy.SetLazyPaths(true)
 			got := verdicts(lazy, cmd, explain)
-			policy.SetLazyWrites(false)
+			policy.SetLazyPaths(false)
 			want := verdicts(eager, cmd, explain)
 			if got != want {
 				t.Errorf("%s (explain %v):\nlazy:  %s\neager: %s", cmd, explain, got, want)
 			}
 		}
-		policy.SetLazyWrites(was)
+		policy.SetLazyPaths(was)
 	}
 }
