@@ -326,9 +326,6 @@ type Aspect struct {
 // without, being in a hurry.
 func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	v := &Verdict{Decision: Allow}
-	// The command aspect is decided first (its matches are listed after
-	// the absolute ones): whether a configured allow covers the command
-	// decides which of its guessed effects are judged at all.
 	// The built-in rules about paths are made, and tried, only for a part
 	// that touches one (only the effects below are matched against them),
 	// those about writes only for a part that writes: they match nothing
@@ -338,6 +335,9 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 		writes = writes || e.Access&argspec.Write != 0
 	}
 	paths, withWrites := len(p.Effects) > 0 || !lazyPaths, writes || !lazyPaths
+	// The command aspect is decided first (its matches are listed after
+	// the absolute ones): whether a configured allow covers the command
+	// decides which of its guessed effects are judged at all.
 	set := pol.candidates(p, false, paths, withWrites)
 	cmdMatches := &Verdict{}
 	cv := pol.aspect(p, set.cmd, cmdMatches, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
