@@ -45,7 +45,7 @@ func main() {
 	script := flag.Int("script", 2000, "also time judging a generated script of this many lines (0: skip)")
 	scale := flag.Bool("scale", false, "measure how the cost grows: rules, script size, the hook")
 	hookOnly := flag.Bool("hook", false, "with -scale, only the hook's rows")
-	base := flag.String("base", "", "with -scale -hook, also time this guard-exec binary (an earlier build) in the same run")
+	base := flag.String("base", "", "with -scale, also time this guard-exec binary (an earlier build) beside the hook rows, in the same run")
 	flag.Parse()
 	if *scale {
 		if err := scaleBench(*n, *hookOnly, *base); err != nil {
