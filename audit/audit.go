@@ -77,11 +77,18 @@ func (l *Log) Append(r Record) error {
 		r.Time = time.Now().UTC()
 	}
 	line := append(r.appendJSON(make([]byte, 0, 512)), '\n')
-	if err := os.MkdirAll(filepath.Dir(l.Path), 0o700); err != nil {
-		return fmt.Errorf("audit: cannot create log directory: %w", err)
-	}
+	// The directory is made when the log cannot be opened, not looked
+	// for before every record: it is there for all but the first.
+	made := false
 	for range 100 {
-		done, err := l.tryAppend(line)
+		done, opened, err := l.tryAppend(line)
+		if !opened && !made {
+			made = true
+			if err := os.MkdirAll(filepath.Dir(l.Path), 0o700); err != nil {
+				return fmt.Errorf("audit: cannot create log directory: %w", err)
+			}
+			done, _, err = l.tryAppend(line)
+		}
 		if done || err != nil {
 			return err
 		}
@@ -90,24 +97,25 @@ func (l *Log) Append(r Record) error {
 }
 
 // tryAppend appends line if the file it locked is still the one at l.Path;
-// done is false when it was rotated away first and the caller should retry.
-func (l *Log) tryAppend(line []byte) (done bool, err error) {
+// done is false when it was rotated away first and the caller should retry,
+// opened is false when the log could not be opened (nothing was written).
+func (l *Log) tryAppend(line []byte) (done, opened bool, err error) {
 	// Only a regular file: records written to a FIFO nobody reads would
 	// be lost without a word.
 	f, err := atomicfile.OpenAppend(l.Path, 0o600)
 	if err != nil {
-		return false, fmt.Errorf("audit: cannot open log: %w", err)
+		return false, false, fmt.Errorf("audit: cannot open log: %w", err)
 	}
 	defer f.Close()
 	if err := atomicfile.Flock(f); err != nil {
-		return false, fmt.Errorf("audit: cannot lock %s: %w", l.Path, err)
+		return false, true, fmt.Errorf("audit: cannot lock %s: %w", l.Path, err)
 	}
 	fi, err := f.Stat()
 	if err != nil {
-		return false, fmt.Errorf("audit: cannot stat log: %w", err)
+		return false, true, fmt.Errorf("audit: cannot stat log: %w", err)
 	}
 	if pi, err := os.Stat(l.Path); err != nil || !os.SameFile(fi, pi) {
-		return false, nil
+		return false, true, nil
 	}
 	size := fi.Size()
 	if size > 0 { // a writer that died mid-line must not swallow this line
@@ -117,7 +125,7 @@ func (l *Log) tryAppend(line []byte) (done bool, err error) {
 		}
 	}
 	if _, err := f.Write(line); err != nil {
-		return false, fmt.Errorf("audit: cannot write to %s: %w", l.Path, err)
+		return false, true, fmt.Errorf("audit: cannot write to %s: %w", l.Path, err)
 	}
 	max := l.MaxBytes
 	if max == 0 {
@@ -125,10 +133,10 @@ func (l *Log) tryAppend(line []byte) (done bool, err error) {
 	}
 	if max > 0 && size+int64(len(line)) >= max {
 		if err := l.rotate(); err != nil {
-			return true, fmt.Errorf("audit: record written but rotating %s failed: %w", l.Path, err)
+			return true, true, fmt.Errorf("audit: record written but rotating %s failed: %w", l.Path, err)
 		}
 	}
-	return true, f.Close()
+	return true, true, f.Close()
 }
 
 // rotate shifts path.(n-1) → path.n … path → path.1, dropping path.Keep.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
@@ -176,19 +177,69 @@ func dbClients(name string) bool {
 	return false
 }
 
+// ruleArena is where the built-in rules of a policy live. Every command
+// builds the hundred or so rules about any program, in a fresh process
+// where each page first touched costs a fault: the rules are allocated a
+// block at a time and their texts cut from one buffer, instead of a few
+// hundred allocations spread over as many size classes (each a fresh
+// span of its own).
+type ruleArena struct {
+	block []Rule
+	text  []byte
+}
+
+// rule returns a new zero rule.
+func (a *ruleArena) rule() *Rule {
+	if len(a.block) == cap(a.block) {
+		a.block = make([]Rule, 0, 64)
+	}
+	a.block = a.block[:len(a.block)+1]
+	return &a.block[len(a.block)-1]
+}
+
+// str returns the concatenation of parts. The bytes behind a string are
+// never written again: appending past the buffer's capacity moves on to
+// a new one, and the old stays as the strings cut from it.
+func (a *ruleArena) str(parts ...string) string {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	if n == 0 {
+		return ""
+	}
+	if len(a.text)+n > cap(a.text) {
+		a.text = make([]byte, 0, max(n, 16<<10))
+	}
+	start := len(a.text)
+	for _, p := range parts {
+		a.text = append(a.text, p...)
+	}
+	return unsafe.String(&a.text[start], n)
+}
+
 // builtins holds the built-in rules. The rules about one program (the
 // catalogues and the defaults) are made when a command names that program:
 // a guard process judges one command and needs a handful of them.
 type builtins struct {
 	env    *Env
-	any    []*Rule // rules about any program, and path rules
-	absAny []*Rule
 	mu     sync.Mutex
 	byProg map[string][2][]*Rule // prog → rules, absolute rules
 	// extra are rules about one program that depend on env (not in the
 	// static tables), kept out of any so that other programs never
 	// compile them.
 	extra map[string][]*Rule
+	arena ruleArena
+	// The rules about any program are anyHead, the write rules' any, the
+	// read rules, then anyTail; the absolute ones absHead, then the write
+	// rules' abs. The rules about paths are made on first use (writes,
+	// reads): a part that touches no path needs none of them.
+	anyHead, anyTail, absHead []*Rule
+	anyCmd                    []*Rule  // anyHead and anyTail: all about the command
+	hs                        []string // homes(env)
+	writeOnce, readOnce       sync.Once
+	w                         writeRules
+	r                         []*Rule
 }
 
 // catalogRule is the rule for prog's class in the program catalogue
@@ -222,10 +273,21 @@ func specProg(command string) string {
 	return first
 }
 
+// specIs reports whether specProg(command) is prog. A program is looked
+// for among every default rule: most are ruled out by their first byte,
+// which specProg's answer starts with unless quoted.
+func specIs(command, prog string) bool {
+	c := strings.TrimLeft(command, " ")
+	if prog != "" && (c == "" || c[0] != prog[0] && c[0] != '\'') {
+		return false
+	}
+	return specProg(command) == prog
+}
+
 func (b *builtins) newRule(r *Rule, abs bool) *Rule {
 	r.Layer, r.lazy, r.env, r.Absolute = Builtin, true, b.env, abs
 	if r.Source == "" {
-		r.Source = "built-in: " + r.Name
+		r.Source = b.arena.str("built-in: ", r.Name)
 	}
 	return r
 }
@@ -253,13 +315,13 @@ func (b *builtins) forProg(prog string) (rules, abs []*Rule) {
 		rules = append(rules, b.newRule(&Rule{Decision: t.d, Command: t.command, Why: t.why, Name: t.instead}, false))
 	}
 	for _, d := range defaults {
-		if specProg(d.command) == prog {
+		if specIs(d.command, prog) {
 			rules = append(rules, b.newRule(ruleFromSpec(d), false))
 		}
 	}
 	rules = append(rules, b.extra[prog]...)
 	for _, d := range absoluteCommands {
-		if specProg(d.command) == prog {
+		if specIs(d.command, prog) {
 			abs = append(abs, b.newRule(ruleFromSpec(d), true))
 		}
 	}
@@ -287,13 +349,16 @@ func (b *builtins) all() (rules, abs []*Rule) {
 		r, a := b.forProg(p)
 		rules, abs = append(rules, r...), append(abs, a...)
 	}
-	return append(rules, b.any...), append(abs, b.absAny...)
+	w := b.writes()
+	rules = append(append(append(append(rules, b.anyHead...), w.any...), b.reads()...), b.anyTail...)
+	return rules, append(append(abs, b.absHead...), w.abs...)
 }
 
 // builtinRules returns the built-in rules for env.
 func builtinRules(env *Env) (*builtins, error) {
 	b := &builtins{env: env, byProg: map[string][2][]*Rule{}}
-	var rules, absolute []*Rule
+	// The predicates below: the rules about paths come after them.
+	rules, absolute := make([]*Rule, 0, 8), make([]*Rule, 0, 8)
 	add := func(r *Rule, abs bool) error {
 		b.newRule(r, abs)
 		if abs {
@@ -309,7 +374,7 @@ func builtinRules(env *Env) (*builtins, error) {
 		}
 	}
 	// Predicates for what the rule schema cannot say.
-	preds := []*Rule{
+	preds := []Rule{
 		{Decision: Ask, Name: "code the guard cannot see", spec: 5, pred: func(p *Part) word.Tri {
 			if p.Opaque != "" {
 				return word.Yes
@@ -358,30 +423,21 @@ func builtinRules(env *Env) (*builtins, error) {
 	// of the user's shell (functions, aliases, options) before every
 	// command. It is the user's own configuration, trusted like ~/.bashrc.
 	if env.Home != "" {
-		b.extra = map[string][]*Rule{}
-		for _, snap := range []string{"/.claude/shell-snapshots/*", "/.codex/shell_snapshots/*", "/.codex/shell-snapshots/*"} {
+		snaps := []string{"/.claude/shell-snapshots/*", "/.codex/shell_snapshots/*", "/.codex/shell-snapshots/*"}
+		b.extra = map[string][]*Rule{"source": make([]*Rule, 0, len(snaps)), ".": make([]*Rule, 0, len(snaps))}
+		for _, snap := range snaps {
+			dir := quoteWord(b.arena.str(env.Home, snap[:len(snap)-1]))
 			for _, verb := range []string{"source", "."} {
-				b.extra[verb] = append(b.extra[verb], b.newRule(&Rule{Decision: Allow, Command: verb + " " + quoteWord(env.Home+snap[:len(snap)-1]) + "*",
-					Name: "client shell snapshot", Why: "the agent client's snapshot of your own shell configuration"}, false))
+				r := b.arena.rule()
+				r.Decision, r.Command, r.Name, r.Why = Allow, b.arena.str(verb, " ", dir, "*"), "client shell snapshot", "the agent client's snapshot of your own shell configuration"
+				b.extra[verb] = append(b.extra[verb], b.newRule(r, false))
 			}
 		}
 	}
-	preds = append(preds,
-		&Rule{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
-			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"})
-	if !env.NoProject && env.Project != "" && env.Project != "/" {
-		// Writes inside the project are allowed; deleting all of it, or
-		// its history, is not an everyday write (pytest --basetemp=.).
-		proj := filepath.Clean(env.Project)
-		preds = append(preds, &Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
-			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, map[string]bool{"delete": true, "move": true}),
-			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
-			Instead:    "delete the specific build or output directories you mean"})
+	for i := range preds {
+		add(&preds[i], false)
 	}
-	for _, r := range preds {
-		add(r, false)
-	}
-	absPreds := []*Rule{
+	absPreds := []Rule{
 		{Decision: Deny, Name: "fork bomb", pred: specialIs("fork-bomb"), Why: "a function that calls itself in the background multiplies processes until the machine stops", Instead: "there is no safe form of this"},
 		{Decision: Deny, Name: "changing the guard's environment", pred: specialIs("guard-env"), Why: "GUARD_EXEC_* variables configure the guard that is judging this command; changing them under it is not allowed", Instead: "a person changes the guard's configuration outside the guard"},
 		{Decision: Ask, Name: "a program named at run time", pred: func(p *Part) word.Tri {
@@ -390,110 +446,197 @@ func builtinRules(env *Env) (*builtins, error) {
 			}
 			return word.No
 		}, Why: "the program's name is known only at run time", Instead: "name the program directly"},
+	}
+	for i := range absPreds {
+		add(&absPreds[i], true)
+	}
+	b.hs = homes(env) // the home, and where a link to it leads
+	b.anyHead = rules
+	b.anyTail = secretCmdRules()
+	for _, r := range b.anyTail {
+		b.newRule(r, false)
+	}
+	b.absHead = absolute
+	b.anyCmd = append(append(make([]*Rule, 0, len(b.anyHead)+len(b.anyTail)), b.anyHead...), b.anyTail...)
+	return b, nil
+}
+
+// writeRules are the built-in rules about writes only, made the first
+// time a part that writes is judged: most commands an agent runs read.
+// Every one of them matches no effect but a write (access = "write", or a
+// predicate that looks for Write first), so a part that writes nothing is
+// judged alike without them; the absolute ones are looked at only for a
+// part that writes (Decide).
+type writeRules struct {
+	any []*Rule // after anyHead and before anyTail in any's order
+	abs []*Rule // after absHead
+}
+
+// reads returns the other built-in rules about paths (the secrets'),
+// making them the first time: they are needed by a part that touches a
+// path, and most of what an agent runs touches one.
+func (b *builtins) reads() []*Rule {
+	b.readOnce.Do(func() {
+		b.mu.Lock() // the arena is forProg's too
+		defer b.mu.Unlock()
+		b.r = secretPathRules(&b.arena, b.env, b.hs)
+		for _, r := range b.r {
+			b.newRule(r, false)
+		}
+	})
+	return b.r
+}
+
+// writes returns the rules about writes, making them the first time.
+func (b *builtins) writes() *writeRules {
+	b.writeOnce.Do(func() {
+		b.mu.Lock() // the arena is forProg's too
+		defer b.mu.Unlock()
+		b.w = b.makeWrites()
+	})
+	return &b.w
+}
+
+func (b *builtins) makeWrites() writeRules {
+	env, hs := b.env, b.hs
+	var w writeRules
+	w.any = make([]*Rule, 0, 24)
+	w.abs = make([]*Rule, 0, 4+len(blockDevices)+len(env.Protect)+len(env.ProtectAgent))
+	add := func(r *Rule, abs bool) {
+		b.newRule(r, abs)
+		if abs {
+			w.abs = append(w.abs, r)
+		} else {
+			w.any = append(w.any, r)
+		}
+	}
+	absPaths := []Rule{
 		{Decision: Ask, Name: "a write to a path known only at run time", predEffect: func(p *Part, e Effect) word.Tri {
 			if e.Access&2 != 0 && len(e.Path.Segs) == 1 && e.Path.Segs[0].Kind == word.Hole {
 				return word.Yes
 			}
 			return word.No
 		}, Why: "writes to a path known only at run time", Instead: "name the path directly, so it can be checked"},
-		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"delete": true, "move": true}), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
-		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, map[string]bool{"chmod": true, "chown": true}), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
+		{Decision: Deny, Name: "recursive delete of a system directory or home", predEffect: destroysRoot(env, deletes), Why: "recursively deleting /, your home directory or a top-level system directory destroys the system", Instead: "delete the specific files or build directories you mean"},
+		{Decision: Deny, Name: "recursive permission change of a system directory or home", predEffect: destroysRoot(env, chmods), Why: "recursively changing permissions or ownership of /, home or a system directory breaks the system", Instead: "change the specific files you mean"},
 	}
-	for _, r := range absPreds {
-		add(r, true)
+	for i := range absPaths {
+		add(&absPaths[i], true)
+	}
+	gitPreds := []Rule{
+		{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
+			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"}}
+	if !env.NoProject && env.Project != "" && env.Project != "/" {
+		// Writes inside the project are allowed; deleting all of it, or
+		// its history, is not an everyday write (pytest --basetemp=.).
+		proj := filepath.Clean(env.Project)
+		gitPreds = append(gitPreds, Rule{Decision: Ask, Name: "recursive delete of the project", spec: pathSpec(env.Project) + 15,
+			predEffect: destroysDirs([]string{proj, filepath.Join(proj, ".git")}, deletes),
+			Why:        "recursively deleting the whole project, or its .git directory, loses work that may not be saved anywhere else",
+			Instead:    "delete the specific build or output directories you mean"})
+	}
+	for i := range gitPreds {
+		add(&gitPreds[i], false)
 	}
 	// Paths.
-	pathRules := []*Rule{
-		{Decision: Ask, Path: "/**", Access: "write", Name: "write outside the project", Why: "writes outside the project tree and temporary directories", Instead: "write inside the project or a temporary directory"},
+	a := &b.arena
+	path := func(d Decision, pat, name, why, instead string) *Rule {
+		r := a.rule()
+		r.Decision, r.Path, r.Access, r.Name, r.Why, r.Instead = d, pat, "write", name, why, instead
+		return r
 	}
+	add(path(Ask, "/**", "write outside the project", "writes outside the project tree and temporary directories", "write inside the project or a temporary directory"), false)
 	if !env.NoProject {
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(env.Project, "**"), Access: "write", Name: "write inside the project", Why: "writes inside the project tree"})
+		add(path(Allow, filepath.Join(env.Project, "**"), "write inside the project", "writes inside the project tree", ""), false)
 	}
-	hs := homes(env) // the home, and where a link to it leads
-	pathRules = append(pathRules, homeWriteRules(hs)...)
+	for _, r := range homeWriteRules(a, hs) {
+		add(r, false)
+	}
 	for i, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
 		if i >= 3 && notTemporary(hs, t) {
 			continue // TMPDIR=$HOME: the home is never temporary
 		}
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: filepath.Join(t, "**"), Access: "write", Name: "write in " + t, Why: "writes in a temporary directory"})
+		add(path(Allow, filepath.Join(t, "**"), a.str("write in ", t), "writes in a temporary directory", ""), false)
 	}
 	for _, f := range env.RunnerData {
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: f, Access: "write", Name: "the CI runner's output files",
-			Why: "step outputs, the job summary and state are data the runner reads"})
+		add(path(Allow, f, "the CI runner's output files", "step outputs, the job summary and state are data the runner reads", ""), false)
 	}
 	for _, f := range env.RunnerEnv {
-		pathRules = append(pathRules, &Rule{Decision: Ask, Path: f, Access: "write", Name: "the CI runner's environment files",
-			Why:     "GITHUB_ENV and GITHUB_PATH change the environment and the programs of the job's later steps (BASH_ENV, PATH, LD_PRELOAD …), which the guard then takes as given",
-			Instead: "pass values between steps with $GITHUB_OUTPUT, or allow this path in the project's policy if the job needs it"})
+		add(path(Ask, f, "the CI runner's environment files",
+			"GITHUB_ENV and GITHUB_PATH change the environment and the programs of the job's later steps (BASH_ENV, PATH, LD_PRELOAD …), which the guard then takes as given",
+			"pass values between steps with $GITHUB_OUTPUT, or allow this path in the project's policy if the job needs it"), false)
 	}
 	for _, d := range []string{"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/**", "/proc/self/fd/**", "/dev/zero", "/dev/full"} {
-		pathRules = append(pathRules, &Rule{Decision: Allow, Path: d, Access: "write", Name: "write to " + d, Why: "a harmless device"})
-	}
-	for _, r := range pathRules {
-		add(r, false)
-	}
-	for _, r := range secretRules(env, hs) {
-		add(r, false)
+		add(path(Allow, d, a.str("write to ", d), "a harmless device", ""), false)
 	}
 	for _, d := range blockDevices {
-		add(&Rule{Decision: Deny, Path: d, Access: "write", Name: "write to a disk device " + d, Why: "writing to a disk device destroys the file systems on it", Instead: "write to a file instead"}, true)
+		add(path(Deny, d, a.str("write to a disk device ", d), "writing to a disk device destroys the file systems on it", "write to a file instead"), true)
 	}
 	for _, f := range env.Protect {
 		// "f/**" matches f itself too: a file is protected, and a directory
 		// with everything in it, without a stat to tell which.
-		pat := filepath.Join(f, "**")
-		add(&Rule{Decision: Deny, Path: pat, Access: "write", Name: "the guard's own files", Why: "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", Instead: "a person edits them outside the guard"}, true)
+		add(path(Deny, filepath.Join(f, "**"), "the guard's own files", "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", "a person edits them outside the guard"), true)
 	}
 	for _, f := range env.ProtectAgent {
-		add(&Rule{Decision: Deny, Path: filepath.Join(f, "**"), Access: "write", Name: "the agent client's own files", Why: "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", Instead: "a person changes them outside the guard"}, true)
+		add(path(Deny, filepath.Join(f, "**"), "the agent client's own files", "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", "a person changes them outside the guard"), true)
 	}
-	b.any, b.absAny = rules, absolute
-	return b, nil
+	return w
 }
 
 // gitCode matches writes (not deletions) that plant code git will run.
 func gitCode(env *Env) func(p *Part, e Effect) word.Tri {
-	// Any repository's, not only the project's: a repository made by
-	// hand inside the project (or in /tmp) (sub/.git/HEAD, objects, refs and a config
-	// naming core.fsmonitor) runs that program on git -C sub status, and
-	// a .git file (gitdir: DIR) makes any directory the repository.
-	// The nested ones are matched against paths known as written (or
-	// globs): a name made at run time (find -exec CMD {}) may be
-	// anything, and is not taken for one.
-	compile := func(root string, fs ...string) func() []*word.Pattern {
-		return sync.OnceValue(func() []*word.Pattern {
-			var pats []*word.Pattern
-			for _, f := range fs {
-				if p, err := word.CompilePath(filepath.Join(root, f)); err == nil {
-					pats = append(pats, p)
-				}
-			}
-			return pats
-		})
+	return (&gitCodeMatcher{project: env.Project}).match
+}
+
+// gitCodeMatcher is gitCode's matcher, which compiles its patterns on
+// first use.
+//
+// Any repository's, not only the project's: a repository made by hand
+// inside the project (or in /tmp) (sub/.git/HEAD, objects, refs and a
+// config naming core.fsmonitor) runs that program on git -C sub status,
+// and a .git file (gitdir: DIR) makes any directory the repository. The
+// nested ones are matched against paths known as written (or globs): a
+// name made at run time (find -exec CMD {}) may be anything, and is not
+// taken for one.
+type gitCodeMatcher struct {
+	project           string
+	ownOnce, nestOnce sync.Once
+	own, nested       []*word.Pattern
+}
+
+// gitFiles compiles the patterns of fs under root.
+func gitFiles(root string, fs ...string) []*word.Pattern {
+	var pats []*word.Pattern
+	for _, f := range fs {
+		if p, err := word.CompilePath(filepath.Join(root, f)); err == nil {
+			pats = append(pats, p)
+		}
 	}
-	// Nested ones anywhere: a repository made in /tmp (an allowed write)
-	// runs its core.fsmonitor on git -C /tmp/r status as well.
-	own := compile(env.Project, ".git/hooks/**", ".git/config", ".git/config.worktree")
-	nested := compile("/", "**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree")
-	return func(p *Part, e Effect) word.Tri {
-		if e.Access&2 == 0 || e.Op == "delete" {
-			return word.No
-		}
-		t := word.No
-		// A file named .git, as written (a glob or a name made at run
-		// time is not taken for one: find -exec py_compile {} is not).
-		if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
-			t = word.Yes
-		}
-		pats := own()
-		if !e.Path.HasHole() {
-			pats = append(pats[:len(pats):len(pats)], nested()...)
-		}
-		for _, pat := range pats {
-			t = orTri(t, matchPathWord(pat, e.Path))
-		}
-		return t
+	return pats
+}
+
+func (m *gitCodeMatcher) match(p *Part, e Effect) word.Tri {
+	if e.Access&2 == 0 || e.Op == "delete" {
+		return word.No
 	}
+	t := word.No
+	// A file named .git, as written (a glob or a name made at run
+	// time is not taken for one: find -exec py_compile {} is not).
+	if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
+		t = word.Yes
+	}
+	m.ownOnce.Do(func() { m.own = gitFiles(m.project, ".git/hooks/**", ".git/config", ".git/config.worktree") })
+	pats := m.own
+	if !e.Path.HasHole() {
+		// Nested ones anywhere: a repository made in /tmp (an allowed
+		// write) runs its core.fsmonitor on git -C /tmp/r status as well.
+		m.nestOnce.Do(func() { m.nested = gitFiles("/", "**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree") })
+		pats = append(pats[:len(pats):len(pats)], m.nested...)
+	}
+	for _, pat := range pats {
+		t = orTri(t, matchPathWord(pat, e.Path))
+	}
+	return t
 }
 
 func specialIs(s string) func(p *Part) word.Tri {
@@ -505,11 +648,16 @@ func specialIs(s string) func(p *Part) word.Tri {
 	}
 }
 
+// deletes and chmods are the operations of the recursive rules.
+func deletes(op string) bool { return op == "delete" || op == "move" }
+func chmods(op string) bool  { return op == "chmod" || op == "chown" }
+
 // destroysRoot matches a recursive operation on /, HOME or a top-level
 // system directory, in any spelling: the path cleaned, globs that cover a
 // whole directory (/*, ~/*), symbolic links followed.
-func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tri {
-	roots := append([]string{"/"}, topLevel...)
+func destroysRoot(env *Env, ops func(op string) bool) func(p *Part, e Effect) word.Tri {
+	roots := make([]string, 0, 2+len(topLevel))
+	roots = append(append(roots, "/"), topLevel...)
 	if env.Home != "" && env.Home != "/" {
 		roots = append(roots, filepath.Clean(env.Home))
 	}
@@ -518,61 +666,71 @@ func destroysRoot(env *Env, ops map[string]bool) func(p *Part, e Effect) word.Tr
 
 // destroysDirs matches a recursive operation of ops on one of roots (or
 // a glob covering all of one's entries), in any spelling.
-func destroysDirs(roots []string, ops map[string]bool) func(p *Part, e Effect) word.Tri {
-	pats := sync.OnceValue(func() []*word.Pattern {
-		var pats []*word.Pattern
-		for _, r := range roots {
-			if p, err := word.CompilePath(r); err == nil {
-				pats = append(pats, p)
-			}
+func destroysDirs(roots []string, ops func(op string) bool) func(p *Part, e Effect) word.Tri {
+	return (&dirMatcher{roots: roots, ops: ops}).match
+}
+
+// dirMatcher is destroysDirs' matcher, which compiles its patterns on
+// first use.
+type dirMatcher struct {
+	roots []string
+	ops   func(op string) bool
+	once  sync.Once
+	pats  []*word.Pattern
+}
+
+func (m *dirMatcher) isRoot(s string) bool {
+	s = cleanPath(s)
+	for _, r := range m.roots {
+		if s == r {
+			return true
 		}
-		return pats
-	})
-	isRoot := func(s string) bool {
-		s = cleanPath(s)
-		for _, r := range roots {
-			if s == r {
-				return true
-			}
-		}
-		return false
 	}
-	return func(p *Part, e Effect) word.Tri {
-		if !ops[e.Op] || e.Access&2 == 0 || !(e.Recursive || e.Op == "move") {
-			return word.No
-		}
-		if s, ok := e.Path.Static(); ok {
-			if isRoot(s) {
-				return word.Yes
-			}
-			return word.No
-		}
-		for _, m := range e.Path.Matches {
-			if isRoot(m) {
-				return word.Yes
-			}
-		}
-		// A glob that covers every entry of a root: /*, ~/*, /etc/*.
-		if n := len(e.Path.Segs); n >= 2 && e.Path.Segs[n-1].Kind == word.Star && !e.Path.HasHole() {
-			dir := strings.TrimSuffix(word.Word{Segs: e.Path.Segs[:n-1]}.String(), "/")
-			if dir == "" {
-				dir = "/"
-			}
-			if e.Path.Segs[n-2].Kind == word.Lit && strings.HasSuffix(e.Path.Segs[n-2].Text, "/") && isRoot(dir) {
-				return word.Yes
-			}
-		}
-		best := word.No
-		for _, pat := range pats() {
-			if t := pat.Match(e.Path); t > best {
-				best = t
-			}
-		}
-		if best == word.Yes {
+	return false
+}
+
+func (m *dirMatcher) match(p *Part, e Effect) word.Tri {
+	if !m.ops(e.Op) || e.Access&2 == 0 || !(e.Recursive || e.Op == "move") {
+		return word.No
+	}
+	if s, ok := e.Path.Static(); ok {
+		if m.isRoot(s) {
 			return word.Yes
 		}
-		return best
+		return word.No
 	}
+	for _, s := range e.Path.Matches {
+		if m.isRoot(s) {
+			return word.Yes
+		}
+	}
+	// A glob that covers every entry of a root: /*, ~/*, /etc/*.
+	if n := len(e.Path.Segs); n >= 2 && e.Path.Segs[n-1].Kind == word.Star && !e.Path.HasHole() {
+		dir := strings.TrimSuffix(word.Word{Segs: e.Path.Segs[:n-1]}.String(), "/")
+		if dir == "" {
+			dir = "/"
+		}
+		if e.Path.Segs[n-2].Kind == word.Lit && strings.HasSuffix(e.Path.Segs[n-2].Text, "/") && m.isRoot(dir) {
+			return word.Yes
+		}
+	}
+	m.once.Do(func() {
+		for _, r := range m.roots {
+			if p, err := word.CompilePath(r); err == nil {
+				m.pats = append(m.pats, p)
+			}
+		}
+	})
+	best := word.No
+	for _, pat := range m.pats {
+		if t := pat.Match(e.Path); t > best {
+			best = t
+		}
+	}
+	if best == word.Yes {
+		return word.Yes
+	}
+	return best
 }
 
 // quoteWord makes a word literal in a rule (":" and "[" are names).

@@ -8,3 +8,12 @@ func SetSubIndex(on bool) bool {
 	useSubIndex = on
 	return was
 }
+
+// SetLazyPaths turns making and trying the built-in rules about paths
+// only for parts that touch one (those about writes only for parts that
+// write) on or off, for comparing the two; it returns the setting before.
+func SetLazyPaths(on bool) bool {
+	was := lazyPaths
+	lazyPaths = on
+	return was
+}

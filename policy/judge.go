@@ -92,6 +92,10 @@ func (ix *index) forProg(prog string) *progRules {
 // of a program.
 var useSubIndex = true
 
+// lazyPaths: tests turn it off to compare with trying the built-in rules
+// about paths on every part.
+var lazyPaths = true
+
 // subWord is the word after the program in a command rule, when the rule
 // can match only a part that has that word itself: the rule is words of
 // ordinary characters (plainCommand, so splitRule's words are its blank
@@ -170,10 +174,30 @@ func withSub(rules []*Rule, keys []string) []*Rule {
 // by kind: about the argv, or about a path.
 type ruleSet struct{ cmd, path []*Rule }
 
+// add adds rules to the set, each to its kind, in order.
+func (set *ruleSet) add(rules []*Rule) {
+	for _, r := range rules {
+		if r.isPath() {
+			set.path = append(set.path, r)
+		} else {
+			set.cmd = append(set.cmd, r)
+		}
+	}
+}
+
+// appendShared appends more to rules; when rules is empty the result is
+// more itself, capped so that no append to it writes into more.
+func appendShared(rules, more []*Rule) []*Rule {
+	if len(rules) == 0 {
+		return more[:len(more):len(more)]
+	}
+	return append(rules, more...)
+}
+
 // candidates returns every rule that may match p: the absolute ones when
 // abs is set, the others when not. The sets are made once per program and
 // shared: a long script names the same few programs many times.
-func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
+func (pol *Policy) candidates(p *Part, abs, paths, writes bool) ruleSet {
 	prog, dynamic := "", false
 	if len(p.Argv) > 0 {
 		if s, ok := p.Argv[0].Static(); ok {
@@ -196,46 +220,52 @@ func (pol *Policy) candidates(p *Part, abs bool) ruleSet {
 			keys, filter = subKeys(p, prog)
 		}
 	}
-	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter}
+	key := candKey{prog: prog, dynamic: dynamic, abs: abs, filtered: filter, paths: paths && !dynamic, writes: writes && !dynamic}
 	if filter {
 		key.keys = strings.Join(keys, "\x00")
 	}
 	if c, ok := pol.cands[key]; ok {
 		return c
 	}
-	var all []*Rule
+	var set ruleSet
 	switch {
 	case dynamic:
 		br, ba := pol.builtin.all()
 		if abs {
-			all = append(append(all, ba...), pol.absolute...)
+			set.add(ba)
+			set.add(pol.absolute)
 		} else {
-			all = append(append(all, br...), pol.rules...)
+			set.add(br)
+			set.add(pol.rules)
 		}
 	case abs:
 		if prog != "" {
 			_, ba := pol.builtin.forProg(prog)
-			all = append(all, ba...)
+			set.add(ba)
 		}
-		all = append(all, pol.builtin.absAny...)
+		set.add(pol.builtin.absHead)
+		if writes {
+			set.add(pol.builtin.writes().abs)
+		}
 	default:
 		mine := user.rules
 		if filter {
 			mine = withSub(mine, keys)
 		}
-		all = append(append(all, mine...), pol.idx.any...)
+		set.add(mine)
+		set.add(pol.idx.any)
 		if prog != "" {
 			br, _ := pol.builtin.forProg(prog)
-			all = append(all, br...)
+			set.add(br)
 		}
-		all = append(all, pol.builtin.any...)
-	}
-	var set ruleSet
-	for _, r := range all {
-		if r.isPath() {
-			set.path = append(set.path, r)
-		} else {
-			set.cmd = append(set.cmd, r)
+		// The rules about any program, split once: most programs add
+		// no path rule of their own, and share the built-in ones.
+		set.cmd = appendShared(set.cmd, pol.builtin.anyCmd)
+		if paths {
+			if writes {
+				set.path = append(set.path, pol.builtin.writes().any...)
+			}
+			set.path = appendShared(set.path, pol.builtin.reads())
 		}
 	}
 	if pol.cands == nil {
@@ -252,6 +282,9 @@ type candKey struct {
 	// of keys (the subKeys, joined by NUL).
 	filtered bool
 	keys     string
+	// paths: with the built-in rules about paths (builtins.reads), and
+	// writes: with those about writes (builtins.writes) among them.
+	paths, writes bool
 }
 
 // Match is one rule that matched a part, for explanations.
@@ -293,10 +326,19 @@ type Aspect struct {
 // without, being in a hurry.
 func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	v := &Verdict{Decision: Allow}
+	// The built-in rules about paths are made, and tried, only for a part
+	// that touches one (only the effects below are matched against them),
+	// those about writes only for a part that writes: they match nothing
+	// else.
+	writes := false
+	for _, e := range p.Effects {
+		writes = writes || e.Access&argspec.Write != 0
+	}
+	paths, withWrites := len(p.Effects) > 0 || !lazyPaths, writes || !lazyPaths
 	// The command aspect is decided first (its matches are listed after
 	// the absolute ones): whether a configured allow covers the command
 	// decides which of its guessed effects are judged at all.
-	set := pol.candidates(p, false)
+	set := pol.candidates(p, false, paths, withWrites)
 	cmdMatches := &Verdict{}
 	cv := pol.aspect(p, set.cmd, cmdMatches, explain, func() string { return "command" }, func(r *Rule) (word.Tri, bool) {
 		if r.isPath() {
@@ -310,11 +352,7 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	floorReason, floorInstead := "", ""
 	var floorRule *Rule
 	floorMaybe := false
-	writes := false
-	for _, e := range p.Effects {
-		writes = writes || e.Access&argspec.Write != 0
-	}
-	absSet := pol.candidates(p, true)
+	absSet := pol.candidates(p, true, paths, withWrites)
 	abs, absPath := absSet.cmd, []*Rule(nil)
 	if writes {
 		// Absolute path rules are all about writes.

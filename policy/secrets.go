@@ -133,12 +133,12 @@ func homes(env *Env) []string {
 // rule's access = "write" adds: a configured rule of the same path wins,
 // whether it relaxes (allow … access = "write") or tightens (deny
 // path = "~/**").
-func homeWriteRules(hs []string) []*Rule {
+func homeWriteRules(a *ruleArena, hs []string) []*Rule {
 	var out []*Rule
 	for _, h := range hs {
 		out = append(out,
-			writeAsk(filepath.Join(h, "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
-			writeAsk(filepath.Join(h, ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
+			writeAsk(a, filepath.Join(h, "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
+			writeAsk(a, filepath.Join(h, ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
 	}
 	return out
 }
@@ -158,19 +158,29 @@ func credentialDir(h, d string) bool {
 }
 
 // writeAsk is a built-in ask for writes to a path pattern.
-func writeAsk(pattern, name, why, instead string) *Rule {
-	pat := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath(pattern); return p })
-	return &Rule{Decision: Ask, Name: name, spec: pathSpec(pattern), Why: why, Instead: instead,
-		predEffect: func(p *Part, e Effect) word.Tri {
-			if e.Access&argspec.Write == 0 {
-				return word.No
-			}
-			pt := pat()
-			if pt == nil {
-				return word.Maybe
-			}
-			return matchPathWord(pt, e.Path)
-		}}
+func writeAsk(a *ruleArena, pattern, name, why, instead string) *Rule {
+	m := &writeMatcher{pattern: pattern}
+	r := a.rule()
+	r.Decision, r.Name, r.spec, r.Why, r.Instead, r.predEffect = Ask, name, pathSpec(pattern), why, instead, m.match
+	return r
+}
+
+// writeMatcher matches writes to a pattern it compiles on first use.
+type writeMatcher struct {
+	pattern string
+	once    sync.Once
+	pat     *word.Pattern
+}
+
+func (m *writeMatcher) match(p *Part, e Effect) word.Tri {
+	if e.Access&argspec.Write == 0 {
+		return word.No
+	}
+	m.once.Do(func() { m.pat, _ = word.CompilePath(m.pattern) })
+	if m.pat == nil {
+		return word.Maybe
+	}
+	return matchPathWord(m.pat, e.Path)
 }
 
 // notTemporary reports whether a temporary directory given by the
@@ -185,20 +195,26 @@ func notTemporary(hs []string, dir string) bool {
 	return false
 }
 
-// secretRules are the built-in asks that keep secrets unread: credential
+// secretPathRules and secretCmdRules are the built-in asks that keep secrets unread: credential
 // files under the home, dotenv files, secret-named variables printed,
 // and the cloud metadata endpoints.
-func secretRules(env *Env, hs []string) []*Rule {
-	var out []*Rule
+func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
+	out := make([]*Rule, 0, len(secretFiles)+7)
 	// Other users' credentials are no less secret, where they can be read
 	// (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
-	all := append(append([]string(nil), hs...), otherHomes...)
-	for _, row := range secretFiles {
-		m := newSecretMatcher(all, row)
-		out = append(out, &Rule{Decision: Ask, Name: "read of " + row.what, spec: pathSpec(filepath.Join(all[0], row.path)),
-			predEffect: m.match,
-			Why:        "reads " + row.what + " (~/" + row.path + "): what an agent reads goes to the model and cannot be taken back",
-			Instead:    "ask the person, or allow it with a rule: path = \"~/" + row.path + "\", access = \"read\""})
+	all := append(append(make([]string, 0, len(hs)+len(otherHomes)), hs...), otherHomes...)
+	home := pathSpec(all[0]) // filepath.Join(all[0], row.path)'s segments are the two's
+	ms := make([]secretMatcher, len(secretFiles))
+	for i, row := range secretFiles {
+		m := &ms[i]
+		m.row, m.homes = row, all
+		r := a.rule()
+		// The source and the name share their bytes (newRule).
+		src := a.str("built-in: read of ", row.what)
+		r.Decision, r.Source, r.Name, r.spec, r.predEffect = Ask, src, src[len("built-in: "):], home+pathSpec(row.path), m.match
+		r.Why = a.str("reads ", row.what, " (~/", row.path, "): what an agent reads goes to the model and cannot be taken back")
+		r.Instead = a.str("ask the person, or allow it with a rule: path = \"~/", row.path, "\", access = \"read\"")
+		out = append(out, r)
 	}
 	out = append(out, &Rule{Decision: Ask, Name: "read of a dotenv file", spec: pathSpec(filepath.Join(env.Project, "**", ".env*")),
 		predEffect: envFileMatcher(),
@@ -221,10 +237,6 @@ func secretRules(env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
 			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
 			Instead: "ask the person; git remote (names only) does not print it"},
-		&Rule{Decision: Ask, Name: "printing git credentials", spec: 50, // above the read-only allows of git remote -v (30) and git config --list (45)
-			pred:    printsGitCredentials,
-			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
-			Instead: "git remote (names only), or ask the person"},
 		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,
 			Why:     "reads a private key, keystore, Terraform state or token file (by its name, or by what it holds): what an agent reads goes to the model",
 			Instead: "ask the person, or read a file that holds no secret (a certificate, the public key)"},
@@ -233,18 +245,27 @@ func secretRules(env *Env, hs []string) []*Rule {
 			Instead: "ask the person"},
 		&Rule{Decision: Ask, Name: "read through a process's root or working directory", spec: pathSpec("/proc/*/cwd"), predEffect: procLink(),
 			Why:     "reads through /proc/PID/cwd or /proc/PID/root, which lead to wherever that process is (cd ~/.ssh; cat /proc/self/cwd/id_rsa)",
-			Instead: "name the file by its own path"},
-		&Rule{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
-			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
-		&Rule{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
-			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
-		&Rule{Decision: Ask, Name: "printing a cluster's secrets", spec: 25, pred: printsClusterSecrets,
-			Why: "prints the data of Kubernetes Secrets, which goes to the model", Instead: "kubectl get secret NAME (names, types and key counts) or kubectl describe secret NAME (key sizes), or ask the person"},
-		&Rule{Decision: Ask, Name: "printing a container's environment", spec: 25, pred: printsContainerEnv,
-			Why: "docker inspect prints the container's environment, where passwords and tokens are passed", Instead: "docker inspect --format with the fields you need, e.g. '{{.State.Status}}'"},
-		&Rule{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
-			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"})
+			Instead: "name the file by its own path"})
 	return out
+}
+
+// secretCmdRules are the secret rules about what a command prints.
+func secretCmdRules() []*Rule {
+	return []*Rule{
+		{Decision: Ask, Name: "printing git credentials", spec: 50, // above the read-only allows of git remote -v (30) and git config --list (45)
+			pred:    printsGitCredentials,
+			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
+			Instead: "git remote (names only), or ask the person"},
+		{Decision: Ask, Name: "printing a secret variable", spec: 10, pred: printsSecretVar,
+			Why: "prints a variable whose name says it holds a secret", Instead: "use the variable without printing it, or test that it is set: [ -n \"$NAME\" ]"},
+		{Decision: Ask, Name: "printing the environment", spec: 10, pred: dumpsSecretEnv,
+			Why: "prints the whole environment, which holds variables whose names say they are secrets", Instead: "print the variables you need by name"},
+		{Decision: Ask, Name: "printing a cluster's secrets", spec: 25, pred: printsClusterSecrets,
+			Why: "prints the data of Kubernetes Secrets, which goes to the model", Instead: "kubectl get secret NAME (names, types and key counts) or kubectl describe secret NAME (key sizes), or ask the person"},
+		{Decision: Ask, Name: "printing a container's environment", spec: 25, pred: printsContainerEnv,
+			Why: "docker inspect prints the container's environment, where passwords and tokens are passed", Instead: "docker inspect --format with the fields you need, e.g. '{{.State.Status}}'"},
+		{Decision: Ask, Name: "cloud metadata endpoint", spec: 20, pred: metadataRequest,
+			Why: "the cloud metadata endpoint hands out the machine's credentials", Instead: "ask the person"}}
 }
 
 // procLink matches reads through /proc/PID/cwd and /proc/PID/root (and
@@ -326,10 +347,6 @@ func literalDir(pat string) string {
 		out = append(out, seg)
 	}
 	return strings.Join(out, "/")
-}
-
-func newSecretMatcher(hs []string, row secretFile) *secretMatcher {
-	return &secretMatcher{row: row, homes: hs}
 }
 
 func (m *secretMatcher) pats() []homePats {

@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/guard-exec/guard-exec/atomicfile"
+	"golang.org/x/sys/unix"
 )
 
 // Dir returns $XDG_STATE_HOME/guard-exec, or $HOME/.local/state/guard-exec.
@@ -56,8 +57,7 @@ func SessionID(getenv func(string) string) (string, error) {
 }
 
 func procSessionID(proc string, ppid int) (string, error) {
-	// atomicfile: os.ReadFile would start the runtime's poller for it.
-	b, err := atomicfile.ReadFile(filepath.Join(proc, strconv.Itoa(ppid), "stat"), 1<<16)
+	b, err := readStat(filepath.Join(proc, strconv.Itoa(ppid), "stat"))
 	if err != nil {
 		return "", fmt.Errorf("state: cannot derive a session id from the parent process (set GUARD_EXEC_SESSION): %w", err)
 	}
@@ -66,6 +66,39 @@ func procSessionID(proc string, ppid int) (string, error) {
 		return "", fmt.Errorf("state: cannot derive a session id from %s/%d/stat (set GUARD_EXEC_SESSION): %w", proc, ppid, err)
 	}
 	return "p" + strconv.Itoa(ppid) + "-" + st, nil
+}
+
+// readStat reads a process's stat file, of at most 64 KiB. It is read
+// with plain system calls, on every command the hook answers: os.ReadFile
+// would start the runtime's poller for it, and atomicfile's checks (the
+// kind of file, its size) cost twice the calls, for a file the kernel
+// makes.
+func readStat(path string) ([]byte, error) {
+	const max = 1 << 16
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	defer unix.Close(fd)
+	b := make([]byte, 0, 1024)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := unix.Read(fd, b[len(b):min(cap(b), max+1)])
+		if err == unix.EINTR {
+			continue
+		}
+		if err != nil {
+			return nil, &os.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n == 0 {
+			return b, nil
+		}
+		if b = b[:len(b)+n]; len(b) > max {
+			return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w: more than %d bytes, the most read from such a file", atomicfile.ErrTooLarge, max)}
+		}
+	}
 }
 
 // startTime returns field 22 of a /proc/<pid>/stat line. Field 2 (comm) is

@@ -64,3 +64,20 @@ func BenchmarkRules(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkHook is the Claude Code hook's work for the command that
+// tools/bench -scale times: reading the JSON, loading, judging, the
+// audit record and the answer.
+func BenchmarkHook(b *testing.B) {
+	dir := b.TempDir()
+	environ := append(os.Environ(), "XDG_STATE_HOME="+dir+"/state", "XDG_CONFIG_HOME="+dir+"/config", "GUARD_EXEC_SESSION=bench")
+	in := `{"session_id":"bench","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la | grep x"}}`
+	b.ReportAllocs()
+	for b.Loop() {
+		var out strings.Builder
+		code, _ := run([]string{"guard-exec", "hook", "claude-code"}, strings.NewReader(in), &out, io.Discard, environ)
+		if code != 0 || !strings.Contains(out.String(), `"allow"`) {
+			b.Fatalf("not allowed: %d: %s", code, out.String())
+		}
+	}
+}

@@ -33,7 +33,7 @@ type env struct {
 }
 
 func newEnv(args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) *env {
-	e := &env{args: args, stdin: stdin, stdout: stdout, stderr: stderr, vars: map[string]string{}, list: environ}
+	e := &env{args: args, stdin: stdin, stdout: stdout, stderr: stderr, vars: make(map[string]string, len(environ)), list: environ}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			e.vars[k] = v
@@ -139,7 +139,7 @@ func load(e *env, cwd string) (*setup, error) {
 	home := e.home()
 	configRoot, project, inProject := policy.ProjectRoots(cwd, home)
 	s.projectFile = filepath.Join(configRoot, ProjectFile)
-	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true}
+	penv := &policy.Env{Home: home, Project: project, NoProject: !inProject, FollowLinks: true, Vars: make([]string, 0, len(e.vars))}
 	for k, v := range e.vars {
 		if v != "" { // an empty variable holds no secret
 			penv.Vars = append(penv.Vars, k)

@@ -82,7 +82,7 @@ func sideBySide(dir string, n int, vs ...timed) ([]time.Duration, []int64, error
 	return med, peak, nil
 }
 
-func scaleBench(n int) error {
+func scaleBench(n int, hookOnly bool, baseGuard string) error {
 	dir, err := os.MkdirTemp("", "guard-bench-scale-")
 	if err != nil {
 		return err
@@ -95,6 +95,9 @@ func scaleBench(n int) error {
 	base := append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"GUARD_EXEC_SESSION=bench", "TMPDIR="+dir)
 
+	if hookOnly {
+		return hookBench(dir, n, guard, baseGuard, base)
+	}
 	// 1. Rules: the same command under 10 and under 10,000 configured rules.
 	configs := map[int]string{}
 	for _, count := range []int{10, 10000} {
@@ -153,7 +156,12 @@ func scaleBench(n int) error {
 			size, ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]), peak[1]>>10)
 	}
 
-	// 3. The hook against a minimal Go hook.
+	return hookBench(dir, n, guard, baseGuard, base)
+}
+
+// hookBench times the hook against a minimal Go hook, and against an
+// earlier build of the guard if baseGuard is not empty.
+func hookBench(dir string, n int, guard, baseGuard string, base []string) error {
 	src := filepath.Join(dir, "minhook", "main.go")
 	os.MkdirAll(filepath.Dir(src), 0o755)
 	os.WriteFile(src, []byte(minimalHook), 0o644)
@@ -172,15 +180,23 @@ func scaleBench(n int) error {
 		return err
 	}
 	in := `{"session_id":"bench","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la | grep x"}}`
-	med, _, err = sideBySide(dir, n,
-		timed{argv: []string{hook}, env: base, stdin: in},
-		timed{argv: []string{linked}, env: base, stdin: in},
-		timed{argv: []string{guard, "hook", "claude-code"}, env: base, stdin: in})
+	vs := []timed{
+		{argv: []string{hook}, env: base, stdin: in},
+		{argv: []string{linked}, env: base, stdin: in},
+		{argv: []string{guard, "hook", "claude-code"}, env: base, stdin: in},
+	}
+	if baseGuard != "" {
+		vs = append(vs, timed{argv: []string{baseGuard, "hook", "claude-code"}, env: base, stdin: in})
+	}
+	med, _, err := sideBySide(dir, n, vs...)
 	if err != nil {
 		return err
 	}
 	fmt.Printf("hook: minimal Go hook %.3f ms, the same with the guard's packages linked %.3f ms (%.2f), guard-exec hook claude-code %.3f ms: ratio %.2f (target 1.3)\n",
 		ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]), ms(med[2]), float64(med[2])/float64(med[0]))
+	if baseGuard != "" {
+		fmt.Printf("hook: %s %.3f ms: ratio %.2f\n", baseGuard, ms(med[3]), float64(med[3])/float64(med[0]))
+	}
 	return nil
 }
 
