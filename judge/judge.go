@@ -153,6 +153,12 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
 		Glob: glob, Name: req.Name, Python: req.Python,
 	}
+	if e := pol.Env; e != nil {
+		if e.Project != "" {
+			opts.Local = append(opts.Local, e.Project)
+		}
+		opts.Local = append(opts.Local, e.Temp...)
+	}
 	if !req.NoScripts {
 		opts.ReadScript = req.ReadScript
 		if opts.ReadScript == nil {
@@ -172,6 +178,16 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 			// better read.
 			v := pol.Decide(policy.NewPart(c, env), false)
 			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != ""
+		}
+		// A program file in the project is allowed as it is only by a
+		// rule of the person's: the built-in ones are about the programs
+		// the catalogue knows by those names.
+		opts.AllowedLocal = func(c *shellparse.Cmd) bool {
+			if env == nil {
+				env = pol.Env.ForJudgement()
+			}
+			v := pol.Decide(policy.NewPart(c, env), false)
+			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != "" && v.Rule.Layer != policy.Builtin
 		}
 	}
 	var reads []scriptRead

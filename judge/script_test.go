@@ -2,6 +2,8 @@ package judge_test
 
 import (
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -122,6 +124,59 @@ func TestScriptVerdicts(t *testing.T) {
 		// rule naming a script and the built-in help query.
 		if res.Decision == "allow" && r.cmd != "./allowed.sh" && r.cmd != "./pwn.sh --help" {
 			t.Errorf("%q with NoScripts → allow, want a question", r.cmd)
+		}
+	}
+}
+
+// A program file of the project or a temporary directory is what it
+// holds, not the program the catalogue knows by its name.
+func TestLocalPrograms(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(home, "proj")
+	for _, d := range []string{filepath.Join(proj, "bin"), filepath.Join(proj, "tools")} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Skip("no /bin/true to copy")
+	}
+	for name, text := range map[string]string{"ls": string(bin), "bin/ls": string(bin), "tools/mytool": string(bin), "run.sh": "#!/bin/sh\nls -la\n"} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := policy.ParseFile("user.toml", []byte("[[rule]]\ndecision = \"allow\"\ncommand = \"./tools/mytool\"\n"), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}, User: f})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ cmd, path, want, reason string }{
+		{"./ls -la", "/usr/bin:/bin", "ask", "is a program file in"},
+		{"cp /bin/bash ./ls2 && ./ls2 -c 'rm -rf ~'", "/usr/bin:/bin", "ask", ""},
+		{"./ls -rf / --no-preserve-root; ./rm -rf /", "/usr/bin:/bin", "deny", ""}, // judged as rm too
+		{"/bin/ls -la", "/usr/bin:/bin", "allow", ""},
+		{"ls -la", "/usr/bin:/bin", "allow", ""},
+		{"ls -la", proj + "/bin:/usr/bin:/bin", "ask", "is a program file in"}, // PATH finds the project's ls
+		{"printf x > bin/cat; cat notes.txt", proj + "/bin:/usr/bin:/bin", "ask", "may change before it runs"},
+		{"./run.sh", "/usr/bin:/bin", "allow", ""}, // a script: judged by its content
+		{"./tools/mytool x", "/usr/bin:/bin", "allow", ""},
+		{"cp /bin/bash tools/mytool && ./tools/mytool -c x", "/usr/bin:/bin", "ask", "may change before it runs"},
+	} {
+		getenv := func(k string) string {
+			if k == "PATH" {
+				return r.path
+			}
+			return ""
+		}
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
+			t.Errorf("%q (PATH=%s) → %s (%s), want %s (%s)", r.cmd, r.path, res.Decision, res.Reason, r.want, r.reason)
 		}
 	}
 }

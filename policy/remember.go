@@ -79,7 +79,10 @@ func Remember(p *Part, v *Verdict) (rules []Remembered, ok bool) {
 			rules = append(rules, Remembered{Path: path, Access: a.Effect.Access.String()})
 			continue
 		}
-		cmd, exact, ok := rememberCommand(p, a.Rule != nil)
+		// The built-in question about a program file of the project is
+		// not a rule of the person's that asked.
+		specific := a.Rule != nil && !(p.Local && a.Rule.Layer == Builtin)
+		cmd, exact, ok := rememberCommand(p, specific)
 		if !ok {
 			return nil, false
 		}
@@ -107,8 +110,12 @@ func rememberCommand(p *Part, specific bool) (command string, exact, ok bool) {
 		return "", false, false
 	}
 	prog := argspec.ProgName(words[0])
-	if p.Opaque != "" || argspec.RememberExactly(prog) || specific {
-		if p.Opaque != "" && p.CodeArg < 1 {
+	// A program file of the project (Local) is remembered as the program
+	// it is named like would be: the part that asks for it is the same
+	// command's.
+	opaque := p.Opaque != "" && !p.Local
+	if opaque || argspec.RememberExactly(prog) || specific {
+		if opaque && p.CodeArg < 1 {
 			return "", false, false
 		}
 		if strings.Contains(words[0], "/") && !strings.HasPrefix(words[0], "/") {

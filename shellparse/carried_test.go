@@ -152,8 +152,8 @@ func TestCarriedCode(t *testing.T) {
 		{"mvn exec:exec -Dexec.executable=pwn", []string{"mvn exec:exec -Dexec.executable=pwn", "mvn exec:exec -Dexec.executable=pwn OPAQUE", "pwn via=mvn -Dexec.executable"}},
 		{"mvn -q -DskipTests package", []string{"mvn -q -DskipTests package"}},
 		{"mvn test -DargLine=-javaagent:/tmp/a.jar", []string{"mvn test -DargLine=-javaagent:/tmp/a.jar", "mvn test -DargLine=-javaagent:/tmp/a.jar OPAQUE"}},
-		{"./gradlew build -I init.gradle", []string{"./gradlew build -I init.gradle", "./gradlew build -I init.gradle OPAQUE"}},
-		{"./gradlew test", []string{"./gradlew test"}},
+		{"./gradlew build -I init.gradle", []string{"./gradlew build -I init.gradle OPAQUE", "./gradlew build -I init.gradle", "./gradlew build -I init.gradle OPAQUE"}},
+		{"./gradlew test", []string{"./gradlew test OPAQUE", "./gradlew test"}}, // a program file of the project (a rule of the person's, such as the java preset's, allows it)
 		{"bundle exec pwn", []string{"bundle exec pwn", "pwn via=bundle exec"}},
 		{"rake -e 'x'", []string{"rake -e x", "rake -e x OPAQUE"}},
 		{"rake test RUBYOPT=-rx", []string{"rake test RUBYOPT=-rx", "RUBYOPT=-rx OPAQUE"}},
@@ -221,8 +221,8 @@ func TestCarriedEnv(t *testing.T) {
 		{"NPM_CONFIG_NODE_OPTIONS=-r/tmp/x npm test", []string{"NPM_CONFIG_NODE_OPTIONS=-r/tmp/x OPAQUE", "npm test"}},
 		{"MAKE=pwn make", []string{"make", "pwn via=variable MAKE in make's environment (a recipe may run its value)"}},
 		{"GOROOT=/usr/local/go go build", []string{"go build"}},
-		{"JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test", []string{"./gradlew test"}},
-		{"JAVA_HOME=./jdk ./gradlew test", []string{"JAVA_HOME=./jdk OPAQUE", "./gradlew test"}},
+		{"JAVA_HOME=/usr/lib/jvm/java-17 ./gradlew test", []string{"./gradlew test OPAQUE", "./gradlew test"}},
+		{"JAVA_HOME=./jdk ./gradlew test", []string{"JAVA_HOME=./jdk OPAQUE", "./gradlew test OPAQUE", "./gradlew test"}},
 		{"GOWORK=/tmp/go.work go test ./...", []string{"GOWORK=/tmp/go.work OPAQUE", "go test ./..."}},
 		{"RUSTUP_TOOLCHAIN=/tmp/tc cargo build", []string{"RUSTUP_TOOLCHAIN=/tmp/tc OPAQUE", "cargo build"}},
 		{"pnpm test --config.script-shell=pwn", []string{"pnpm test --config.script-shell=pwn", "pnpm test --config.script-shell=pwn OPAQUE"}},
@@ -250,7 +250,7 @@ func TestMakeValueProgram(t *testing.T) {
 		"GOARCH=arm64 make":              {"make"},
 		"make CC=clang":                  {"make CC=clang", "clang via=make variable CC (a recipe may run its value)"},
 		"make X=eval":                    {"make X=eval", "eval via=make variable X (a recipe may run its value)"},
-		"make X=./run":                   {"make X=./run", "./run via=make variable X (a recipe may run its value)"},
+		"make X=./run":                   {"make X=./run", "./run via=make variable X (a recipe may run its value) OPAQUE", "./run via=make variable X (a recipe may run its value)"},
 	} {
 		res, err := shellparse.Parse(src, opts)
 		if err != nil {

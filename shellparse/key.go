@@ -44,8 +44,14 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	if c.Stdin != nil {
 		b = appendStr(appendStr(b, c.Stdin.Text), c.Stdin.Desc)
 		b = appendBool(b, c.Stdin.Known)
+		b = appendStrs(b, c.Stdin.Found)
 	}
 	b = appendStr(b, c.Func)
+	b = appendBool(b, c.Local)
+	b = appendBool(b, c.Writes != nil)
+	if c.Writes != nil {
+		b = appendStr(appendStr(b, c.Writes.Path), c.Writes.Text)
+	}
 	return b
 }
 

@@ -24,8 +24,9 @@ func keySample() *Cmd {
 		Opaque:  "runs code",
 		CodeArg: 1,
 		Special: "fork-bomb",
-		Stdin:   &Input{Text: "in", Known: true, Desc: "a heredoc"},
+		Stdin:   &Input{Text: "in", Known: true, Desc: "a heredoc", Found: []string{"find", "."}},
 		Func:    "f",
+		Writes:  &Written{Path: "/p/x.sh", Text: "ls"},
 	}
 }
 

@@ -39,9 +39,12 @@ type walker struct {
 	expanding  map[string]bool // the aliases being expanded (bash expands a name once)
 	plainOnce  bool            // the next run is of the command as written, not an alias
 	stdinCode  int             // > 0 while walking code a shell reads from its standard input
-	called     map[*syntax.Stmt]bool
-	top        *scope    // the top level's state
-	may        *mayState // what bash may do anywhere (may.go)
+	// localOnPath: the inherited PATH has a local directory (the
+	// project's, a temporary one, a relative one): names are looked up.
+	localOnPath bool
+	called      map[*syntax.Stmt]bool
+	top         *scope    // the top level's state
+	may         *mayState // what bash may do anywhere (may.go)
 	// lang is the dialect the code being walked is read in (0: bash): the
 	// other shell's inside code another shell runs (codeFor), and the
 	// dialect a sourced file is read in.
@@ -152,6 +155,18 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 func newWalker(opts Options) *walker {
 	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
 	w.globIgnore = w.getenv("GLOBIGNORE") != ""
+	for _, d := range strings.Split(w.getenv("PATH"), ":") {
+		if !filepath.IsAbs(d) {
+			w.localOnPath = true // "", ".", bin: the working directory's
+			break
+		}
+		d = filepath.Clean(d)
+		for _, r := range append([]string{opts.Cwd}, opts.Local...) {
+			if r != "/" && r != "" && (d == r || strings.HasPrefix(d, r+"/")) {
+				w.localOnPath = true
+			}
+		}
+	}
 	return w
 }
 

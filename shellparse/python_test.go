@@ -53,8 +53,8 @@ func TestPythonWalk(t *testing.T) {
 		{`python3 x.py a b`, "python3 x.py a b"},
 		// A script run by its path stays a program its rules decide; what
 		// its code runs is judged besides.
-		{`./tool.py`, "./tool.py"},
-		{`./sys.py`, "./sys.py | touch pwned [python os.system]"},
+		{`./tool.py`, "./tool.py (./tool.py is a program file in /p: it is what the file holds, not the tool.py the guard knows) | ./tool.py"},
+		{`./sys.py`, "./sys.py (./sys.py is a program file in /p: it is what the file holds, not the sys.py the guard knows) | ./sys.py | touch pwned [python os.system]"},
 		{`python3 -m mypkg`, "python3 -m mypkg"},
 		{`python3 -m pytest -q`, "python3 -m pytest -q | pytest -q [python3 -m]"},
 		{"python3 <<'EOF'\nprint(1)\nEOF", "python3 <<…"},

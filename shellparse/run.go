@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -418,6 +419,10 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		// exec <FILE points it, is not run as the text judged here.
 		w.emit(&Cmd{Argv: argv, Opaque: "reads the input the shell reads its commands from, so what the shell runs after it is not the text judged here", CodeArg: -1})
 	}
+	done, tried := w.localProgram(sc, cmd, name, bg)
+	if done {
+		return
+	}
 	prog := argspec.ProgName(name)
 	builtin := !strings.Contains(name, "/")
 	if builtin && w.builtin(sc, cmd, name) {
@@ -438,7 +443,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	if w.interpreter(sc, cmd, prog) {
 		return
 	}
-	if !builtin && w.execScript(sc, cmd, name, bg) {
+	if !builtin && !tried && w.execScript(sc, cmd, name, bg) {
 		return // a shell script, judged by its content
 	}
 	w.noteWrite(sc, cmd, name, bg)
@@ -671,6 +676,142 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 			w.may.aliasNames[name] = aliasWords(val)
 		}
 	}
+}
+
+// shellBuiltin reports whether name is one of bash's builtins (enable
+// -a), which are never looked up on PATH.
+func shellBuiltin(name string) bool {
+	switch name {
+	case ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
+		"complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec",
+		"exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let",
+		"local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
+		"return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type",
+		"typeset", "ulimit", "umask", "unalias", "unset", "wait":
+		return true
+	}
+	return false
+}
+
+// localProgram judges a program whose file is in the project, the
+// working directory or a temporary directory: named by a path there
+// (./ls), or found there on PATH. It is what the file holds, not the
+// program the catalogue knows by its name: a shell script is judged by
+// its content (done), anything else asks besides being
+// judged as the program of its name, unless a rule of the person's allows
+// it as it is.
+func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, triedScript bool) {
+	if w.checking {
+		return false, false
+	}
+	path := name
+	if !strings.Contains(name, "/") {
+		if shellBuiltin(name) {
+			return false, false
+		}
+		path = w.onLocalPath(sc, cmd, name)
+		if path == "" {
+			return false, false
+		}
+	}
+	where, local := w.localFile(sc, path)
+	if !local {
+		return false, false
+	}
+	if w.execScript(sc, cmd, path, bg) {
+		// A shell script, judged by its content; one named like a program
+		// the catalogue knows is judged as that program too (a deny of
+		// rm -rf ~ stays a deny when bin/rm is a script).
+		prog := argspec.ProgName(name)
+		return argspec.ClassOf(prog) == 0 && argspec.Lookup(prog) == nil, true
+	}
+	if w.opts.ScriptRead != nil {
+		// What it holds is what runs (a script read reported itself):
+		// a write to it first asks, also when a rule allows it.
+		abs := path
+		if dir, ok := knownDir(sc); ok && !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, abs)
+		}
+		if filepath.IsAbs(abs) {
+			w.opts.ScriptRead(FileRead{Path: filepath.Clean(abs), What: "runs the program file " + abs}, cmd)
+			if real := realPath(abs); real != filepath.Clean(abs) {
+				w.opts.ScriptRead(FileRead{Path: real, What: "runs the program file " + abs + " (" + real + ")"}, cmd)
+			}
+		}
+	}
+	if w.opts.AllowedLocal != nil && w.allowedLocal(sc, cmd) {
+		return false, true // the person's rule names it: judged as it is
+	}
+	// Judged also as the program of that name (./rm -rf / is denied), and
+	// besides that it asks.
+	shown := name
+	if path != name {
+		shown = name + " (" + path + ")"
+	}
+	w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, CodeArg: 0, Local: true,
+		Opaque: shown + " is a program file in " + where + ": it is what the file holds, not the " + filepath.Base(name) + " the guard knows"})
+	return false, true
+}
+
+// allowedLocal asks Options.AllowedLocal about c where it runs.
+func (w *walker) allowedLocal(sc *scope, c *Cmd) bool {
+	cp := *c
+	cp.Cwd = Cwd{Dirs: sc.cwd.Dirs, Unknown: sc.cwd.Unknown}
+	cp.Pos = w.pos
+	cp.Via = append([]Step(nil), w.via...)
+	return w.opts.AllowedLocal(&cp)
+}
+
+// localFile reports whether a program's path lies in the working
+// directory, the project or a temporary directory, as written or with
+// its links resolved; where says which.
+func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
+	if !filepath.IsAbs(path) {
+		dir, ok := knownDir(sc)
+		if !ok {
+			return "a directory not known here", true
+		}
+		path = filepath.Join(dir, path)
+	}
+	roots := append(append([]string(nil), sc.cwd.Dirs...), w.opts.Local...)
+	for _, p := range []string{filepath.Clean(path), realPath(path)} {
+		for _, r := range roots {
+			if r != "/" && r != "" && (p == r || strings.HasPrefix(p, r+"/")) {
+				return r, true
+			}
+		}
+	}
+	return "", false
+}
+
+// onLocalPath is the file PATH finds for name when that is in a local
+// directory (the inherited PATH may hold the project's .venv/bin or
+// node_modules/.bin), else "". The places looked at are files the part
+// was judged by: a program written there by the same command asks.
+func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
+	if !w.localOnPath {
+		return ""
+	}
+	dirs, ok := w.pathDirs(sc)
+	if !ok {
+		return ""
+	}
+	for _, d := range dirs {
+		if d == "" {
+			d = "."
+		}
+		p := filepath.Join(d, name)
+		if _, local := w.localFile(sc, p); local && w.opts.ScriptRead != nil {
+			w.opts.ScriptRead(FileRead{Path: p, What: "runs " + name + ", which PATH finds in " + d + " when a program is there"}, cmd)
+		}
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
+			if _, local := w.localFile(sc, p); local {
+				return p
+			}
+			return ""
+		}
+	}
+	return ""
 }
 
 // aliasWords splits an alias's text into words when it is only plain

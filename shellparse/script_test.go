@@ -125,24 +125,26 @@ func TestScriptsByContent(t *testing.T) {
 		{"PATH=$x; source lib2.sh", []string{"PATH=⟨$x⟩ OPAQUE", "PATH=⟨$x⟩", "source lib2.sh OPAQUE"}},
 		{"bash -c 'PATH=/x:$PATH; bash -c \"source onpath.sh\"'", []string{"bash -c 'PATH=/x:$PATH; bash -c \"source onpath.sh\"'", "PATH=⟨/x:$PATH⟩ via=shell bash",
 			"bash -c 'source onpath.sh' via=shell bash", "source onpath.sh via=shell bash>shell bash OPAQUE"}},
-		// What cannot be read stays opaque (or, run directly, a program).
+		// What cannot be read stays opaque (or, run directly, a program
+		// file of the project: what it holds, which asks).
 		{"source ./locked.sh", []string{"source ./locked.sh OPAQUE"}},
-		{"./locked.sh", []string{"./locked.sh"}},
+		{"./locked.sh", []string{"./locked.sh OPAQUE", "./locked.sh"}},
 		{"bash fifo.sh", []string{"bash fifo.sh OPAQUE"}},
-		{"./fifo.sh", []string{"./fifo.sh"}},
+		{"./fifo.sh", []string{"./fifo.sh OPAQUE", "./fifo.sh"}},
 		{". ./dir.sh", []string{". ./dir.sh OPAQUE"}},
 		{"source ./missing.sh", []string{"source ./missing.sh OPAQUE"}},
-		{"./missing.sh", []string{"./missing.sh"}},
-		{`cd "$d"; ./ok.sh`, []string{"cd ⟨$d⟩", "./ok.sh cwd=" + proj + "?"}},
+		{"./missing.sh", []string{"./missing.sh OPAQUE", "./missing.sh"}},
+		{`cd "$d"; ./ok.sh`, []string{"cd ⟨$d⟩", "./ok.sh OPAQUE cwd=" + proj + "?", "./ok.sh cwd=" + proj + "?"}},
 		{`source "$f"`, []string{"source ⟨$f⟩ OPAQUE"}},
 		{"./broken.sh", []string{"./broken.sh", "/bin/bash ./broken.sh via=#!/bin/bash", "/bin/bash ./broken.sh via=#!/bin/bash>script ./broken.sh OPAQUE"}},
-		// Another interpreter, a binary, a relative interpreter: programs.
-		{"./tool.py", []string{"./tool.py"}},
-		{"./tool2 x", []string{"./tool2 x"}},
-		{"./elf", []string{"./elf"}},
-		{"./rel.sh", []string{"./rel.sh"}},
-		{"./local.sh", []string{"./local.sh"}},
-		{"./tmpsh.sh", []string{"./tmpsh.sh"}},
+		// Another interpreter, a binary, a relative interpreter: program
+		// files of the project, which ask besides.
+		{"./tool.py", []string{"./tool.py OPAQUE", "./tool.py"}},
+		{"./tool2 x", []string{"./tool2 x OPAQUE", "./tool2 x"}},
+		{"./elf", []string{"./elf OPAQUE", "./elf"}},
+		{"./rel.sh", []string{"./rel.sh OPAQUE", "./rel.sh"}},
+		{"./local.sh", []string{"./local.sh OPAQUE", "./local.sh"}},
+		{"./tmpsh.sh", []string{"./tmpsh.sh OPAQUE", "./tmpsh.sh"}},
 		// bash calls a function named like the path, not the file.
 		{"./ok.sh() { touch f; }; ./ok.sh", []string{"touch f via=function ./ok.sh", "./ok.sh", "/bin/bash ./ok.sh via=" + bash, "echo '' '' ./ok.sh via=" + bash + ">script ./ok.sh:3"}},
 		// A script that runs itself, and scripts nested past the bound.
@@ -246,7 +248,8 @@ func TestScriptsReadOnlyWhenRun(t *testing.T) {
 		f := scriptFS()
 		var asked []string
 		res, err := shellparse.Parse(src, shellparse.Options{Cwd: proj, Getenv: scriptEnv, ReadScript: f.read,
-			AllowedOpaque: func(c *shellparse.Cmd) bool { asked = append(asked, c.String()); return true }})
+			AllowedOpaque: func(c *shellparse.Cmd) bool { asked = append(asked, c.String()); return true },
+			AllowedLocal:  func(c *shellparse.Cmd) bool { return true }})
 		if err != nil {
 			t.Fatal(err)
 		}

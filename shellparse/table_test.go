@@ -297,7 +297,7 @@ func TestWords(t *testing.T) {
 		{"X=rm Y=-rf; $X $Y x", []string{"X=rm Y=-rf", "rm -rf x"}},
 		// Field splitting of a known value, unquoted; kept whole when quoted.
 		{`X="rm -rf /"; $X`, []string{"X='rm -rf /'", "rm -rf /"}},
-		{`X="rm -rf /"; "$X"`, []string{"X='rm -rf /'", "'rm -rf /'"}},
+		{`X="rm -rf /"; "$X"`, []string{"X='rm -rf /'", "'rm -rf /' OPAQUE", "'rm -rf /'"}}, // a path: the file "rm -rf /" there
 		{`X='a  b'; echo $X "$X"`, []string{"X='a  b'", "echo a b 'a  b'"}},
 		{`IFS=:; X=a:b; echo $X`, []string{"IFS=:", "X=a:b", "echo a b"}},
 		{`X=; echo $X "$X"`, []string{"X=", "echo ''"}},

@@ -49,6 +49,14 @@ type Options struct {
 	// script (opaque), is allowed as it is (a rule names the script), and
 	// the script is not read. Without it every script that can be read is.
 	AllowedOpaque func(c *Cmd) bool
+	// Local are the directories (absolute: the project, the temporary
+	// ones) whose program files are whatever they hold, not the programs
+	// the catalogue knows by their names (cp /bin/bash ./ls; ./ls -c
+	// CODE). The working directory always is. Such a program is judged by
+	// its content when it is a shell or Python script; otherwise it asks,
+	// unless AllowedLocal says a rule of the person's allows it as it is.
+	Local        []string
+	AllowedLocal func(c *Cmd) bool
 	// ScriptRead, when set, is told of every file whose content, or
 	// absence, a part was judged by (each script read and walked, each
 	// file and module name Python code was read with) and of the command
@@ -198,6 +206,10 @@ type Cmd struct {
 	Stdin *Input
 	// Func names the shell function this part was called from.
 	Func string
+	// Local marks the part that asks for a program file of the project
+	// or a temporary directory (Options.Local): a person may approve the
+	// exact command.
+	Local bool
 	// Writes, when set, is the file this command writes with a content
 	// known here (cat > F <<'EOF'); a later part that runs F is judged by
 	// that content when F does not exist yet.
