@@ -4,7 +4,7 @@
 // noise falls on all three alike, and prints medians and ratios.
 //
 //	go run ./tools/bench [-n 500] [-cmd 'ls -la | grep foo']
-//	go run ./tools/bench -scale [-n 200]
+//	go run ./tools/bench -scale [-n 200] [-scripts] [-old path/to/earlier/guard-exec]
 //
 // -scale measures how the cost grows, each side by side in one run: a
 // configuration of 10,000 rules against one of 10, judging scripts from
@@ -41,9 +41,11 @@ func main() {
 	cmd := flag.String("cmd", "true", "the command to run")
 	script := flag.Int("script", 2000, "also time judging a generated script of this many lines (0: skip)")
 	scale := flag.Bool("scale", false, "measure how the cost grows: rules, script size, the hook")
+	scripts := flag.Bool("scripts", false, "with -scale: only the script rows")
+	old := flag.String("old", "", "with -scale: also time this guard-exec binary (an earlier build) on the scripts, in the same interleave")
 	flag.Parse()
 	if *scale {
-		if err := scaleBench(*n); err != nil {
+		if err := scaleBench(*n, *scripts, *old); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}
