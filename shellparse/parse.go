@@ -61,6 +61,9 @@ type walker struct {
 	// in res.Cmds since), and releasedOpaque says whether one was opaque.
 	released       int
 	releasedOpaque bool
+	// segs is what is left of a block that words' first segments are cut
+	// from (fieldBuilder.first).
+	segs []word.Seg
 }
 
 // Parse reads src and returns every command that would run.
