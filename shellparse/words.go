@@ -176,6 +176,12 @@ func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
 	ctx.noSplit = true
 	b := &fieldBuilder{segs: &w.segs}
 	w.parts(sc, b, wd.Parts, ctx, true)
+	if len(b.fields) == 0 && b.has {
+		// One field (most values): no list of fields to make for it.
+		v := b.cur
+		v.Split = false
+		return v
+	}
 	b.end()
 	if len(b.fields) == 0 {
 		return word.FromLit("")
