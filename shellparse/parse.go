@@ -64,6 +64,8 @@ type walker struct {
 	// segs is what is left of a block that words' first segments are cut
 	// from (fieldBuilder.first).
 	segs []word.Seg
+	// classes are the catalogue's classes of the programs named (is).
+	classes map[string]argspec.Class
 }
 
 // Parse reads src and returns every command that would run.
