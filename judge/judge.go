@@ -195,12 +195,13 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		opts.ScriptRead = func(r shellparse.FileRead, carrier *shellparse.Cmd) { reads = append(reads, scriptRead{r, carrier}) }
 	}
 	var parsed *shellparse.Result
+	var cmds []*shellparse.Cmd // nil for a twin's copy let go (judgedPart.pos)
 	var judged []judgedPart
 	var err error
 	if runtime.GOMAXPROCS(0) > 1 && len(req.Source) >= streamBytes {
-		parsed, judged, err = parseAndJudge(pol, opts, req.Source, req.Explain)
-	} else {
-		parsed, err = shellparse.Parse(req.Source, opts)
+		parsed, cmds, judged, err = streamJudge(pol, opts, req.Source, req.Explain)
+	} else if parsed, err = shellparse.Parse(req.Source, opts); err == nil {
+		cmds = parsed.Cmds
 	}
 	res = &Result{Commands: []*PartResult{}, Notices: pol.Notices}
 	if err != nil {
@@ -228,15 +229,15 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
 	}
-	if extra := changedScripts(reads, parsed.Cmds, judged); len(extra) > 0 {
-		cmds := append(parsed.Cmds[:len(parsed.Cmds):len(parsed.Cmds)], extra...)
+	if extra := changedScripts(reads, judged); len(extra) > 0 {
+		cmds = append(cmds[:len(cmds):len(cmds)], extra...)
 		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
-		parsed = &shellparse.Result{Cmds: cmds, Funcs: parsed.Funcs}
 	}
 	described := map[*policy.Part]*PartResult{} // by judgedPart.p
-	for i, c := range parsed.Cmds {
+	for i, c := range cmds {
 		p, v := judged[i].p, judged[i].v // p may be a twin's
-		if len(c.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
+		// A twin has the same words (shellparse.Cmd.Key covers them).
+		if len(p.Cmd.Argv) == 0 && v.Decision == policy.Allow && len(p.Effects) == 0 {
 			continue // an assignment with nothing to say
 		}
 		if v.Decision == policy.Allow && !req.Explain && !req.AllParts {
@@ -246,6 +247,9 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 				res.Omitted++
 				continue
 			}
+		}
+		if c == nil {
+			c = judged[i].own()
 		}
 		own := p
 		if p.Cmd != c {
@@ -298,15 +302,17 @@ type scriptRead struct {
 // (`echo … > x.sh; ./x.sh`). The write whose content was judged (cat >
 // x.sh <<'EOF' before x.sh exists) changes nothing. Writes the guard does
 // not know of (a program that rewrites it) are not seen.
-func changedScripts(reads []scriptRead, cmds []*shellparse.Cmd, judged []judgedPart) []*shellparse.Cmd {
+func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
 	var out []*shellparse.Cmd
 	asked := map[*shellparse.Cmd]bool{} // one question for each command that runs them
 	for _, r := range reads {
 		if asked[r.carrier] {
 			continue
 		}
-		for i, j := range judged {
-			if w := cmds[i].Writes; w != nil && r.Written != nil && *w == *r.Written {
+		for _, j := range judged {
+			// A twin's part stands for a command let go: the same Writes
+			// (shellparse.Cmd.Key covers it).
+			if w := j.p.Cmd.Writes; w != nil && r.Written != nil && *w == *r.Written {
 				continue
 			}
 			// An allowed program the catalogue does not know was allowed
@@ -394,9 +400,22 @@ func importable(ext, path string) bool {
 // their description. A part of its own is made only for a command that is
 // described: a long script repeats its commands, and a copy for each
 // (kept until the end) was 5 MB in 3 MB of script.
+//
+// A long text's command that has a twin is let go once judged (its place
+// in the list is nil, see streamJudge): pos, its position, is all that
+// the twin's command lacks of it.
 type judgedPart struct {
-	p *policy.Part
-	v *policy.Verdict
+	p   *policy.Part
+	v   *policy.Verdict
+	pos shellparse.Pos
+}
+
+// own returns the command let go for its twin's: the twin's but for its
+// position, which is all shellparse.Cmd.Key leaves out.
+func (j judgedPart) own() *shellparse.Cmd {
+	c := *j.p.Cmd
+	c.Pos = j.pos
+	return &c
 }
 
 // judgeAll judges each command, in order, on this goroutine.
@@ -421,9 +440,30 @@ type batch struct {
 	out  []judgedPart
 }
 
-// parseAndJudge reads src and judges its commands as they are read. On
-// error the verdicts mean nothing.
+// parseAndJudge reads src and judges its commands as they are read, as
+// streamJudge does, with every command in the Result's Cmds. On error the
+// verdicts mean nothing.
 func parseAndJudge(pol *policy.Policy, opts shellparse.Options, src string, explain bool) (*shellparse.Result, []judgedPart, error) {
+	parsed, cmds, judged, err := streamJudge(pol, opts, src, explain)
+	if err != nil {
+		return nil, nil, err
+	}
+	for i, c := range cmds {
+		if c == nil {
+			cmds[i] = judged[i].own()
+		}
+	}
+	parsed.Cmds = cmds
+	return parsed, judged, nil
+}
+
+// streamJudge reads src and judges its commands as they are read, and
+// returns them with their verdicts. A command whose twin was judged
+// before it is let go once judged (nil in the list, see judgedPart): the
+// walk hands each over for good (shellparse.Options.Release), so that a
+// long script's many repeated commands are not all kept to the end, where
+// most are only counted. On error the verdicts mean nothing.
+func streamJudge(pol *policy.Policy, opts shellparse.Options, src string, explain bool) (*shellparse.Result, []*shellparse.Cmd, []judgedPart, error) {
 	queue := make(chan *batch, 256)
 	var batches []*batch
 	var wg sync.WaitGroup
@@ -441,24 +481,36 @@ func parseAndJudge(pol *policy.Policy, opts shellparse.Options, src string, expl
 		for b := range queue {
 			b.out = make([]judgedPart, len(b.cmds))
 			j.judge(b.cmds, b.out)
+			for k, c := range b.cmds {
+				if b.out[k].p.Cmd != c {
+					b.out[k].pos, b.cmds[k] = c.Pos, nil
+				}
+			}
 		}
 	}
 	wg.Add(1)
 	go consume()
-	sent := 0
+	// pending are the commands handed over (each once) not yet in a
+	// batch; each batch has its own part of the array, which the walk
+	// appends beyond.
+	var pending []*shellparse.Cmd
+	handed := 0
 	send := func(cmds []*shellparse.Cmd, all bool) {
-		for len(cmds)-sent >= streamBatch || all && sent < len(cmds) {
-			hi := min(sent+streamBatch, len(cmds))
-			b := &batch{cmds: cmds[sent:hi:hi]}
+		pending = append(pending, cmds...)
+		handed += len(cmds)
+		for len(pending) >= streamBatch || all && len(pending) > 0 {
+			hi := min(streamBatch, len(pending))
+			b := &batch{cmds: pending[:hi:hi]}
 			batches = append(batches, b)
 			queue <- b
-			sent = hi
+			pending = pending[hi:]
 		}
 	}
 	opts.Committed = func(cmds []*shellparse.Cmd) { send(cmds, false) }
+	opts.Release = true
 	parsed, err := shellparse.Parse(src, opts)
-	if err == nil {
-		send(parsed.Cmds, true)
+	if err == nil && !parsed.Rewalked {
+		send(parsed.Cmds[handed:], true) // any reported after the last commit
 	}
 	close(queue)
 	wg.Add(1)
@@ -470,18 +522,21 @@ func parseAndJudge(pol *policy.Policy, opts shellparse.Options, src string, expl
 	default:
 	}
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
 	if parsed.Rewalked {
 		// The text was walked again (shellparse's may-analysis): what was
-		// judged as it streamed belongs to the first walk.
-		return parsed, judgeAll(pol, parsed.Cmds, explain), nil
+		// judged as it streamed belongs to the first walk. The second walk
+		// released nothing.
+		return parsed, parsed.Cmds, judgeAll(pol, parsed.Cmds, explain), nil
 	}
 	judged := make([]judgedPart, 0, len(parsed.Cmds))
+	cmds := make([]*shellparse.Cmd, 0, len(parsed.Cmds))
 	for _, b := range batches {
 		judged = append(judged, b.out...)
+		cmds = append(cmds, b.cmds...)
 	}
-	return parsed, judged, nil
+	return parsed, cmds, judged, nil
 }
 
 // A judger judges commands on one goroutine. Commands that differ only in

@@ -42,7 +42,7 @@ func (w *walker) carriedEnv(sc *scope, a Assign) bool {
 		// whose effects the policy judges (GOCACHE=/etc; go build).
 		w.emit(&Cmd{Assigns: []Assign{a}, CodeArg: -1})
 	}
-	return argspec.CarriedEnv(&carrySink{w: w, sc: sc, cmd: &Cmd{Assigns: []Assign{a}, CodeArg: -1}}, a.Name, a.Value)
+	return argspec.CarriedEnv(&carrySink{w: w, sc: sc, env: a}, a.Name, a.Value)
 }
 
 // carrySink is what argspec's readers of carried code report to, for one
@@ -51,9 +51,20 @@ type carrySink struct {
 	w   *walker
 	sc  *scope
 	cmd *Cmd
+	// env is the assignment a variable's sink reports for, as a command
+	// made on first use: almost every variable a script sets carries
+	// nothing, and a command made for each is 270 bytes more to allocate.
+	env Assign
 }
 
-func (k *carrySink) Opaque(reason string) { k.w.opaquePart(k.cmd, reason) }
+func (k *carrySink) command() *Cmd {
+	if k.cmd == nil {
+		k.cmd = &Cmd{Assigns: []Assign{k.env}, CodeArg: -1}
+	}
+	return k.cmd
+}
+
+func (k *carrySink) Opaque(reason string) { k.w.opaquePart(k.command(), reason) }
 
 func (k *carrySink) Shell(src, what string, how argspec.ShellRun) {
 	sc := k.sc
@@ -66,7 +77,7 @@ func (k *carrySink) Shell(src, what string, how argspec.ShellRun) {
 		params = []string{"sh"}
 	}
 	child := k.w.childScope(sc, params, how.ParamsUnknown)
-	layer := Step{Kind: what, Argv: word.Strings(k.cmd.Argv)}
+	layer := Step{Kind: what, Argv: word.Strings(k.command().Argv)}
 	if how.Caller {
 		k.w.code(child, src, layer)
 		return
@@ -75,10 +86,10 @@ func (k *carrySink) Shell(src, what string, how argspec.ShellRun) {
 }
 
 func (k *carrySink) Argv(argv []word.Word, what string, wrapper bool) {
-	k.w.carriedArgv(k.sc, k.cmd, argv, what, wrapper)
+	k.w.carriedArgv(k.sc, k.command(), argv, what, wrapper)
 }
 
-func (k *carrySink) Wrapper() { k.cmd.Wrapper = true }
+func (k *carrySink) Wrapper() { k.command().Wrapper = true }
 
 func (k *carrySink) Setenv(name string, v word.Word) {
 	k.w.checkAssigns(k.sc, []Assign{{Name: name, Value: v}}, false)
@@ -89,7 +100,7 @@ func (k *carrySink) Assigned(name string, v word.Word) {
 }
 
 func (k *carrySink) Assigns(f func(name string, v word.Word)) {
-	for _, a := range k.cmd.Assigns {
+	for _, a := range k.command().Assigns {
 		f(a.Name, a.Value)
 	}
 }

@@ -63,6 +63,15 @@ type walker struct {
 	pathTouched bool
 	scripts     *scripts // script files read (script.go), when any
 	committed   bool     // commit handed commands to Options.Committed
+	// released counts the commands handed over with Options.Release (nil
+	// in res.Cmds since), and releasedOpaque says whether one was opaque.
+	released       int
+	releasedOpaque bool
+	// segs is what is left of a block that words' first segments are cut
+	// from (fieldBuilder.first).
+	segs []word.Seg
+	// classes are the catalogue's classes of the programs named (is).
+	classes map[string]argspec.Class
 }
 
 // Parse reads src and returns every command that would run.
@@ -242,7 +251,18 @@ func (w *walker) topStmt(sc *scope, st *syntax.Stmt) bool {
 func (w *walker) commit() {
 	if w.opts.Committed != nil && w.fatal == nil {
 		w.committed = true
-		w.opts.Committed(w.res.Cmds[:len(w.res.Cmds):len(w.res.Cmds)])
+		n := len(w.res.Cmds)
+		if !w.opts.Release {
+			w.opts.Committed(w.res.Cmds[:n:n])
+			return
+		}
+		fresh := w.res.Cmds[w.released:n:n]
+		w.opts.Committed(fresh)
+		for i, c := range fresh {
+			w.releasedOpaque = w.releasedOpaque || c.Opaque != ""
+			fresh[i] = nil
+		}
+		w.released = n
 	}
 }
 
@@ -520,7 +540,7 @@ func (w *walker) emit(c *Cmd) {
 		c.Pos = w.pos
 	}
 	c.DotGlob = w.may.dotglob || w.globIgnore
-	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {
+	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && w.res.Cmds[n-1] != nil && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {
 		// Commands in one substitution share its layers: a copy each
 		// costs depth × commands.
 		c.Via = w.res.Cmds[n-1].Via

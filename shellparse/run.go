@@ -428,7 +428,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	if builtin && w.builtin(sc, cmd, name) {
 		return
 	}
-	if argspec.Is(prog, argspec.Wrapper) {
+	if w.is(prog, argspec.Wrapper) {
 		if prog == "exec" && builtin && len(argv) == 1 {
 			w.emit(cmd) // exec with only redirections
 			return
@@ -436,7 +436,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		w.wrapped(sc, cmd, prog, bg)
 		return
 	}
-	if isShell(prog) {
+	if w.is(prog, argspec.Shell|argspec.ForeignShell) { // isShell
 		w.shell(sc, cmd, prog)
 		return
 	}
@@ -1517,6 +1517,22 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 // shells read bash's grammar; the walker reads their code.
 func shells(prog string) bool { return argspec.Is(prog, argspec.Shell) }
 
+// is is argspec.Is for the programs of every command, with each program's
+// classes looked up once per walk: argspec looks through its lists each
+// time, and a script names the same few programs thousands of times.
+// (Is(prog, c) is ClassOf(prog) with only c's classes kept.)
+func (w *walker) is(prog string, c argspec.Class) bool {
+	cl, ok := w.classes[prog]
+	if !ok {
+		if w.classes == nil {
+			w.classes = map[string]argspec.Class{}
+		}
+		cl = argspec.ClassOf(prog)
+		w.classes[prog] = cl
+	}
+	return cl&c != 0
+}
+
 func isShell(prog string) bool { return argspec.Is(prog, argspec.Shell|argspec.ForeignShell) }
 
 // shell handles a nested shell: its -c string, its script, or its input.
@@ -1873,7 +1889,7 @@ func substituteWith(t, ph string, found word.Word, action string) word.Word {
 // --checkpoint-action=exec=…, rsync -e, ssh -o ProxyCommand=, rg --pre,
 // GNU sed's e command, find -exec.
 func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
-	if argspec.Is(prog, argspec.BuildTool) {
+	if w.is(prog, argspec.BuildTool) {
 		argspec.ReadCarried(&carrySink{w: w, sc: sc, cmd: cmd}, prog, cmd.Argv)
 		return
 	}

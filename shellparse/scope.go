@@ -394,32 +394,43 @@ func (sc *scope) ownFuncs() {
 }
 
 // get returns a variable's value and whether it is known.
-func (sc *scope) get(w *walker, name string) (word.Word, bool) {
+func (sc *scope) get(w *walker, name string) (word.Word, bool) { return sc.resolve(w, name, "", false) }
+
+// resolve is get, with the hole of a value not known described as desc
+// when described (lookup): a hole made only to be replaced was two
+// allocations for every expansion of an unknown variable.
+func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Word, bool) {
+	unknown := func() word.Word {
+		if described {
+			return word.Unknown(desc)
+		}
+		return word.Unknown("$" + name)
+	}
 	sc.may.readIn(name)
 	if v, ok := sc.vars.lookup(name); ok {
 		if v.unset {
 			return word.FromLit(""), true
 		}
 		if v.unknown {
-			return word.Unknown("$" + name), false
+			return unknown(), false
 		}
 		return v.val, true
 	}
 	if n, ok := paramNumber(name); ok {
 		if sc.paramsUnknown {
-			return word.Unknown("$" + name), false
+			return unknown(), false
 		}
 		if n < len(sc.params) {
 			return word.FromLit(sc.params[n]), true
 		}
 		if n == 0 {
-			return word.Unknown("$0"), false
+			return unknown(), false // $0
 		}
 		return word.FromLit(""), true
 	}
 	if sc.havoc && name != "#" {
 		// Any variable may have been written through a name reference.
-		return word.Unknown("$" + name), false
+		return unknown(), false
 	}
 	switch name {
 	case "#":
@@ -444,7 +455,7 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 			if v := w.opts.Getenv(name); v != "" && filepath.IsAbs(v) {
 				sc.may.initial(name, v)
 				if sc.may.hidden(name) {
-					return word.Unknown("$" + name), false
+					return unknown(), false
 				}
 				return word.FromLit(v), true
 			}
@@ -453,7 +464,7 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) {
 	if digitVars(name) {
 		return word.Word{Segs: []word.Seg{{Kind: word.Digits, Text: "$" + name}}}, false
 	}
-	return word.Unknown("$" + name), false
+	return unknown(), false
 }
 
 // digitVars are set by bash to non-negative numbers.
@@ -467,13 +478,7 @@ func digitVars(name string) bool {
 
 // lookup returns a variable's value, or a hole described by desc.
 func (sc *scope) lookup(w *walker, name, desc string) word.Word {
-	v, ok := sc.get(w, name)
-	if !ok {
-		if len(v.Segs) == 1 && v.Segs[0].Kind == word.Digits {
-			return v
-		}
-		return word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: desc}}}
-	}
+	v, _ := sc.resolve(w, name, desc, true)
 	return v
 }
 

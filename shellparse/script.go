@@ -277,7 +277,13 @@ func (w *walker) pathDirs(sc *scope) ([]string, bool) {
 	// A second reading of the same code may have been dropped since.
 	w.scripts.scanned = min(w.scripts.scanned, len(w.res.Cmds))
 	for ; w.scripts.scanned < len(w.res.Cmds) && !w.scripts.hidden; w.scripts.scanned++ {
-		w.scripts.hidden = w.res.Cmds[w.scripts.scanned].Opaque != ""
+		if c := w.res.Cmds[w.scripts.scanned]; c != nil {
+			w.scripts.hidden = c.Opaque != ""
+		} else {
+			// Released (Options.Release): those scanned before were not
+			// opaque, so whether one of the rest was is whether any was.
+			w.scripts.hidden = w.releasedOpaque
+		}
 	}
 	if w.scripts.hidden {
 		return nil, false

@@ -36,6 +36,12 @@ type Options struct {
 	// on another goroutine while the walk goes on. It runs on the walking
 	// goroutine. If Parse returns an error, the commands mean nothing.
 	Committed func(cmds []*Cmd)
+	// Release, with Committed: each command is handed to Committed once
+	// (cmds are then those reported since the call before) and is the
+	// caller's from then on. The walk keeps none of them: Result.Cmds
+	// holds nil in their places. A caller that needs only some of a long
+	// script's commands until the end can then let the rest go.
+	Release bool
 	// ReadScript, when set, reads a shell script a command runs (./x.sh,
 	// bash x.sh, source x.sh), whose commands are then judged as the
 	// command's own; nil leaves every script opaque. It must read only a

@@ -537,6 +537,21 @@ func isArithWord(wd *syntax.Word) bool {
 }
 
 func staticWord(wd *syntax.Word) (string, bool) {
+	if len(wd.Parts) == 1 {
+		// Most words: the text itself, not a copy of it.
+		switch p := wd.Parts[0].(type) {
+		case *syntax.Lit:
+			if !strings.ContainsAny(p.Value, "\\*?[~") {
+				return p.Value, true
+			}
+			return "", false
+		case *syntax.SglQuoted:
+			if !p.Dollar {
+				return p.Value, true
+			}
+			return "", false
+		}
+	}
 	var b strings.Builder
 	for _, p := range wd.Parts {
 		switch p := p.(type) {

@@ -40,6 +40,30 @@ type fieldBuilder struct {
 	// of lit are only ever appended to, never rewritten, so the strings
 	// made from it stay valid; a segment lit did not make gets a new lit.
 	lit []byte
+	// segs, when set, is the walker's block that cur's first segment is
+	// cut from (first).
+	segs *[]word.Seg
+}
+
+// segBlock is how many first segments are cut from one allocation.
+const segBlock = 128
+
+// first makes s cur's only segment. Most words are one segment, and a
+// list of one allocated for each was an eighth of a long script's walk's
+// allocations; cut from a block, each list has capacity 1, so that
+// appending to it copies it and nothing else in the block is written.
+func (b *fieldBuilder) first(s word.Seg) {
+	if b.segs == nil {
+		b.cur.Segs = append(b.cur.Segs, s)
+		return
+	}
+	if len(*b.segs) == 0 {
+		*b.segs = make([]word.Seg, segBlock)
+	}
+	one := (*b.segs)[:1:1]
+	*b.segs = (*b.segs)[1:]
+	one[0] = s
+	b.cur.Segs = one
 }
 
 func (b *fieldBuilder) end() {
@@ -53,7 +77,11 @@ func (b *fieldBuilder) end() {
 // proportional to len(s).
 func (b *fieldBuilder) addLit(s string) {
 	n := len(b.cur.Segs)
-	if n == 0 || b.cur.Segs[n-1].Kind != word.Lit || s == "" {
+	if n == 0 {
+		b.first(word.Seg{Kind: word.Lit, Text: s})
+		return
+	}
+	if b.cur.Segs[n-1].Kind != word.Lit || s == "" {
 		b.cur.AddLit(s)
 		return
 	}
@@ -71,6 +99,10 @@ func (b *fieldBuilder) addLit(s string) {
 func (b *fieldBuilder) add(s word.Seg) {
 	if s.Kind == word.Lit {
 		b.addLit(s.Text)
+		return
+	}
+	if len(b.cur.Segs) == 0 {
+		b.first(s)
 		return
 	}
 	b.cur.Add(s)
@@ -114,7 +146,7 @@ func (w *walker) appendExpanded(out []word.Word, sc *scope, wd *syntax.Word) []w
 		return out
 	}
 	start := len(out)
-	b := fieldBuilder{fields: out} // the fields land in out directly
+	b := fieldBuilder{fields: out, segs: &w.segs} // the fields land in out directly
 	w.parts(sc, &b, wd.Parts, wctx{arg: true}, true)
 	b.end()
 	out = b.fields
@@ -142,8 +174,14 @@ func (w *walker) value(sc *scope, wd *syntax.Word, ctx wctx) word.Word {
 		return word.FromLit("")
 	}
 	ctx.noSplit = true
-	b := &fieldBuilder{}
+	b := &fieldBuilder{segs: &w.segs}
 	w.parts(sc, b, wd.Parts, ctx, true)
+	if len(b.fields) == 0 && b.has {
+		// One field (most values): no list of fields to make for it.
+		v := b.cur
+		v.Split = false
+		return v
+	}
 	b.end()
 	if len(b.fields) == 0 {
 		return word.FromLit("")

@@ -151,6 +151,18 @@ func (w Word) CouldStartWith(c byte) bool {
 // String renders the word for people: literal text as is, other segments
 // by their source ("*", "$x", "$(…)").
 func (w Word) String() string {
+	if len(w.Segs) == 1 {
+		// Most words: the text as it is, without a copy.
+		switch s := w.Segs[0]; s.Kind {
+		case Lit:
+			return s.Text
+		case Hole, Digits:
+			if s.Text != "" {
+				return s.Text
+			}
+			return "…"
+		}
+	}
 	var b strings.Builder
 	for _, s := range w.Segs {
 		switch s.Kind {

@@ -4,15 +4,14 @@
 // noise falls on all three alike, and prints medians and ratios.
 //
 //	go run ./tools/bench [-n 500] [-cmd 'ls -la | grep foo']
-//	go run ./tools/bench -scale [-n 200]
-//	go run ./tools/bench -scale -hook [-base OLD-GUARD] [-n 200]
+//	go run ./tools/bench -scale [-n 200] [-scripts | -hook] [-old path/to/earlier/guard-exec]
 //
 // -scale measures how the cost grows, each side by side in one run: a
 // configuration of 10,000 rules against one of 10, judging scripts from
 // 1 KB to 3 MB against bash -n on the same script (with the guard's peak
 // memory), and the Claude Code hook against a minimal Go hook that reads
-// the JSON and answers. -hook runs only the hook's rows; -base adds an
-// earlier build of the guard to them, interleaved with the others, so
+// the JSON and answers. -scripts or -hook runs only those rows; -old adds
+// an earlier build of the guard to them, interleaved with the others, so
 // that a change is measured against what it changed in one run.
 package main
 
@@ -44,11 +43,12 @@ func main() {
 	cmd := flag.String("cmd", "true", "the command to run")
 	script := flag.Int("script", 2000, "also time judging a generated script of this many lines (0: skip)")
 	scale := flag.Bool("scale", false, "measure how the cost grows: rules, script size, the hook")
-	hookOnly := flag.Bool("hook", false, "with -scale, only the hook's rows")
-	base := flag.String("base", "", "with -scale, also time this guard-exec binary (an earlier build) beside the hook rows, in the same run")
+	scripts := flag.Bool("scripts", false, "with -scale: only the script rows")
+	hookOnly := flag.Bool("hook", false, "with -scale: only the hook's rows")
+	old := flag.String("old", "", "with -scale: also time this guard-exec binary (an earlier build) on the scripts and the hook, in the same interleave")
 	flag.Parse()
 	if *scale {
-		if err := scaleBench(*n, *hookOnly, *base); err != nil {
+		if err := scaleBench(*n, *scripts, *hookOnly, *old); err != nil {
 			fmt.Fprintln(os.Stderr, "bench:", err)
 			os.Exit(1)
 		}

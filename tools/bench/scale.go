@@ -82,7 +82,11 @@ func sideBySide(dir string, n int, vs ...timed) ([]time.Duration, []int64, error
 	return med, peak, nil
 }
 
-func scaleBench(n int, hookOnly bool, baseGuard string) error {
+// scaleBench runs the three pairs, or only the scripts' (scriptsOnly) or
+// the hook's (hookOnly); old, if not empty, is an earlier build timed in
+// the same interleave on those rows, so that a change's before and after
+// are side by side.
+func scaleBench(n int, scriptsOnly, hookOnly bool, old string) error {
 	dir, err := os.MkdirTemp("", "guard-bench-scale-")
 	if err != nil {
 		return err
@@ -96,8 +100,23 @@ func scaleBench(n int, hookOnly bool, baseGuard string) error {
 		"GUARD_EXEC_SESSION=bench", "TMPDIR="+dir)
 
 	if hookOnly {
-		return hookBench(dir, n, guard, baseGuard, base)
+		return hookBench(dir, n, guard, old, base)
 	}
+	if !scriptsOnly {
+		if err := rulesBench(dir, guard, base, n); err != nil {
+			return err
+		}
+	}
+	if err := scriptsBench(dir, guard, old, base, n); err != nil {
+		return err
+	}
+	if scriptsOnly {
+		return nil
+	}
+	return hookBench(dir, n, guard, old, base)
+}
+
+func rulesBench(dir, guard string, base []string, n int) error {
 	// 1. Rules: the same command under 10 and under 10,000 configured rules.
 	configs := map[int]string{}
 	for _, count := range []int{10, 10000} {
@@ -127,7 +146,10 @@ func scaleBench(n int, hookOnly bool, baseGuard string) error {
 	}
 	fmt.Printf("rules: %q with 10 rules %.3f ms, with 10,000 rules %.3f ms: ratio %.2f (target at most 1.5)\n",
 		cmd, ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]))
+	return nil
+}
 
+func scriptsBench(dir, guard, old string, base []string, n int) error {
 	// 2. Scripts: judging (the real shell is /bin/true) against bash -n.
 	// About one command per 60 bytes, as in CI scripts, so that 3 MB stays
 	// under the guard's limit on parts (shellparse.MaxParts).
@@ -146,17 +168,22 @@ func scaleBench(n int, hookOnly bool, baseGuard string) error {
 		if size >= 1<<20 {
 			runs = max(3, n/20)
 		}
-		med, peak, err := sideBySide(dir, runs,
-			timed{argv: []string{"/bin/bash", "-n", p}, env: base},
-			timed{argv: []string{guard, p}, env: senv})
+		vs := []timed{{argv: []string{"/bin/bash", "-n", p}, env: base}, {argv: []string{guard, p}, env: senv}}
+		if old != "" {
+			vs = append(vs, timed{argv: []string{old, p}, env: senv})
+		}
+		med, peak, err := sideBySide(dir, runs, vs...)
 		if err != nil {
 			return err
 		}
 		fmt.Printf("script of %7d bytes: bash -n %8.2f ms, guard-exec %8.2f ms: ratio %5.2f (target at most 3); guard-exec peak memory %d MiB\n",
 			size, ms(med[0]), ms(med[1]), float64(med[1])/float64(med[0]), peak[1]>>10)
+		if old != "" {
+			fmt.Printf("   the earlier build %s: %8.2f ms: ratio %5.2f; peak memory %d MiB\n",
+				old, ms(med[2]), float64(med[2])/float64(med[0]), peak[2]>>10)
+		}
 	}
-
-	return hookBench(dir, n, guard, baseGuard, base)
+	return nil
 }
 
 // hookBench times the hook against a minimal Go hook, and against an
