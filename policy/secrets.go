@@ -308,6 +308,8 @@ type secretMatcher struct {
 	homes     []string
 	patsOnce  sync.Once
 	homePats  []homePats
+	dirsOnce  sync.Once
+	homeDirs  []rowDir
 	tailsOnce sync.Once
 	tail      *word.Pattern
 	except    []*word.Pattern
@@ -427,10 +429,32 @@ func (m *secretMatcher) aboveAHome(dir string) bool {
 	return false
 }
 
+// A rowDir is where a row's files lie under one home: its literal
+// directory, and whether the row is the whole tree there.
+type rowDir struct {
+	prefix string
+	tree   bool
+}
+
+// dirs are the row's rowDirs, for each home: what a path known only at
+// run time is held to (matchUnknown) without compiling the row's
+// patterns, which a fresh process would pay on every `cat "$f"`.
+func (m *secretMatcher) dirs() []rowDir {
+	m.dirsOnce.Do(func() {
+		for _, h := range m.homes {
+			for _, alt := range expandBraces(m.row.path) {
+				lit := literalDir(alt)
+				m.homeDirs = append(m.homeDirs, rowDir{filepath.Join(h, lit), strings.HasSuffix(alt, "/**") && lit == strings.TrimSuffix(alt, "/**")})
+			}
+		}
+	})
+	return m.homeDirs
+}
+
 // under reports whether a path under one of dirs may be the row's: a
 // dir at or above the row's literal directory, or inside it. (Only as
 // written: a value that climbs out with ".." is not followed.)
-func (hp homePats) under(dirs []string) bool {
+func (hp rowDir) under(dirs []string) bool {
 	// Below the literal directory, only a row that is a whole tree
 	// (.ssh/**) still matches: a file (.netrc) or one level of names
 	// (.*history) is not deeper down.
@@ -612,9 +636,11 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 		w := word.FromLit(filepath.Join(h, rest))
 		return hp.matchWord(Effect{Path: w, Access: e.Access, Recursive: e.Recursive, SkipHidden: e.SkipHidden})
 	}
-	pat, except := m.tails()
 	tail, ok := literalTail(e.Written)
+	var pat *word.Pattern
+	var except []*word.Pattern
 	if ok {
+		pat, except = m.tails()
 		for _, x := range except {
 			if x.MatchString(tail) {
 				return word.No // ~/.ssh/$k.pub: a public key, whatever $k is
@@ -623,9 +649,11 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 	}
 	// cat ~/.ssh/"$k", cd ~/.aws && cat "$f": under a credential
 	// directory as written, whatever the value.
-	for _, hp := range m.pats() {
-		if hp.under(e.Under) {
-			return word.Maybe
+	if len(e.Under) > 0 {
+		for _, d := range m.dirs() {
+			if d.under(e.Under) {
+				return word.Maybe
+			}
 		}
 	}
 	if !ok {
