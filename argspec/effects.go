@@ -57,12 +57,27 @@ func ReadsStdin(argv []word.Word) bool {
 	case "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "true", "false", ":", "test", "[",
 		"local", "declare", "typeset", "readonly", "return", "exit", "type", "alias", "unalias", "shopt",
 		"umask", "let", "wait", "trap", "hash", "ls", "mkdir", "touch", "rm", "rmdir", "cp", "mv", "ln",
-		"chmod", "chown", "date", "sleep", "uname", "whoami", "id", "basename", "dirname", "realpath",
-		"readlink", "printenv", "hostname", "nproc", "stat", "du", "df", "which", "tree", "file":
+		"chmod", "chown", "sleep", "uname", "whoami", "id", "basename", "dirname", "realpath",
+		"readlink", "printenv", "hostname", "nproc", "stat", "df", "which":
 		return false
 	}
 	if c.Open {
 		return true
+	}
+	// A file named "-" or one of the process's own (/dev/stdin,
+	// /dev/fd/0, /proc/self/fd/0), as an operand or an option's value
+	// (grep -f -, file -P bytes=5 -, date -f -): its input.
+	for _, a := range c.Args {
+		if s, ok := a.Static(); !ok || namesInput(s) {
+			return true
+		}
+	}
+	for _, o := range c.Opts {
+		if o.Value != nil {
+			if s, ok := o.Value.Static(); !ok || namesInput(s) || strings.Contains(s, "=-") {
+				return true
+			}
+		}
 	}
 	files := c.Args
 	if c.Raw {
@@ -102,6 +117,12 @@ func ReadsStdin(argv []word.Word) bool {
 		}
 	}
 	return false
+}
+
+// namesInput reports whether a file name may be a process's standard
+// input: "-", or a name under /dev or /proc.
+func namesInput(s string) bool {
+	return s == "-" || strings.HasPrefix(s, "/dev/") || strings.HasPrefix(s, "/proc/")
 }
 
 // readers read every operand.

@@ -16,6 +16,8 @@ func TestReadsStdin(t *testing.T) {
 		{"wc -l a b", false}, {"wc -l", true}, {"head -n 5", true}, {"head -n 5 f", true}, // no spec: -n may take f
 
 		{"grep x", true}, {"grep x f", false}, {"grep -e x f", false}, {"grep -e x", true},
+		{"file -P bytes=5 -", true}, {"file x", false}, {"date -f -", true}, {"grep -f - f", true},
+		{"cat /dev/fd/0", true}, {"cat /proc/self/fd/0", true}, {"du --files0-from=-", true},
 		{"read l", true}, {"python3 x.py", true}, {"ls -la", false}, {"echo hi", false}, {"sort f", true},
 	} {
 		var argv []word.Word

@@ -153,6 +153,9 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
 		Glob: glob, Name: req.Name, Python: req.Python,
 	}
+	// Where anyone may write: the temporary directories, whatever TMPDIR
+	// says, as PATH entries are judged (shellparse untrustedPath).
+	opts.Local = []string{"/tmp", "/var/tmp", "/dev/shm"}
 	if e := pol.Env; e != nil {
 		if e.Project != "" {
 			opts.Local = append(opts.Local, e.Project)
@@ -355,6 +358,9 @@ func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
 			if s == path || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
 				return true
 			}
+			if !r.Stem && r.Modules == nil && !r.AnyModule && sameFile(s, path) {
+				return true // another name of the same file: a hard link
+			}
 			if r.Stem && (strings.HasPrefix(s, path+"/") || importable(strings.TrimPrefix(s, path+"."), s)) {
 				return true // NAME/__init__.py, NAME.py, NAME.cpython-312-x86_64-linux-gnu.so
 			}
@@ -364,6 +370,16 @@ func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
 		}
 	}
 	return false
+}
+
+// sameFile reports whether two paths name one file now.
+func sameFile(a, b string) bool {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	fb, err := os.Stat(b)
+	return err == nil && os.SameFile(fa, fb)
 }
 
 // shadowsModule reports whether a file written at s stands for a module

@@ -250,6 +250,9 @@ func TestPythonShadowedModules(t *testing.T) {
 		{"python3 test.py", "allow", ""}, // the standard library's test package is never imported for code
 		{"python3 -c 'import argparse'", "allow", ""},
 		{"cd lib && python3 -c 'import argparse'", "ask", "in the place of the standard library's gettext"},
+		{"cd lib && python3 -m json.tool /dev/null", "ask", "gettext"}, // a module of the standard library, run from there
+		{"python3 -m json.tool /dev/null", "allow", ""},
+		{"echo x > argparse.py; python3 -m json.tool /dev/null", "ask", "may change before it runs"},
 		{"PYTHONPATH=lib python3 ok.py", "ask", "gettext"},
 		{"PYTHONPATH=site python3 ok.py", "ask", "when it starts"},
 		{"echo x > gettext.py; python3 -c 'import argparse'", "ask", "may change before it runs"},

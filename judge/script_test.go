@@ -167,10 +167,19 @@ func TestLocalPrograms(t *testing.T) {
 		{"./run.sh", "/usr/bin:/bin", "allow", ""}, // a script: judged by its content
 		{"./tools/mytool x", "/usr/bin:/bin", "allow", ""},
 		{"cp /bin/bash tools/mytool && ./tools/mytool -c x", "/usr/bin:/bin", "ask", "may change before it runs"},
+		{"cp /bin/bash /tmp/ls-x && /tmp/ls-x -c 'rm -rf ~'", "/usr/bin:/bin", "ask", ""}, // /tmp, whatever TMPDIR says
+		{"ls -la", "~/proj/bin:/usr/bin:/bin", "ask", "is a program file in"},             // bash expands ~ in PATH
+		{"ln -sf /bin/bash ./lnk && ./lnk -c x", "/usr/bin:/bin", "ask", ""},
+		{"printf 'x' >> /dev/fd/255", "/usr/bin:/bin", "ask", "a file the shell has open"},
+		{"echo x > /proc/self/fd/0", "/usr/bin:/bin", "ask", "a file the shell has open"},
+		{"echo x > /dev/stdout; echo y >&2", "/usr/bin:/bin", "allow", ""},
 	} {
 		getenv := func(k string) string {
-			if k == "PATH" {
+			switch k {
+			case "PATH":
 				return r.path
+			case "HOME":
+				return home
 			}
 			return ""
 		}

@@ -511,6 +511,8 @@ func (b *builtins) makeWrites() writeRules {
 		}
 	}
 	absPaths := []Rule{
+		{Decision: Ask, Name: "a write to an open file of the shell", predEffect: writesOwnFile,
+			Why: "writes to a file the shell has open (/dev/fd/N, /proc/self/fd/N, /dev/stdin): its script or its input, which changes what it runs next", Instead: "write to a named file"},
 		{Decision: Ask, Name: "a write to a path known only at run time", predEffect: func(p *Part, e Effect) word.Tri {
 			if e.Access&2 != 0 && len(e.Path.Segs) == 1 && e.Path.Segs[0].Kind == word.Hole {
 				return word.Yes
@@ -739,4 +741,36 @@ func quoteWord(s string) string {
 		return "'" + s + "'"
 	}
 	return s
+}
+
+// writesOwnFile matches a write to one of the process's open files other
+// than its output and errors: bash reads its script from fd 255 (or its
+// input) as it goes, and what is written there runs after the text
+// judged (printf CMD >> /dev/fd/255).
+func writesOwnFile(p *Part, e Effect) word.Tri {
+	if e.Access&argspec.Write == 0 {
+		return word.No
+	}
+	s, ok := e.Path.Static()
+	if !ok {
+		return word.No // a path known only at run time asks anyway
+	}
+	switch {
+	case s == "/dev/stdin":
+		return word.Yes
+	case strings.HasPrefix(s, "/dev/fd/"):
+		n := strings.TrimPrefix(s, "/dev/fd/")
+		if n != "1" && n != "2" {
+			return word.Yes
+		}
+	case strings.HasPrefix(s, "/proc/"):
+		rest := strings.Split(strings.TrimPrefix(s, "/proc/"), "/")
+		if len(rest) >= 3 && rest[1] == "fd" && !(rest[0] == "self" && (rest[2] == "1" || rest[2] == "2")) {
+			return word.Yes
+		}
+		if len(rest) >= 5 && rest[1] == "task" && rest[3] == "fd" {
+			return word.Yes
+		}
+	}
+	return word.No
 }

@@ -143,6 +143,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 		probe := &state{dirs: append([]string{src.Dir}, src.PathDirs...)}
 		if _, kind := probe.moduleFiles(src.Module, true); kind == notFound {
 			res.NotLocal = true
+			a.moduleShadows(src, res)
 			return res
 		}
 	}
@@ -215,6 +216,27 @@ func (a *Analyser) Analyse(src Source) *Result {
 		st.ask("changes the environment (os.environ) of the commands it runs")
 	}
 	return res
+}
+
+// moduleShadows checks, for python -m of a module the project does not
+// have (json.tool, venv), the directories python searches first: what
+// the module imports is found there before the standard library.
+func (a *Analyser) moduleShadows(src Source, res *Result) {
+	interp, err := a.Interpreter(src.Interp, src.Dir)
+	if err != nil {
+		return // judged as the program the module names, which asks or not on its own
+	}
+	f, err := a.parse(interp, "", false)
+	if err != nil {
+		return
+	}
+	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{},
+		exports: map[string]map[string][]binding{}, dirs: append([]string{src.Dir}, src.PathDirs...),
+		stdlib: map[string]bool{}}
+	for _, m := range f.Stdlib {
+		st.stdlib[m] = true
+	}
+	st.shadows(f, "", src.PathDirs)
 }
 
 type state struct {

@@ -42,6 +42,7 @@ type walker struct {
 	// localOnPath: the inherited PATH has a local directory (the
 	// project's, a temporary one, a relative one): names are looked up.
 	localOnPath bool
+	localScript bool // execScript is reading a program file of the project
 	called      map[*syntax.Stmt]bool
 	top         *scope    // the top level's state
 	may         *mayState // what bash may do anywhere (may.go)

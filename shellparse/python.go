@@ -123,6 +123,13 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 	}
 	r := w.opts.Python.Analyse(src)
 	if r.NotLocal {
+		// A module of the standard library or an installed one: judged as
+		// the program it names, and what it would import from the
+		// project first asks besides.
+		w.pyShadows(r, cmd)
+		if len(r.Asks) > 0 {
+			w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: "python " + strings.Join(r.Asks[:min(len(r.Asks), 3)], "; "), CodeArg: codeArg})
+		}
 		return false, ""
 	}
 	if r.Unread != "" {
@@ -144,10 +151,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		for _, n := range r.Names {
 			w.opts.ScriptRead(FileRead{Path: n, Stem: true, What: "runs Python code that imports " + filepath.Base(n) + ", looked up in " + filepath.Dir(n)}, cmd)
 		}
-		for _, d := range r.Shadows {
-			w.opts.ScriptRead(FileRead{Path: d, Modules: r.Shadowing, AnyModule: r.AnyName[d],
-				What: "runs Python, which imports modules by name from " + d + " before the standard library"}, cmd)
-		}
+		w.pyShadows(r, cmd)
 	}
 	// A script run by its path (codeArg 0) stays a program of its own:
 	// rules about it decide whether it may run (no rule: a question), and
@@ -199,6 +203,18 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: strings.Join(asks, "; "), CodeArg: codeArg})
 	}
 	return true, ""
+}
+
+// pyShadows reports the directories python searches before the standard
+// library as files the part was judged by (Result.Shadows).
+func (w *walker) pyShadows(r *pycode.Result, cmd *Cmd) {
+	if w.opts.ScriptRead == nil {
+		return
+	}
+	for _, d := range r.Shadows {
+		w.opts.ScriptRead(FileRead{Path: d, Modules: r.Shadowing, AnyModule: r.AnyName[d],
+			What: "runs Python, which imports modules by name from " + d + " before the standard library"}, cmd)
+	}
 }
 
 // absent reports whether nothing is at path (not even a dangling link).

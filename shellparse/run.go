@@ -714,11 +714,31 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 			return false, false
 		}
 	}
+	if w.opts.ScriptRead != nil {
+		// A program file named in a local directory (a link there too:
+		// ln -sf /bin/bash ./ls first) must not change before it runs.
+		abs := path
+		if dir, ok := knownDir(sc); ok && !filepath.IsAbs(abs) {
+			abs = filepath.Join(dir, abs)
+		}
+		if abs = filepath.Clean(abs); filepath.IsAbs(abs) {
+			if _, here := w.underLocal(sc, abs); here {
+				fr := FileRead{Path: abs, What: "runs the program file " + abs}
+				if wr := sc.written[abs]; wr != nil && absent(abs) {
+					fr.Written = wr // the text's own write, judged as what runs
+				}
+				w.opts.ScriptRead(fr, cmd)
+			}
+		}
+	}
 	where, local := w.localFile(sc, path)
 	if !local {
 		return false, false
 	}
-	if w.execScript(sc, cmd, path, bg) {
+	w.localScript = true
+	script := w.execScript(sc, cmd, path, bg)
+	w.localScript = false
+	if script {
 		// A shell script, judged by its content; one named like a program
 		// the catalogue knows is judged as that program too (a deny of
 		// rm -rf ~ stays a deny when bin/rm is a script).
@@ -726,17 +746,13 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 		return argspec.ClassOf(prog) == 0 && argspec.Lookup(prog) == nil, true
 	}
 	if w.opts.ScriptRead != nil {
-		// What it holds is what runs (a script read reported itself):
-		// a write to it first asks, also when a rule allows it.
+		// Through a link, its target is what runs.
 		abs := path
 		if dir, ok := knownDir(sc); ok && !filepath.IsAbs(abs) {
 			abs = filepath.Join(dir, abs)
 		}
-		if filepath.IsAbs(abs) {
-			w.opts.ScriptRead(FileRead{Path: filepath.Clean(abs), What: "runs the program file " + abs}, cmd)
-			if real := realPath(abs); real != filepath.Clean(abs) {
-				w.opts.ScriptRead(FileRead{Path: real, What: "runs the program file " + abs + " (" + real + ")"}, cmd)
-			}
+		if real := realPath(abs); filepath.IsAbs(abs) && real != filepath.Clean(abs) {
+			w.opts.ScriptRead(FileRead{Path: real, What: "runs the program file " + abs + " (" + real + ")"}, cmd)
 		}
 	}
 	if w.opts.AllowedLocal != nil && w.allowedLocal(sc, cmd) {
@@ -762,9 +778,9 @@ func (w *walker) allowedLocal(sc *scope, c *Cmd) bool {
 	return w.opts.AllowedLocal(&cp)
 }
 
-// localFile reports whether a program's path lies in the working
-// directory, the project or a temporary directory, as written or with
-// its links resolved; where says which.
+// localFile reports whether a program's file lies in the working
+// directory, the project or a temporary directory, once its links are
+// resolved (a venv's python is a link to the system's); where says which.
 func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
 	if !filepath.IsAbs(path) {
 		dir, ok := knownDir(sc)
@@ -773,12 +789,14 @@ func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
 		}
 		path = filepath.Join(dir, path)
 	}
-	roots := append(append([]string(nil), sc.cwd.Dirs...), w.opts.Local...)
-	for _, p := range []string{filepath.Clean(path), realPath(path)} {
-		for _, r := range roots {
-			if r != "/" && r != "" && (p == r || strings.HasPrefix(p, r+"/")) {
-				return r, true
-			}
+	return w.underLocal(sc, realPath(path))
+}
+
+// underLocal reports whether an absolute path is in a local directory.
+func (w *walker) underLocal(sc *scope, p string) (where string, local bool) {
+	for _, r := range append(append([]string(nil), sc.cwd.Dirs...), w.opts.Local...) {
+		if r != "/" && r != "" && (p == r || strings.HasPrefix(p, r+"/")) {
+			return r, true
 		}
 	}
 	return "", false
@@ -799,6 +817,16 @@ func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
 	for _, d := range dirs {
 		if d == "" {
 			d = "."
+		}
+		if strings.HasPrefix(d, "~") {
+			// bash expands a leading ~ of a PATH entry when it looks a
+			// name up.
+			home := w.getenv("HOME")
+			rest, ok := strings.CutPrefix(d, "~")
+			if !ok || home == "" || rest != "" && !strings.HasPrefix(rest, "/") {
+				return "~" // ~user, or no HOME: a place not known here
+			}
+			d = home + rest
 		}
 		p := filepath.Join(d, name)
 		if _, local := w.localFile(sc, p); local && w.opts.ScriptRead != nil {

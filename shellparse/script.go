@@ -302,6 +302,11 @@ func (w *walker) readsScripts() bool { return w.opts.ReadScript != nil && !w.che
 // allowedOpaque asks Options.AllowedOpaque about c as it would be
 // reported without reading its script.
 func (w *walker) allowedOpaque(sc *scope, c *Cmd) bool {
+	if w.localScript {
+		// A program file of the project is covered only by a rule of the
+		// person's: the built-in read-only ls is not about ./ls.
+		return w.opts.AllowedLocal != nil && w.allowedLocal(sc, c)
+	}
 	if w.opts.AllowedOpaque == nil {
 		return false
 	}
