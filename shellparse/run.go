@@ -735,6 +735,10 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 	if !local {
 		return false, false
 	}
+	if w.opts.AllowedLocal != nil && w.allowedLocal(sc, cmd) {
+		// The person's rule names it: judged as it is, not read.
+		return false, true
+	}
 	w.localScript = true
 	script := w.execScript(sc, cmd, path, bg)
 	w.localScript = false
@@ -754,9 +758,6 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 		if real := realPath(abs); filepath.IsAbs(abs) && real != filepath.Clean(abs) {
 			w.opts.ScriptRead(FileRead{Path: real, What: "runs the program file " + abs + " (" + real + ")"}, cmd)
 		}
-	}
-	if w.opts.AllowedLocal != nil && w.allowedLocal(sc, cmd) {
-		return false, true // the person's rule names it: judged as it is
 	}
 	// Judged also as the program of that name (./rm -rf / is denied), and
 	// besides that it asks.

@@ -304,8 +304,9 @@ func (w *walker) readsScripts() bool { return w.opts.ReadScript != nil && !w.che
 func (w *walker) allowedOpaque(sc *scope, c *Cmd) bool {
 	if w.localScript {
 		// A program file of the project is covered only by a rule of the
-		// person's: the built-in read-only ls is not about ./ls.
-		return w.opts.AllowedLocal != nil && w.allowedLocal(sc, c)
+		// person's (localProgram asked already): the built-in read-only
+		// ls is not about ./ls.
+		return false
 	}
 	if w.opts.AllowedOpaque == nil {
 		return false
