@@ -308,6 +308,7 @@ type scriptRead struct {
 func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
 	var out []*shellparse.Cmd
 	asked := map[*shellparse.Cmd]bool{} // one question for each command that runs them
+	stats := statCache{}
 	for _, r := range reads {
 		if asked[r.carrier] {
 			continue
@@ -323,7 +324,7 @@ func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
 			// might go (policy: coversGuesses); one that names the script
 			// still counts.
 			covered := !j.p.Known && j.v.Decision == policy.Allow
-			if !writesUnder(j.p, r.FileRead, covered) {
+			if !writesUnder(j.p, r.FileRead, covered, stats) {
 				continue
 			}
 			c := *r.carrier
@@ -340,7 +341,7 @@ func changedScripts(reads []scriptRead, judged []judgedPart) []*shellparse.Cmd {
 // writesUnder reports whether p may change the content of what r names:
 // write it, or a directory it is in (for a stem, a path that extends it).
 // With covered, a guessed operand counts only where it names the path.
-func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
+func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool, stats statCache) bool {
 	path := r.Path
 	for _, e := range p.Effects {
 		if e.Access&argspec.Write == 0 || e.Op == "chmod" || e.Op == "chown" {
@@ -358,7 +359,7 @@ func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
 			if s == path || strings.HasPrefix(path, strings.TrimSuffix(s, "/")+"/") {
 				return true
 			}
-			if !r.Stem && r.Modules == nil && !r.AnyModule && sameFile(s, path) {
+			if !r.Stem && r.Modules == nil && !r.AnyModule && stats.same(s, path) {
 				return true // another name of the same file: a hard link
 			}
 			if r.Stem && (strings.HasPrefix(s, path+"/") || importable(strings.TrimPrefix(s, path+"."), s)) {
@@ -372,14 +373,23 @@ func writesUnder(p *policy.Part, r shellparse.FileRead, covered bool) bool {
 	return false
 }
 
-// sameFile reports whether two paths name one file now.
-func sameFile(a, b string) bool {
-	fa, err := os.Stat(a)
-	if err != nil {
-		return false
+// A statCache remembers what paths are, for one judgement: every write of
+// a long script is compared with every file read.
+type statCache map[string]os.FileInfo
+
+// same reports whether two paths name one file now (a hard link).
+func (c statCache) same(a, b string) bool {
+	fa, fb := c.stat(a), c.stat(b)
+	return fa != nil && fb != nil && os.SameFile(fa, fb)
+}
+
+func (c statCache) stat(p string) os.FileInfo {
+	fi, ok := c[p]
+	if !ok {
+		fi, _ = os.Stat(p)
+		c[p] = fi
 	}
-	fb, err := os.Stat(b)
-	return err == nil && os.SameFile(fa, fb)
+	return fi
 }
 
 // shadowsModule reports whether a file written at s stands for a module

@@ -225,3 +225,18 @@ func (w *walker) shiftCmd(sc *scope, cmd *Cmd) {
 		}
 	}
 }
+
+// shellBuiltin reports whether name is one of bash's builtins (enable
+// -a), which are never looked up on PATH.
+func shellBuiltin(name string) bool {
+	switch name {
+	case ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
+		"complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec",
+		"exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let",
+		"local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
+		"return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type",
+		"typeset", "ulimit", "umask", "unalias", "unset", "wait":
+		return true
+	}
+	return false
+}

@@ -42,7 +42,9 @@ type walker struct {
 	// localOnPath: the inherited PATH has a local directory (the
 	// project's, a temporary one, a relative one): names are looked up.
 	localOnPath bool
-	localScript bool // execScript is reading a program file of the project
+	localScript bool                // execScript is reading a program file of the project
+	pathLooks   map[string]pathLook // onLocalPath's look-ups, for this walk
+	reals       map[string]string   // program paths with their links resolved, for this walk
 	called      map[*syntax.Stmt]bool
 	top         *scope    // the top level's state
 	may         *mayState // what bash may do anywhere (may.go)

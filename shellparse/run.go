@@ -678,21 +678,6 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 	}
 }
 
-// shellBuiltin reports whether name is one of bash's builtins (enable
-// -a), which are never looked up on PATH.
-func shellBuiltin(name string) bool {
-	switch name {
-	case ".", ":", "[", "alias", "bg", "bind", "break", "builtin", "caller", "cd", "command", "compgen",
-		"complete", "compopt", "continue", "declare", "dirs", "disown", "echo", "enable", "eval", "exec",
-		"exit", "export", "false", "fc", "fg", "getopts", "hash", "help", "history", "jobs", "kill", "let",
-		"local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
-		"return", "set", "shift", "shopt", "source", "suspend", "test", "times", "trap", "true", "type",
-		"typeset", "ulimit", "umask", "unalias", "unset", "wait":
-		return true
-	}
-	return false
-}
-
 // localProgram judges a program whose file is in the project, the
 // working directory or a temporary directory: named by a path there
 // (./ls), or found there on PATH. It is what the file holds, not the
@@ -790,7 +775,15 @@ func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
 		}
 		path = filepath.Join(dir, path)
 	}
-	return w.underLocal(sc, realPath(path))
+	real, ok := w.reals[path]
+	if !ok {
+		real = realPath(path) // once per walk: a script names the same programs many times
+		if w.reals == nil {
+			w.reals = map[string]string{}
+		}
+		w.reals[path] = real
+	}
+	return w.underLocal(sc, real)
 }
 
 // underLocal reports whether an absolute path is in a local directory.
@@ -815,6 +808,34 @@ func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
 	if !ok {
 		return ""
 	}
+	key := name + "\x00" + strings.Join(dirs, ":") + "\x00" + strings.Join(sc.cwd.Dirs, ":")
+	look, seen := w.pathLooks[key]
+	if !seen {
+		look = w.lookLocal(sc, name, dirs)
+		if w.pathLooks == nil {
+			w.pathLooks = map[string]pathLook{}
+		}
+		w.pathLooks[key] = look
+	}
+	if w.opts.ScriptRead != nil {
+		for _, p := range look.watched {
+			w.opts.ScriptRead(FileRead{Path: p, What: "runs " + name + ", which PATH finds in " + filepath.Dir(p) + " when a program is there"}, cmd)
+		}
+	}
+	return look.found
+}
+
+// A pathLook is what looking a name up on PATH found: the local file it
+// runs ("" for none), and the local places looked at on the way.
+type pathLook struct {
+	found   string
+	watched []string
+}
+
+// lookLocal looks name up on dirs as execvp would (a scan each command of
+// a long script would otherwise repeat: onLocalPath keeps it per walk).
+func (w *walker) lookLocal(sc *scope, name string, dirs []string) pathLook {
+	var look pathLook
 	for _, d := range dirs {
 		if d == "" {
 			d = "."
@@ -825,22 +846,24 @@ func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
 			home := w.getenv("HOME")
 			rest, ok := strings.CutPrefix(d, "~")
 			if !ok || home == "" || rest != "" && !strings.HasPrefix(rest, "/") {
-				return "~" // ~user, or no HOME: a place not known here
+				look.found = "~" // ~user, or no HOME: a place not known here
+				return look
 			}
 			d = home + rest
 		}
 		p := filepath.Join(d, name)
-		if _, local := w.localFile(sc, p); local && w.opts.ScriptRead != nil {
-			w.opts.ScriptRead(FileRead{Path: p, What: "runs " + name + ", which PATH finds in " + d + " when a program is there"}, cmd)
+		_, local := w.localFile(sc, p)
+		if local {
+			look.watched = append(look.watched, p)
 		}
 		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && fi.Mode()&0o111 != 0 {
-			if _, local := w.localFile(sc, p); local {
-				return p
+			if local {
+				look.found = p
 			}
-			return ""
+			return look
 		}
 	}
-	return ""
+	return look
 }
 
 // aliasWords splits an alias's text into words when it is only plain
