@@ -56,9 +56,23 @@ func ReadsStdin(argv []word.Word) bool {
 	switch c.Prog {
 	case "echo", "printf", "cd", "pwd", "export", "unset", "set", "shift", "true", "false", ":", "test", "[",
 		"local", "declare", "typeset", "readonly", "return", "exit", "type", "alias", "unalias", "shopt",
-		"umask", "let", "wait", "trap", "hash", "ls", "mkdir", "touch", "rm", "rmdir", "cp", "mv", "ln",
+		"umask", "let", "wait", "trap", "hash", "ls", "mkdir", "touch", "rmdir",
 		"chmod", "chown", "sleep", "uname", "whoami", "id", "basename", "dirname", "realpath",
 		"readlink", "printenv", "hostname", "nproc", "stat", "df", "which":
+		return false
+	case "rm", "cp", "mv", "ln":
+		// They ask a question, and read the answer (a buffer's worth),
+		// with -i (rm: -I) or --interactive; otherwise only when their
+		// input is a terminal, which a shell's script input is not.
+		for _, a := range argv[1:] {
+			s, ok := a.Static()
+			switch {
+			case !ok, strings.HasPrefix(s, "--inter"):
+				return true
+			case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.ContainsAny(s, "iI"):
+				return true
+			}
+		}
 		return false
 	}
 	if c.Open {

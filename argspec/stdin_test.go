@@ -18,6 +18,8 @@ func TestReadsStdin(t *testing.T) {
 		{"grep x", true}, {"grep x f", false}, {"grep -e x f", false}, {"grep -e x", true},
 		{"file -P bytes=5 -", true}, {"file x", false}, {"date -f -", true}, {"grep -f - f", true},
 		{"cat /dev/fd/0", true}, {"cat /proc/self/fd/0", true}, {"du --files0-from=-", true},
+		{"cp -i a b", true}, {"rm -rI d", true}, {"mv --interactive a b", true}, // they ask a question
+		{"rm f", false}, {"mv a b", false}, {"cp -r a b", false},
 		{"read l", true}, {"python3 x.py", true}, {"ls -la", false}, {"echo hi", false}, {"sort f", true},
 	} {
 		var argv []word.Word

@@ -173,6 +173,13 @@ func TestLocalPrograms(t *testing.T) {
 		{"printf 'x' >> /dev/fd/255", "/usr/bin:/bin", "ask", "a file the shell has open"},
 		{"echo x > /proc/self/fd/0", "/usr/bin:/bin", "ask", "a file the shell has open"},
 		{"echo x > /dev/stdout; echo y >&2", "/usr/bin:/bin", "allow", ""},
+		// PATH not known here may be the working directory, which has an ls.
+		{"unset PATH; ls", "/usr/bin:/bin", "ask", "is a program file in"},
+		{"read PATH <<< .; ls", "/usr/bin:/bin", "ask", "is a program file in"},
+		{"f(){ local PATH; ls; }; f", "/usr/bin:/bin", "ask", "is a program file in"},
+		{"declare -A BASH_CMDS; BASH_CMDS[cat]=./ls; cat notes.txt", "/usr/bin:/bin", "ask", "BASH_CMDS"},
+		{"exec 3<bin; /dev/fd/3/ls", "/usr/bin:/bin", "ask", "a directory the shell has open"},
+		{"ln -sfn /proc/self/fd pfd; echo x >> pfd/255", "/usr/bin:/bin", "ask", ""},
 	} {
 		getenv := func(k string) string {
 			switch k {

@@ -748,12 +748,15 @@ func quoteWord(s string) string {
 // input) as it goes, and what is written there runs after the text
 // judged (printf CMD >> /dev/fd/255).
 func writesOwnFile(p *Part, e Effect) word.Tri {
-	if e.Access&argspec.Write == 0 {
-		return word.No
+	if e.Access&argspec.Write == 0 && e.Op != "link" {
+		return word.No // (a link made to one is a way to write it later)
 	}
 	s, ok := e.Path.Static()
 	if !ok {
 		return word.No // a path known only at run time asks anyway
+	}
+	if e.Op == "link" && (s == "/proc" || s == "/dev/fd" || strings.HasPrefix(s, "/proc/self") || strings.HasPrefix(s, "/proc/thread-self")) {
+		return word.Yes // ln -s /proc/self/fd pfd; … >> pfd/255
 	}
 	switch {
 	case s == "/dev/stdin":

@@ -376,9 +376,14 @@ func Resolver() func(string) (string, bool) {
 					}
 					// /dev/stdout, /dev/fd/N lead into /proc, whose links
 					// name open files ("pipe:[123]"), not paths: the
-					// link's own name is what rules speak of.
+					// link's own name is what rules speak of. Another
+					// link into /proc is followed that far, and no
+					// further (pfd -> /proc/self/fd: pfd/255 is bash's
+					// script).
 					if target = filepath.Clean(target); err == nil && target != "/proc" && !strings.HasPrefix(target, "/proc/") {
 						e = resolve(target, depth+1)
+					} else if err == nil && !strings.HasPrefix(here, "/dev/") {
+						e = entry{target, false}
 					}
 				}
 			}

@@ -68,6 +68,9 @@ type mayState struct {
 	// command read later, and runs the two together.
 	aliasNames map[string][]string // the words of each alias's text; nil: not plain words
 	aliasAny   bool
+	// hashAny: BASH_CMDS is written, so a name may run any program
+	// (bash's table of command names and the files they run).
+	hashAny bool
 
 	// For the second walk.
 	second    bool

@@ -694,6 +694,11 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 		if shellBuiltin(name) {
 			return false, false
 		}
+		if w.may.hashAny {
+			w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, CodeArg: 0, Local: true,
+				Opaque: "BASH_CMDS is written, so bash may run another program for " + name})
+			return false, true
+		}
 		path = w.onLocalPath(sc, cmd, name)
 		if path == "" {
 			return false, false
@@ -768,6 +773,10 @@ func (w *walker) allowedLocal(sc *scope, c *Cmd) bool {
 // directory, the project or a temporary directory, once its links are
 // resolved (a venv's python is a link to the system's); where says which.
 func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
+	if specialFile(path) {
+		// /dev/fd/3/ls: a directory the shell has open, not known here.
+		return "a directory the shell has open", true
+	}
 	if !filepath.IsAbs(path) {
 		dir, ok := knownDir(sc)
 		if !ok {
@@ -801,11 +810,19 @@ func (w *walker) underLocal(sc *scope, p string) (where string, local bool) {
 // node_modules/.bin), else "". The places looked at are files the part
 // was judged by: a program written there by the same command asks.
 func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
-	if !w.localOnPath {
-		return ""
-	}
 	dirs, ok := w.pathDirs(sc)
 	if !ok {
+		if !w.pathSet(sc) && !w.pathTouched {
+			return "" // the inherited PATH, empty: bash's own default
+		}
+		// A PATH the text made not known here (unset PATH; read PATH;
+		// local PATH) may be the working directory, which bash then
+		// searches: a program there of that name is what may run.
+		dirs = sc.cwd.Dirs
+		if sc.cwd.Unknown {
+			return ""
+		}
+	} else if !w.localOnPath && !w.pathSet(sc) {
 		return ""
 	}
 	key := name + "\x00" + strings.Join(dirs, ":") + "\x00" + strings.Join(sc.cwd.Dirs, ":")
@@ -823,6 +840,13 @@ func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
 		}
 	}
 	return look.found
+}
+
+// pathSet reports whether the text gave PATH a value (then its entries
+// are looked at, as the inherited ones are when one is local).
+func (w *walker) pathSet(sc *scope) bool {
+	_, ok := sc.vars.lookup("PATH")
+	return ok
 }
 
 // A pathLook is what looking a name up on PATH found: the local file it

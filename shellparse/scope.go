@@ -572,8 +572,13 @@ func (sc *scope) store(name string, st varState) { sc.storeVia(name, st, false) 
 // storeVia is store for a write that a name reference redirected here
 // (via): the variable written is not the one its assignment named.
 func (sc *scope) storeVia(name string, st varState, via bool) {
-	if base, _, _ := strings.Cut(name, "["); base == "BASH_ALIASES" && sc.may != nil {
-		sc.may.aliasAny = true // an alias defined through the array
+	if base, _, _ := strings.Cut(name, "["); sc.may != nil {
+		switch base {
+		case "BASH_ALIASES":
+			sc.may.aliasAny = true // an alias defined through the array
+		case "BASH_CMDS":
+			sc.may.hashAny = true // a name hashed to another program
+		}
 	}
 	sc.may.assigned(name, st)
 	sc.vars.put(name, sc.may.masked(name, st))
@@ -587,6 +592,7 @@ func (sc *scope) storeVia(name string, st varState, via bool) {
 func (sc *scope) havocVars() {
 	if sc.may != nil {
 		sc.may.aliasAny = true // BASH_ALIASES may be written too
+		sc.may.hashAny = true  // and BASH_CMDS
 	}
 	var names []string
 	sc.vars.each(func(k string, s varState) {
