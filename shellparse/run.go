@@ -810,9 +810,13 @@ func (w *walker) underLocal(sc *scope, p string) (where string, local bool) {
 // node_modules/.bin), else "". The places looked at are files the part
 // was judged by: a program written there by the same command asks.
 func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
+	textPath := w.pathTouched || w.pathSet(sc)
+	if !w.localOnPath && !textPath {
+		return "" // the inherited PATH, with no local directory: trusted
+	}
 	dirs, ok := w.pathDirs(sc)
 	if !ok {
-		if !w.pathSet(sc) && !w.pathTouched {
+		if !textPath {
 			return "" // the inherited PATH, empty: bash's own default
 		}
 		// A PATH the text made not known here (unset PATH; read PATH;
@@ -822,8 +826,6 @@ func (w *walker) onLocalPath(sc *scope, cmd *Cmd, name string) string {
 		if sc.cwd.Unknown {
 			return ""
 		}
-	} else if !w.localOnPath && !w.pathSet(sc) {
-		return ""
 	}
 	key := name + "\x00" + strings.Join(dirs, ":") + "\x00" + strings.Join(sc.cwd.Dirs, ":")
 	look, seen := w.pathLooks[key]
