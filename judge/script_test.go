@@ -196,3 +196,39 @@ func TestLocalPrograms(t *testing.T) {
 		}
 	}
 }
+
+// A directory git takes for a repository (a .git, or HEAD, objects and
+// refs: a bare one) made inside the project or a temporary directory
+// has a config that can name programs git runs there.
+func TestOtherRepositories(t *testing.T) {
+	home := t.TempDir()
+	proj := filepath.Join(home, "proj")
+	for _, d := range []string{".git/objects", ".git/refs", "bare/objects", "bare/refs", "plain/src"} {
+		if err := os.MkdirAll(filepath.Join(proj, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".git/HEAD", "bare/HEAD", "a1", "b1"} {
+		if err := os.WriteFile(filepath.Join(proj, f), []byte("ref: refs/heads/main\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	getenv := func(k string) string { return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k] }
+	for _, r := range []struct{ cmd, want, reason string }{
+		{"git status", "allow", ""},
+		{"git -C plain/src status", "allow", ""}, // the project's own repository, found above it
+		{"git -C bare diff --no-index ../a1 ../b1", "ask", "a repository made inside the project"},
+		{"cd bare && git log", "ask", "a repository made inside the project"},
+		{"mkdir -p s/objects s/refs && echo 'ref: refs/heads/main' > s/HEAD && git -C s diff --no-index ../a1 ../b1", "ask", ""},
+		{"git init --bare r2", "ask", "bare repository"},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
+			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
+		}
+	}
+}

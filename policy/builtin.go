@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -41,6 +42,8 @@ var defaults = []ruleSpec{
 	{Ask, "git -c", nil, "git -c can point configuration at programs git runs", "run git without -c"},
 	{Ask, "git config", []string{"--includes"}, "--includes follows a config file's include.path to files it names, and prints what they hold (git config -f F --includes --list)", "git config without --includes"},
 	{Ask, "git --git-dir", nil, "--git-dir makes any directory the repository, and its config file can name programs git runs (core.fsmonitor runs on git status)", "run git in the repository itself"},
+	{Ask, "git init", []string{"--bare"}, "a bare repository's config (DIR/config) can name programs git runs there", "ask the person to make the repository"},
+	{Ask, "git clone", []string{"--bare", "--mirror"}, "a bare repository's config (DIR/config) can name programs git runs there", "ask the person to make the repository"},
 	{Ask, "git diff --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git log --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git show --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
@@ -375,6 +378,8 @@ func builtinRules(env *Env) (*builtins, error) {
 	}
 	// Predicates for what the rule schema cannot say.
 	preds := []Rule{
+		{Decision: Ask, Name: "git in another repository", spec: pathSpec(env.Project) + 15, pred: gitInOtherRepo(env),
+			Why: "git runs in a repository made inside the project or a temporary directory, whose config and hooks can name programs git runs", Instead: "run git in the project's own repository"},
 		{Decision: Ask, Name: "code the guard cannot see", spec: 5, pred: func(p *Part) word.Tri {
 			if p.Opaque != "" {
 				return word.Yes
@@ -527,7 +532,10 @@ func (b *builtins) makeWrites() writeRules {
 	}
 	gitPreds := []Rule{
 		{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
-			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"}}
+			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"},
+		{Decision: Ask, Name: "a bare repository made by hand", spec: pathSpec(env.Project) + 15, predEffect: writesGitHead,
+			Why: "a directory with HEAD, objects and refs is a git repository, and its config can name programs git runs there", Instead: "ask the person to make the repository"},
+	}
 	if !env.NoProject && env.Project != "" && env.Project != "/" {
 		// Writes inside the project are allowed; deleting all of it, or
 		// its history, is not an everyday write (pytest --basetemp=.).
@@ -776,4 +784,114 @@ func writesOwnFile(p *Part, e Effect) word.Tri {
 		}
 	}
 	return word.No
+}
+
+// writesGitHead matches a write of a file named HEAD outside a .git
+// directory: with objects/ and refs/ beside it, git takes the directory
+// for a bare repository and runs what its config names (diff.external on
+// git -C DIR diff --no-index).
+func writesGitHead(p *Part, e Effect) word.Tri {
+	if e.Access&argspec.Write == 0 || e.Op == "delete" {
+		return word.No
+	}
+	s, ok := e.Path.Static()
+	if !ok || filepath.Base(s) != "HEAD" || filepath.Base(filepath.Dir(s)) == ".git" {
+		return word.No
+	}
+	return word.Yes
+}
+
+// gitInOtherRepo matches a git command that runs in a repository other
+// than the project's: one git finds, from where it runs (-C too), below
+// the project's root or in a temporary directory, as a .git there or a
+// bare repository (HEAD, objects, refs). Such a repository was made by
+// the agent as likely as not, and its config and hooks are code. Where
+// git runs is not known here: not known either.
+func gitInOtherRepo(env *Env) func(p *Part) word.Tri {
+	return func(p *Part) word.Tri {
+		c := p.Norm
+		if c == nil || c.Prog != "git" || len(p.Cwd.Dirs) == 0 || env == nil {
+			return word.No
+		}
+		if p.Cwd.Unknown {
+			return word.Maybe
+		}
+		out := word.No
+		for _, dir := range p.Cwd.Dirs {
+			for _, v := range c.Values("-C") {
+				d, ok := v.Static()
+				if !ok {
+					return word.Maybe
+				}
+				if !filepath.IsAbs(d) {
+					d = filepath.Join(dir, d)
+				}
+				dir = filepath.Clean(d)
+			}
+			out = orTri(out, otherRepo(env, dir))
+		}
+		return out
+	}
+}
+
+// otherRepo finds the repository git would take from dir, as git does
+// (D/.git, else D itself when it is a bare one, then D's parent), and
+// says whether it is one made where the agent writes.
+func otherRepo(env *Env, dir string) word.Tri {
+	if _, err := os.Stat(dir); err != nil {
+		// Not there yet: a repository the text makes first is asked about
+		// where it is made (a HEAD, a .git/config, git init --bare).
+		return word.No
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if fileThere(filepath.Join(d, ".git")) || bareRepo(d) {
+			if d == filepath.Clean(env.Project) {
+				return word.No // the project's own
+			}
+			if under(d, env.Project) || inTemp(env, d) {
+				return word.Yes
+			}
+			return word.No
+		}
+		if d == "/" || d == filepath.Dir(d) {
+			return word.No
+		}
+	}
+}
+
+func fileThere(p string) bool {
+	_, err := os.Lstat(p)
+	return err == nil
+}
+
+// bareRepo reports whether git takes d for a bare repository.
+func bareRepo(d string) bool {
+	if !fileThere(filepath.Join(d, "HEAD")) {
+		return false
+	}
+	for _, sub := range []string{"objects", "refs"} {
+		if fi, err := os.Stat(filepath.Join(d, sub)); err != nil || !fi.IsDir() {
+			return false
+		}
+	}
+	return true
+}
+
+// under reports whether p is root or below it.
+func under(p, root string) bool {
+	if root == "" || root == "/" {
+		return false
+	}
+	root = filepath.Clean(root)
+	return p == root || strings.HasPrefix(p, root+"/")
+}
+
+// inTemp reports whether p is in a temporary directory.
+func inTemp(env *Env, p string) bool {
+	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+		if under(p, t) {
+			return true
+		}
+	}
+	return false
 }
