@@ -2,6 +2,7 @@ package argspec
 
 import (
 	"path"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -135,8 +136,14 @@ func ReadsStdin(argv []word.Word) bool {
 
 // namesInput reports whether a file name may be a process's standard
 // input: "-", or a name under /dev or /proc.
-func namesInput(s string) bool {
-	return s == "-" || strings.HasPrefix(s, "/dev/") || strings.HasPrefix(s, "/proc/")
+func namesInput(s string) bool { return s == "-" || ProcessFile(s) }
+
+// ProcessFile reports whether path is under /dev or /proc, where what a
+// name opens depends on the process that opens it (/dev/stdin,
+// /dev/fd/N, /proc/self/…): the guard opening it sees its own.
+func ProcessFile(path string) bool {
+	p := filepath.Clean(path)
+	return p == "/dev" || p == "/proc" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/")
 }
 
 // readers read every operand.

@@ -155,7 +155,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	// Where anyone may write: the temporary directories, whatever TMPDIR
 	// says, as PATH entries are judged (shellparse untrustedPath).
-	opts.Local = []string{"/tmp", "/var/tmp", "/dev/shm"}
+	opts.Local = shellparse.TempDirs()
 	if e := pol.Env; e != nil {
 		if e.Project != "" {
 			opts.Local = append(opts.Local, e.Project)
@@ -172,26 +172,20 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		// It runs on the walking goroutine, and only for commands that
 		// run a script.
 		var env *policy.Env
-		opts.AllowedOpaque = func(c *shellparse.Cmd) bool {
+		// allowedAsIs: a rule with a command allows c as it is (a
+		// built-in guess, --help is only a help query, does not name it).
+		allowedAsIs := func(c *shellparse.Cmd, personsOnly bool) bool {
 			if env == nil {
 				env = pol.Env.ForJudgement()
 			}
-			// A rule with a command names it; a built-in guess (a
-			// --help is only a help query) does not, and the script is
-			// better read.
 			v := pol.Decide(policy.NewPart(c, env), false)
-			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != ""
+			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != "" && (!personsOnly || v.Rule.Layer != policy.Builtin)
 		}
+		opts.AllowedOpaque = func(c *shellparse.Cmd) bool { return allowedAsIs(c, false) }
 		// A program file in the project is allowed as it is only by a
 		// rule of the person's: the built-in ones are about the programs
 		// the catalogue knows by those names.
-		opts.AllowedLocal = func(c *shellparse.Cmd) bool {
-			if env == nil {
-				env = pol.Env.ForJudgement()
-			}
-			v := pol.Decide(policy.NewPart(c, env), false)
-			return v.Decision == policy.Allow && v.Rule != nil && v.Rule.Command != "" && v.Rule.Layer != policy.Builtin
-		}
+		opts.AllowedLocal = func(c *shellparse.Cmd) bool { return allowedAsIs(c, true) }
 	}
 	var reads []scriptRead
 	if opts.ReadScript != nil {

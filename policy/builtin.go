@@ -9,6 +9,7 @@ import (
 	"unsafe"
 
 	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -562,8 +563,9 @@ func (b *builtins) makeWrites() writeRules {
 	for _, r := range homeWriteRules(a, hs) {
 		add(r, false)
 	}
-	for i, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
-		if i >= 3 && notTemporary(hs, t) {
+	fixed := shellparse.TempDirs()
+	for i, t := range append(fixed, env.Temp...) {
+		if i >= len(fixed) && notTemporary(hs, t) {
 			continue // TMPDIR=$HOME: the home is never temporary
 		}
 		add(path(Allow, filepath.Join(t, "**"), a.str("write in ", t), "writes in a temporary directory", ""), false)
@@ -888,7 +890,7 @@ func under(p, root string) bool {
 
 // inTemp reports whether p is in a temporary directory.
 func inTemp(env *Env, p string) bool {
-	for _, t := range append([]string{"/tmp", "/var/tmp", "/dev/shm"}, env.Temp...) {
+	for _, t := range append(shellparse.TempDirs(), env.Temp...) {
 		if under(p, t) {
 			return true
 		}

@@ -44,6 +44,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/guard-exec/guard-exec/argspec"
 )
 
 // Analyser reads Python code. Its zero value works; set Getenv so that
@@ -493,7 +495,7 @@ func readLimited(file string) (string, error) {
 	// /dev/stdin, /dev/fd/N, /proc/self/fd/N: what python has open there
 	// is not what the guard has.
 	for _, p := range []string{file, realOrSame(file)} {
-		if p == "/dev" || p == "/proc" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/") {
+		if argspec.ProcessFile(p) {
 			return "", fmt.Errorf("it is a device or an open file of the process, which python reads as its own")
 		}
 	}

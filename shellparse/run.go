@@ -311,7 +311,7 @@ func (w *walker) untrustedPath(sc *scope, v word.Word) (string, bool) {
 		}
 	}
 	entries = append(entries, cur)
-	temp := []string{"/tmp", "/var/tmp", "/dev/shm"}
+	temp := TempDirs()
 	if t := w.getenv("TMPDIR"); filepath.IsAbs(t) {
 		temp = append(temp, filepath.Clean(t))
 	}
@@ -773,7 +773,7 @@ func (w *walker) allowedLocal(sc *scope, c *Cmd) bool {
 // directory, the project or a temporary directory, once its links are
 // resolved (a venv's python is a link to the system's); where says which.
 func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
-	if specialFile(path) {
+	if argspec.ProcessFile(path) {
 		// /dev/fd/3/ls: a directory the shell has open, not known here.
 		return "a directory the shell has open", true
 	}

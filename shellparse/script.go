@@ -42,10 +42,10 @@ var (
 func ReadScriptFile(path string) ([]byte, error) {
 	// /dev/stdin, /dev/fd/N and /proc/self/fd/N name what the shell has
 	// open there, not what the guard has.
-	if specialFile(path) {
+	if argspec.ProcessFile(path) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrSpecial}
 	}
-	if real, err := filepath.EvalSymlinks(path); err == nil && specialFile(real) {
+	if real, err := filepath.EvalSymlinks(path); err == nil && argspec.ProcessFile(real) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrSpecial}
 	}
 	fi, err := os.Stat(path)
@@ -90,12 +90,6 @@ func ReadScriptFile(path string) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: ErrTooLarge}
 	}
 	return b, nil
-}
-
-// specialFile reports whether path is under /dev or /proc.
-func specialFile(path string) bool {
-	p := filepath.Clean(path)
-	return p == "/dev" || p == "/proc" || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/proc/")
 }
 
 func regular(path string, fi fs.FileInfo) error {

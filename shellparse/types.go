@@ -102,6 +102,10 @@ type Written struct {
 	Text string
 }
 
+// TempDirs are the directories anyone may write to, whatever TMPDIR says:
+// programs and repositories there are what the text may have made.
+func TempDirs() []string { return []string{"/tmp", "/var/tmp", "/dev/shm"} }
+
 // Pos is a position in the top-level text.
 type Pos struct {
 	Line, Col int
