@@ -118,15 +118,27 @@ func runBashPTY(t *testing.T, dir string, argv []string, input string) bashRun {
 	cmd := exec.CommandContext(ctx, realBash)
 	cmd.Args = argv
 	cmd.Dir, cmd.Env = dir, bashEnv(dir)
-	// Wide enough that the terminal never wraps an echoed line.
-	f, err := pty.StartWithSize(cmd, &pty.Winsize{Rows: 50, Cols: 4000})
+	f, tty, err := pty.Open()
 	if err != nil {
-		t.Fatalf("start %q on a pty: %v", argv, err)
+		t.Fatalf("open a pty: %v", err)
 	}
 	defer f.Close()
+	// Wide enough that the terminal never wraps an echoed line.
+	if err := pty.Setsize(f, &pty.Winsize{Rows: 50, Cols: 4000}); err != nil {
+		t.Fatal(err)
+	}
+	// Typed before bash starts: the terminal's echo of it then comes
+	// before anything bash prints, never in the middle of a line of the
+	// probe's (a bash that reads no input prints while it is typed).
 	if _, err := io.WriteString(f, input); err != nil {
 		t.Fatalf("type into pty: %v", err)
 	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = tty, tty, tty
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %q on a pty: %v", argv, err)
+	}
+	tty.Close()
 	var out bytes.Buffer
 	done := make(chan struct{})
 	go func() { io.Copy(&out, f); close(done) }() // ends with EIO once bash exits
