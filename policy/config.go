@@ -170,7 +170,52 @@ type File struct {
 	Path     string
 	Layer    Layer
 	Settings Settings
-	Rules    []*Rule
+	// rules are the file's rules: all of them when it was decoded; when
+	// readSimpleConfig read it, those made so far (rule), at the index of
+	// their simple rule, nil until then.
+	rules  []*Rule
+	simple []plainRule
+}
+
+// Rules returns every rule of the file, in order.
+func (f *File) Rules() []*Rule {
+	for i := range f.simple {
+		f.rule(i)
+	}
+	return f.rules
+}
+
+// count is the number of rules in the file.
+func (f *File) count() int {
+	if f.simple != nil {
+		return len(f.simple)
+	}
+	return len(f.rules)
+}
+
+// rule returns the file's i-th rule, making it from its simple rule the
+// first time: a Rule made once, so that every policy built of the file
+// shares it (Shadowed compares rules by identity).
+func (f *File) rule(i int) *Rule {
+	if r := f.rules[i]; r != nil {
+		return r
+	}
+	s := &f.simple[i]
+	r := &Rule{Layer: f.Layer, Source: f.Path + ":" + strconv.Itoa(int(s.Line))}
+	s.fill(r)
+	f.rules[i] = r
+	return r
+}
+
+// line is the line of the file's i-th rule.
+func (f *File) line(i int) int {
+	if f.simple != nil {
+		return int(f.simple[i].Line)
+	}
+	r := f.rules[i]
+	line := 0
+	fmt.Sscanf(r.Source[strings.LastIndexByte(r.Source, ':')+1:], "%d", &line)
+	return line
 }
 
 // parseErrorLine is the line a person should look at. The TOML lexer
@@ -214,15 +259,10 @@ func parseFile(path string, text []byte, layer Layer, fast bool) (*File, error) 
 // share.
 func parseText(path, src string, layer Layer, fast bool) (*File, error) {
 	if fast {
-		if rules, headers, ok := readSimpleConfig(src); ok {
-			// Plain rules, no settings: nothing more to check here.
-			f := &File{Path: path, Layer: layer, Rules: make([]*Rule, len(rules))}
-			sources := ruleSources(path, headers, len(rules))
-			for i := range rules {
-				rules[i].Source, rules[i].Layer = sources[i], layer
-				f.Rules[i] = &rules[i]
-			}
-			return f, nil
+		if rules, ok := readSimpleConfig(src); ok {
+			// Plain rules, no settings: nothing more to check here. Each
+			// Rule is made when it is needed (File.rule).
+			return &File{Path: path, Layer: layer, simple: rules, rules: make([]*Rule, len(rules))}, nil
 		}
 	}
 	var fc fileConfig
@@ -329,7 +369,7 @@ func parseText(path, src string, layer Layer, fast bool) (*File, error) {
 	// from one string: a file may hold thousands.
 	rules := make([]Rule, len(fc.Rule))
 	sources := ruleSources(path, headers, len(fc.Rule))
-	f.Rules = make([]*Rule, 0, len(fc.Rule))
+	f.rules = make([]*Rule, 0, len(fc.Rule))
 	for i := range fc.Rule {
 		fr := &fc.Rule[i]
 		line := 0
@@ -354,13 +394,13 @@ func parseText(path, src string, layer Layer, fast bool) (*File, error) {
 			Why: fr.Why, Instead: fr.Instead, Match: fr.Match, NotMatch: fr.NotMatch, Exact: fr.Exact, Project: fr.Project,
 			Source: sources[i], Layer: layer,
 		}
-		f.Rules = append(f.Rules, r)
+		f.rules = append(f.rules, r)
 	}
 	if len(errs) > 0 {
 		// Say what else is wrong too, rules included, so that one run of
 		// guard-exec test lists it all (Build checks rules of a file that
 		// parses).
-		for _, r := range f.Rules {
+		for _, r := range f.rules {
 			if err := r.check(&Env{Home: "/", Project: "/"}); err != nil {
 				line := 0
 				fmt.Sscanf(r.Source[strings.LastIndexByte(r.Source, ':')+1:], "%d", &line)
@@ -509,37 +549,57 @@ func Build(src Sources) (*Policy, error) {
 	}
 	n := len(src.Session)
 	for _, f := range files {
-		n += len(f.Rules)
+		n += f.count()
 	}
 	pol.rules = make([]*Rule, 0, n) // presets and dev ports may add a few
 	presets := map[string]bool{}
 	var ruleErrs ConfigErrors // every broken rule of every file, at once
+	var scratch Rule          // a simple rule is checked as this Rule
 	for _, f := range files {
 		pol.Files = append(pol.Files, f.Path)
 		mergeSettings(&pol.Settings, f.Settings, f.Layer == Project && !src.ProjectTrusted)
-		for _, r := range f.Rules {
+		for i := range f.count() {
+			// Checked now (a broken file is refused whole), compiled when
+			// first needed: a guard process judges a command or two. A
+			// simple rule is made a Rule when first needed, too.
+			var r *Rule
+			if f.simple != nil && f.rules[i] == nil {
+				s := &f.simple[i]
+				if f.Layer == Project && !src.ProjectTrusted && s.Decision == Allow {
+					continue
+				}
+				scratch = Rule{}
+				s.fill(&scratch)
+				if err := scratch.check(src.Env); err != nil {
+					ruleErrs = append(ruleErrs, &ConfigError{File: f.Path, Line: int(s.Line), Msg: err.Error(), Hint: "see the README for the rule format"})
+					continue
+				}
+				if pol.lazy == nil {
+					pol.lazy = make([]lazyRule, len(pol.rules), cap(pol.rules))
+				}
+				pol.rules = append(pol.rules, nil)
+				pol.lazy = append(pol.lazy, lazyRule{f: f, i: int32(i)})
+				continue
+			}
+			r = f.rule(i)
 			if f.Layer == Project && !src.ProjectTrusted && r.Decision == Allow {
 				continue
 			}
-			// Checked now (a broken file is refused whole), compiled when
-			// first needed: a guard process judges a command or two.
 			err := r.check(src.Env)
 			if err == nil && len(r.Match)+len(r.NotMatch) > 0 {
 				err = r.compile(src.Env) // its examples are run below
 			}
 			if err != nil {
-				line := 0
-				fmt.Sscanf(r.Source[strings.LastIndexByte(r.Source, ':')+1:], "%d", &line)
-				ruleErrs = append(ruleErrs, &ConfigError{File: f.Path, Line: line, Msg: err.Error(), Hint: "see the README for the rule format"})
+				ruleErrs = append(ruleErrs, &ConfigError{File: f.Path, Line: f.line(i), Msg: err.Error(), Hint: "see the README for the rule format"})
 				continue
 			}
 			r.lazy, r.env = len(r.Match)+len(r.NotMatch) == 0, src.Env
-			pol.rules = append(pol.rules, r)
+			pol.add(r)
 		}
 		if f.Layer == Project && !src.ProjectTrusted {
 			n := 0
-			for _, r := range f.Rules {
-				if r.Decision == Allow {
+			for i := range f.count() {
+				if f.simple != nil && f.simple[i].Decision == Allow || f.simple == nil && f.rules[i].Decision == Allow {
 					n++
 				}
 			}
@@ -559,7 +619,7 @@ func Build(src Sources) (*Policy, error) {
 	if len(pol.Settings.DevPorts) > 0 {
 		r := devServerRule(pol.Settings.DevPorts, pol.Settings.devPortsSource)
 		r.env = src.Env
-		pol.rules = append(pol.rules, r)
+		pol.add(r)
 	}
 	names := make([]string, 0, len(presets))
 	for p := range presets {
@@ -570,7 +630,7 @@ func Build(src Sources) (*Policy, error) {
 		for _, r := range Presets()[name].rules() {
 			// Compiled when first needed (TestPresetsCompile checks them).
 			r.Layer, r.Source, r.lazy, r.env, r.preset = User, "preset "+name, true, src.Env, true
-			pol.rules = append(pol.rules, r)
+			pol.add(r)
 		}
 	}
 	for _, r := range src.Session {
@@ -579,12 +639,15 @@ func Build(src Sources) (*Policy, error) {
 			continue // a corrupt approval is never an allow
 		}
 		r.lazy, r.env = true, src.Env // and one that fails to compile never matches
-		pol.rules = append(pol.rules, r)
+		pol.add(r)
 	}
-	pol.idx = newIndex(pol.rules)
+	pol.idx = newIndex(pol)
 	if src.CheckExamples {
 		for _, f := range files {
-			for _, r := range f.Rules {
+			if f.simple != nil {
+				continue // no examples: readSimpleConfig reads none
+			}
+			for _, r := range f.rules {
 				if err := pol.CheckExamples(r); err != nil {
 					return nil, err
 				}

@@ -17,3 +17,12 @@ func SetLazyPaths(on bool) bool {
 	lazyPaths = on
 	return was
 }
+
+// SetPathIndex turns trying only the configured path rules whose literal
+// prefix an effect's path may reach (index.pathRules) on or off, for
+// comparing with trying every one; it returns the setting before.
+func SetPathIndex(on bool) bool {
+	was := usePathIndex
+	usePathIndex = on
+	return was
+}

@@ -21,15 +21,15 @@ import (
 // and the file is decoded as always: it never guesses, and what it reads
 // it reads as the decoder does (FuzzSimpleConfig holds it to that). A rule
 // without a valid decision is left to the decoder too, for ParseFile's
-// message about it. The rules come without Source and Layer; headers are
-// the lines of the [[rule]] headers, 1-based, as isRuleHeader finds them.
-func readSimpleConfig(text string) (rules []Rule, headers []int, ok bool) {
+// message about it. Each rule's Line is that of its [[rule]] header,
+// 1-based, as isRuleHeader finds it.
+func readSimpleConfig(text string) (rules []plainRule, ok bool) {
 	if strings.IndexByte(text, '\r') >= 0 || strings.HasPrefix(text, "\ufeff") {
-		return nil, nil, false
+		return nil, false
 	}
-	// One allocation for all the rules, and one for their lines.
+	// One allocation for all the rules.
 	n := strings.Count(text, "[")/2 + 1 // a byte's count is the fast one
-	rules, headers = make([]Rule, 0, n), make([]int, 0, n)
+	rules = make([]plainRule, 0, n)
 	var seen uint8 // the keys the current rule has, one bit each
 	line := 0
 	for len(text) > 0 {
@@ -46,27 +46,27 @@ func readSimpleConfig(text string) (rules []Rule, headers []int, ok bool) {
 			continue
 		case l[0] == '#':
 			if !plainComment(l) {
-				return nil, nil, false
+				return nil, false
 			}
 			continue
 		case l == "[[rule]]":
 			if len(rules) > 0 && seen&1 == 0 {
-				return nil, nil, false // no decision
+				return nil, false // no decision
 			}
 			if len(rules) < cap(rules) {
 				rules = rules[:len(rules)+1] // zeroed by make: not zeroed again
 			} else {
-				rules = append(rules, Rule{})
+				rules = append(rules, plainRule{})
 			}
-			headers = append(headers, line)
+			rules[len(rules)-1].Line = int32(line)
 			seen = 0
 			continue
 		case len(rules) == 0:
-			return nil, nil, false // a setting, or a table: the decoder's
+			return nil, false // a setting, or a table: the decoder's
 		}
 		key, val, found := strings.Cut(l, "=")
 		if !found {
-			return nil, nil, false
+			return nil, false
 		}
 		key, val = trimBlanks(key), trimBlanks(val)
 		r := &rules[len(rules)-1]
@@ -91,10 +91,10 @@ func readSimpleConfig(text string) (rules []Rule, headers []int, ok bool) {
 		case "exact":
 			bit = 128
 		default:
-			return nil, nil, false // flags, match…, an unknown key: the decoder says
+			return nil, false // flags, match…, an unknown key: the decoder says
 		}
 		if seen&bit != 0 {
-			return nil, nil, false // defined twice: the decoder's error to give
+			return nil, false // defined twice: the decoder's error to give
 		}
 		seen |= bit
 		var rest string
@@ -105,28 +105,45 @@ func readSimpleConfig(text string) (rules []Rule, headers []int, ok bool) {
 			case strings.HasPrefix(val, "false"):
 				rest = val[len("false"):]
 			default:
-				return nil, nil, false
+				return nil, false
 			}
 		} else {
 			s, after, ok := plainString(val)
 			if !ok {
-				return nil, nil, false
+				return nil, false
 			}
 			*dst, rest = s, after
 			if bit == 1 {
 				if r.Decision, ok = ParseDecision(s); !ok {
-					return nil, nil, false
+					return nil, false
 				}
 			}
 		}
 		if !plainTail(rest) {
-			return nil, nil, false
+			return nil, false
 		}
 	}
 	if len(rules) > 0 && seen&1 == 0 {
-		return nil, nil, false
+		return nil, false
 	}
-	return rules, headers, true
+	return rules, true
+}
+
+// A plainRule is a rule as readSimpleConfig reads it, its strings cut
+// from the file's text: a tenth of a Rule's size. A configuration may hold
+// thousands of rules and a command needs the few of its programs, so a
+// Rule is made of one only when it is needed (File.rule).
+type plainRule struct {
+	Command, Path, Access, Why, Instead, Project string
+	Line                                         int32
+	Decision                                     Decision
+	Exact                                        bool
+}
+
+// fill sets r's configured fields to those of s.
+func (s *plainRule) fill(r *Rule) {
+	r.Decision, r.Command, r.Path, r.Access, r.Why, r.Instead, r.Project, r.Exact =
+		s.Decision, s.Command, s.Path, s.Access, s.Why, s.Instead, s.Project, s.Exact
 }
 
 // trimBlanks removes spaces and tabs at both ends (strings.Trim with a

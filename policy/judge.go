@@ -14,8 +14,11 @@ import (
 
 // Policy is a compiled set of rules.
 type Policy struct {
-	Env      *Env
-	rules    []*Rule // configured command and path rules of every layer
+	Env *Env
+	// rules are the configured command and path rules of every layer; nil
+	// where lazy holds a simple rule of a file not yet made a Rule (rule).
+	rules    []*Rule
+	lazy     []lazyRule // nil, or as long as rules
 	absolute []*Rule
 	builtin  *builtins
 	idx      index
@@ -27,10 +30,70 @@ type Policy struct {
 	Notices  []string // things a person should know (ignored untrusted rules)
 }
 
+// A lazyRule is a configured rule that is made a Rule when a part may
+// match it: the i-th of f's simple rules.
+type lazyRule struct {
+	f *File
+	i int32
+}
+
+// add adds a configured rule.
+func (p *Policy) add(r *Rule) {
+	p.rules = append(p.rules, r)
+	if p.lazy != nil {
+		p.lazy = append(p.lazy, lazyRule{})
+	}
+}
+
+// rule returns the i-th configured rule, made from its file's simple rule
+// the first time. The caller holds candMu, or is the only user.
+func (p *Policy) rule(i int) *Rule {
+	if r := p.rules[i]; r != nil {
+		return r
+	}
+	l := p.lazy[i]
+	r := l.f.rule(int(l.i))
+	r.lazy, r.env = true, p.Env // checked by Build; no examples
+	p.rules[i] = r
+	return r
+}
+
+// plain is the simple rule l stands for.
+func (l lazyRule) plain() *plainRule { return &l.f.simple[l.i] }
+
+// pathOf and accessOf are the i-th configured rule's path and access, read
+// without making it.
+func (p *Policy) pathOf(i int) string {
+	if r := p.rules[i]; r != nil {
+		return r.Path
+	}
+	return p.lazy[i].plain().Path
+}
+
+func (p *Policy) accessOf(i int) string {
+	if r := p.rules[i]; r != nil {
+		return r.Access
+	}
+	return p.lazy[i].plain().Access
+}
+
+// configured returns every configured rule, each made.
+func (p *Policy) configured() []*Rule {
+	if p.lazy != nil {
+		for i := range p.rules {
+			p.rule(i)
+		}
+	}
+	return p.rules
+}
+
 // Rules returns every rule, absolute ones first.
 func (p *Policy) Rules() []*Rule {
 	br, ba := p.builtin.all()
-	all := append(append(append(append([]*Rule(nil), ba...), p.absolute...), br...), p.rules...)
+	p.candMu.Lock()
+	configured := p.configured()
+	p.candMu.Unlock()
+	all := append(append(append(append([]*Rule(nil), ba...), p.absolute...), br...), configured...)
 	for _, r := range all {
 		r.ready()
 	}
@@ -42,31 +105,128 @@ func (p *Policy) Rules() []*Rule {
 // process judges a few programs, and a map of every program of thousands
 // of rules cost more than its lookups.
 type index struct {
-	rules  []*Rule
-	keys   []string // each rule's progKey
-	any    []*Rule  // the rules of no one program
-	byProg map[string]*progRules
+	keys []string // each configured rule's progKey
+	// any are the configured command rules of no one program, made Rules
+	// when first needed (anyRules); paths the path rules, each made when
+	// an effect's path may be one it matches (pathRules).
+	any      []int
+	anyMade  []*Rule
+	paths    []int
+	prefixes []string // of paths: the literal prefix of each one's pattern
+	byProg   map[string]*progRules
 }
 
-// progRules are the rules of one program; subbed is set when some of them
-// have a subWord, so that a part naming it may be judged by fewer.
+// progRules are the configured rules of one program (their indexes in
+// Policy.rules), with each one's subWord; subbed is set when some have
+// one, so that a part naming it may be judged by fewer. They are made
+// Rules when a part may match them (rules).
 type progRules struct {
-	rules  []*Rule
+	idx    []int
+	subs   []string
 	subbed bool
+	all    []*Rule // made by rules(…, nil)
 }
 
-func newIndex(rules []*Rule) index {
-	ix := index{rules: rules, keys: make([]string, len(rules))}
-	for i, r := range rules {
-		if ix.keys[i] = r.progKey(); ix.keys[i] == "" {
-			ix.any = append(ix.any, r)
+// rules returns the program's rules that have no subWord or one of keys
+// (all of them when keys is nil), in order, making each.
+func (pr *progRules) rules(pol *Policy, keys []string) []*Rule {
+	if keys == nil && pr.all != nil {
+		return pr.all
+	}
+	var out []*Rule
+	for j, i := range pr.idx {
+		if keys == nil || pr.subs[j] == "" || slices.Contains(keys, pr.subs[j]) {
+			out = append(out, pol.rule(i))
+		}
+	}
+	if keys == nil {
+		pr.all = out
+	}
+	return out
+}
+
+func newIndex(pol *Policy) index {
+	ix := index{keys: make([]string, len(pol.rules))}
+	for i, r := range pol.rules {
+		path := false
+		if r != nil {
+			ix.keys[i], path = r.progKey(), r.isPath()
+		} else if s := pol.lazy[i].plain(); s.Path != "" {
+			path = true
+		} else {
+			ix.keys[i] = commandKey(s.Command)
+		}
+		switch {
+		case path:
+			ix.paths = append(ix.paths, i)
+		case ix.keys[i] == "":
+			ix.any = append(ix.any, i)
 		}
 	}
 	return ix
 }
 
+// anyRules returns the configured command rules of no one program. The
+// caller holds Policy.candMu.
+func (ix *index) anyRules(pol *Policy) []*Rule {
+	if ix.anyMade == nil && len(ix.any) > 0 {
+		ix.anyMade = make([]*Rule, len(ix.any))
+		for j, i := range ix.any {
+			ix.anyMade[j] = pol.rule(i)
+		}
+	}
+	return ix.anyMade
+}
+
+// pathRules returns the configured path rules that may match effect e
+// (matchEffect may say other than No), in order. A pattern's matches all
+// start with its literal prefix (word.PathPrefix): the path, or a path
+// a glob in it matched, or the known start of a path known only in part,
+// must start with that prefix, or be the start of it (a tree read or
+// written whole holds what is below it). Rules whose access cannot be
+// e's are left out too (accessMay). The caller holds Policy.candMu.
+func (ix *index) pathRules(pol *Policy, e Effect) []*Rule {
+	if len(ix.paths) == 0 {
+		return nil
+	}
+	if ix.prefixes == nil {
+		ix.prefixes = make([]string, len(ix.paths))
+		for j, i := range ix.paths {
+			if r := pol.rules[i]; r == nil || r.predEffect == nil {
+				ix.prefixes[j] = word.PathPrefix(absPattern(pol.pathOf(i), pol.Env))
+			}
+		}
+	}
+	// Whole paths: the path, or what a glob in it matched; a tree holds
+	// what is below it as a directory (secrets.go's covers, writesBelow).
+	paths := e.Path.Matches
+	start, static := e.Path.Static()
+	if static {
+		paths = append([]string{start}, paths...)
+	}
+	var out []*Rule
+	for j, i := range ix.paths {
+		if r := pol.rules[i]; r != nil && r.predEffect != nil {
+			out = append(out, r)
+			continue
+		}
+		if !accessMay(pol.accessOf(i), e.Access) {
+			continue
+		}
+		pre := ix.prefixes[j]
+		may := !usePathIndex || !static && (strings.HasPrefix(e.Path.Prefix(), pre) || strings.HasPrefix(pre, e.Path.Prefix()))
+		for _, p := range paths {
+			may = may || strings.HasPrefix(p, pre) || strings.HasPrefix(pre, strings.TrimSuffix(p, "/")+"/")
+		}
+		if may {
+			out = append(out, pol.rule(i))
+		}
+	}
+	return out
+}
+
 // forProg returns the rules of prog. The caller holds Policy.candMu.
-func (ix *index) forProg(prog string) *progRules {
+func (ix *index) forProg(pol *Policy, prog string) *progRules {
 	if pr, ok := ix.byProg[prog]; ok {
 		return pr
 	}
@@ -74,10 +234,15 @@ func (ix *index) forProg(prog string) *progRules {
 	if prog != "" {
 		for i, k := range ix.keys {
 			if k == prog {
-				r := ix.rules[i]
-				r.sub = r.subWord()
-				pr.rules = append(pr.rules, r)
-				pr.subbed = pr.subbed || r.sub != ""
+				sub := ""
+				if r := pol.rules[i]; r != nil {
+					sub = r.subWord()
+				} else {
+					sub = commandSub(pol.lazy[i].plain().Command)
+				}
+				pr.idx = append(pr.idx, i)
+				pr.subs = append(pr.subs, sub)
+				pr.subbed = pr.subbed || sub != ""
 			}
 		}
 	}
@@ -92,6 +257,10 @@ func (ix *index) forProg(prog string) *progRules {
 // of a program.
 var useSubIndex = true
 
+// usePathIndex: tests turn it off to compare with trying every configured
+// path rule on every effect.
+var usePathIndex = true
+
 // lazyPaths: tests turn it off to compare with trying the built-in rules
 // about paths on every part.
 var lazyPaths = true
@@ -105,11 +274,18 @@ var lazyPaths = true
 // against a word of the part's argv (or of its subcommand chain): see
 // subKeys for when that holds. "" when the rule has no such word.
 func (r *Rule) subWord() string {
-	if r.pred != nil || r.predEffect != nil || r.isPath() || !plainCommand(r.Command) {
+	if r.pred != nil || r.predEffect != nil || r.isPath() {
+		return ""
+	}
+	return commandSub(r.Command)
+}
+
+// commandSub is the subWord of a command rule's command c.
+func commandSub(c string) string {
+	if !plainCommand(c) {
 		return ""
 	}
 	// The second of the blank-separated fields (commandClass's blanks).
-	c := r.Command
 	i := 0
 	for field := 0; ; field++ {
 		for i < len(c) && commandClass[c[i]] == blank {
@@ -158,18 +334,6 @@ func subKeys(p *Part, prog string) (keys []string, ok bool) {
 	return keys, true
 }
 
-// withSub returns the rules of rules that have no subWord or one of keys,
-// in order.
-func withSub(rules []*Rule, keys []string) []*Rule {
-	var out []*Rule
-	for _, r := range rules {
-		if r.sub == "" || slices.Contains(keys, r.sub) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // ruleSet is the rules that may match parts naming one program, split
 // by kind: about the argv, or about a path.
 type ruleSet struct{ cmd, path []*Rule }
@@ -215,7 +379,7 @@ func (pol *Policy) candidates(p *Part, abs, paths, writes bool) ruleSet {
 	var keys []string
 	filter := false
 	if !dynamic && !abs {
-		user = pol.idx.forProg(prog)
+		user = pol.idx.forProg(pol, prog)
 		if useSubIndex && user.subbed {
 			keys, filter = subKeys(p, prog)
 		}
@@ -236,7 +400,13 @@ func (pol *Policy) candidates(p *Part, abs, paths, writes bool) ruleSet {
 			set.add(pol.absolute)
 		} else {
 			set.add(br)
-			set.add(pol.rules)
+			// The configured path rules are added for each effect
+			// (index.pathRules).
+			for _, r := range pol.configured() {
+				if !r.isPath() {
+					set.cmd = append(set.cmd, r)
+				}
+			}
 		}
 	case abs:
 		if prog != "" {
@@ -248,12 +418,13 @@ func (pol *Policy) candidates(p *Part, abs, paths, writes bool) ruleSet {
 			set.add(pol.builtin.writes().abs)
 		}
 	default:
-		mine := user.rules
-		if filter {
-			mine = withSub(mine, keys)
+		if !filter {
+			keys = nil
+		} else if keys == nil {
+			keys = []string{} // a part with no word after the program
 		}
-		set.add(mine)
-		set.add(pol.idx.any)
+		set.add(user.rules(pol, keys))
+		set.cmd = append(set.cmd, pol.idx.anyRules(pol)...)
 		if prog != "" {
 			br, _ := pol.builtin.forProg(prog)
 			set.add(br)
@@ -427,7 +598,13 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 			}
 			eff := e
 			eff.Access = acc
-			ev := pol.aspect(p, set.path, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
+			paths := set.path
+			pol.candMu.Lock()
+			if own := pol.idx.pathRules(pol, eff); len(own) > 0 {
+				paths = append(own, set.path...)
+			}
+			pol.candMu.Unlock()
+			ev := pol.aspect(p, paths, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
 				if !r.isPath() || onlyOwn && r.Layer == Builtin {
 					return word.No, false
 				}

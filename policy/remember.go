@@ -197,10 +197,11 @@ func ParseRuleText(text, source string) (*Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(f.Rules) != 1 {
-		return nil, fmt.Errorf("%s: expected one rule, found %d", source, len(f.Rules))
+	rules := f.Rules()
+	if len(rules) != 1 {
+		return nil, fmt.Errorf("%s: expected one rule, found %d", source, len(rules))
 	}
-	r := f.Rules[0]
+	r := rules[0]
 	r.Source = source
 	return r, nil
 }

@@ -87,9 +87,7 @@ type Rule struct {
 	path *word.Pattern
 	spec int
 
-	env *Env
-	// sub is the rule's subWord, set by indexing.
-	sub  string
+	env  *Env
 	cerr error
 	once sync.Once
 	acc  Access
@@ -114,10 +112,19 @@ func (r *Rule) isPath() bool { return r.Path != "" || r.predEffect != nil }
 // progKey is the program a command rule is about, for indexing; "" when
 // it could be any program.
 func (r *Rule) progKey() string {
-	if r.isPath() || r.pred != nil || r.Command == "" {
+	if r.isPath() || r.pred != nil {
 		return ""
 	}
-	first := firstField(r.Command)
+	return commandKey(r.Command)
+}
+
+// commandKey is the program a rule's command names, for indexing; "" when
+// it could be any program.
+func commandKey(command string) string {
+	if command == "" {
+		return ""
+	}
+	first := firstField(command)
 	if len(first) >= 2 && first[0] == '\'' && first[len(first)-1] == '\'' {
 		return first[1 : len(first)-1]
 	}

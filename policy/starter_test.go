@@ -58,7 +58,7 @@ func proposals(t *testing.T, text string) []string {
 		}
 	}
 	var out []string
-	for _, r := range f.Rules {
+	for _, r := range f.Rules() {
 		if r.Why == "" {
 			t.Errorf("rule %q has no why", r.Command)
 		}

@@ -102,3 +102,67 @@ func FuzzSubIndex(f *testing.F) {
 		}
 	})
 }
+
+// pathIndexRules are path rules of many shapes: trees, globs at every
+// depth, alternatives, classes, escapes, the home, absolute, the root.
+var pathIndexRules = strings.Join([]string{
+	rule("ask", "", `path = "area2/**"`, `access = "write"`), rule("deny", "", `path = "area6/**"`, `access = "write"`),
+	rule("ask", "", `path = "area60/x"`), rule("deny", "", `path = "src/*.go"`, `access = "write"`),
+	rule("ask", "", `path = "**/secret*"`, `access = "read"`), rule("deny", "", `path = "{docs,site}/out/**"`),
+	rule("ask", "", `path = "d[12]/**"`, `access = "write"`), rule("deny", "", `path = "~/.ssh/**"`),
+	rule("ask", "", `path = "~/notes"`), rule("deny", "", `path = "/srv/data/**"`, `access = "write"`),
+	rule("ask", "", `path = "build"`, `access = "write"`), rule("allow", "", `path = "tmpout/**"`, `access = "write"`),
+	rule("ask", "", `path = "lib/"`), rule("deny", "", `path = "a?c/**"`, `access = "write"`),
+	rule("ask", "", `path = "/"`, `access = "write"`), rule("ask", "", `path = "ar*/deep/**"`),
+	rule("deny", "", `path = "~"`, `access = "write"`), rule("ask", "", `path = "area2x"`),
+	rule("allow", "touch", `path = "area2/ok"`, `access = "write"`),
+}, "\n")
+
+var pathIndexCommands = []string{
+	"touch area2/x", "touch area2", "touch area2x", "touch area20/x", "touch area6/x area60/x", "cat area60/x",
+	"cp -r src area2", "cp -r area2 area6/x", "rm -rf area", "rm -rf ar", "rm -r .", "rm -rf /", "rm -rf ~",
+	"grep -r key .", "grep -r key ~", "cat secret.txt", "cat x/y/secret", "echo > src/a.go", "echo > src/sub/a.go",
+	"touch docs/out/x site/out/y", "touch d1/x d3/x", "cat ~/.ssh/id_rsa", "ls ~/.ssh", "cp ~/.ssh/id_rsa .",
+	"echo > ~/notes", "cat ~/notes/x", "touch /srv/data/x", "touch /srv/d", "touch /srv", "touch build",
+	"mkdir -p build/x", "touch tmpout/x", "touch lib/x", "touch lib", "touch abc/x", "touch a/c",
+	"touch area2/ok", "touch area2/ok area2/no", `touch "$X"`, "touch $X/x", "touch area2/$X", "touch ar$X",
+	"touch area*", "touch */x", "touch ~/$X", "touch /$X", "touch $(pwd)/area2/x", "echo > area2/../area6/x",
+	"tar xf t.tar -C area2", "unzip z.zip -d d2", "mv area2 area6", "sed -i s/a/b/ src/a.go", "cat ar/deep/x",
+	"touch arx/deep", "find . -delete", "find area2 -delete", "ln -s /etc area2/l", "dd of=area6/x",
+}
+
+// TestPathIndex: trying the configured path rules whose literal prefix an
+// effect's path may reach decides as trying every one, explanations
+// included.
+func TestPathIndex(t *testing.T) {
+	for _, explain := range []bool{false, true} {
+		for _, cmd := range pathIndexCommands {
+			if got, want := pathIndexed(t, cmd, explain); got != want {
+				t.Errorf("%s (explain %v):\nindexed: %s\nall:     %s", cmd, explain, got, want)
+			}
+		}
+	}
+}
+
+// FuzzPathIndex is TestPathIndex on any command text.
+func FuzzPathIndex(f *testing.F) {
+	for _, cmd := range pathIndexCommands {
+		f.Add(cmd)
+	}
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if got, want := pathIndexed(t, cmd, true); got != want {
+			t.Fatalf("%q:\nindexed: %s\nall:     %s", cmd, got, want)
+		}
+	})
+}
+
+// pathIndexed judges cmd with the path index and without, each with a
+// fresh policy (what a policy has made and tried, it keeps).
+func pathIndexed(t *testing.T, cmd string, explain bool) (indexed, all string) {
+	was := policy.SetPathIndex(true)
+	defer policy.SetPathIndex(was)
+	indexed = verdicts(build(t, pathIndexRules, "", false), cmd, explain)
+	policy.SetPathIndex(false)
+	all = verdicts(build(t, pathIndexRules, "", false), cmd, explain)
+	return indexed, all
+}

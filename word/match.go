@@ -119,17 +119,26 @@ func CompilePath(pattern string) (*Pattern, error) {
 	if err := CheckPath(pattern); err != nil {
 		return nil, err
 	}
-	p := &Pattern{src: pattern, path: true}
-	if i := strings.IndexAny(pattern, `*?[{\`); i >= 0 {
-		p.prefix = pattern[:i]
-		if pattern[i:] == "**" && strings.HasSuffix(p.prefix, "/") {
-			// "a/**" also matches "a" itself.
-			p.prefix = strings.TrimSuffix(p.prefix, "/")
-		}
-	} else {
-		p.lit, p.isLit, p.prefix = pattern, true, pattern
+	p := &Pattern{src: pattern, path: true, prefix: PathPrefix(pattern)}
+	if p.prefix == pattern {
+		p.lit, p.isLit = pattern, true
 	}
 	return p, nil
+}
+
+// PathPrefix is the literal text every path a path pattern matches
+// starts with: the pattern itself when it has no wildcard.
+func PathPrefix(pattern string) string {
+	i := strings.IndexAny(pattern, `*?[{\`)
+	if i < 0 {
+		return pattern
+	}
+	prefix := pattern[:i]
+	if pattern[i:] == "**" && strings.HasSuffix(prefix, "/") {
+		// "a/**" also matches "a" itself.
+		prefix = strings.TrimSuffix(prefix, "/")
+	}
+	return prefix
 }
 
 func pathNFA(pattern string) (*nfa, error) {

@@ -552,11 +552,12 @@ func cmdTest(e *env, args []string) int {
 			continue
 		}
 		examples := 0
-		for _, r := range f.Rules {
+		rules := f.Rules()
+		for _, r := range rules {
 			examples += len(r.Match) + len(r.NotMatch)
 		}
-		fmt.Fprintf(e.stdout, "ok   %s: %d rule(s), %d example(s) pass\n", path, len(f.Rules), examples)
-		for _, w := range pol.Shadowed(f.Rules) {
+		fmt.Fprintf(e.stdout, "ok   %s: %d rule(s), %d example(s) pass\n", path, len(rules), examples)
+		for _, w := range pol.Shadowed(rules) {
 			fmt.Fprintf(e.stdout, "warn %s\n", w)
 		}
 	}
