@@ -381,7 +381,8 @@ func xargsWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
 	if len(rest) == 0 {
 		rest = []word.Word{word.FromLit("echo")}
 	}
-	input := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "{input}"}}, Multi: true}
+	// What xargs reads: data (word.Seg.Data).
+	input := word.Word{Segs: []word.Seg{{Kind: word.Hole, Data: true, Text: "{input}"}}, Multi: true}
 	repl := ""
 	for _, v := range append(c.Values("-I"), c.Values("--replace")...) {
 		repl, _ = v.Static()
@@ -412,7 +413,7 @@ func substitute(t, placeholder string) word.Word {
 	parts := strings.Split(t, placeholder)
 	for i, p := range parts {
 		if i > 0 {
-			w.Add(word.Seg{Kind: word.Hole, Text: placeholder})
+			w.Add(word.Seg{Kind: word.Hole, Data: true, Text: placeholder}) // what xargs reads
 		}
 		if p != "" {
 			w.AddLit(p)

@@ -224,6 +224,96 @@ func TestSecretsHomeCredentials(t *testing.T) {
 	)...))
 }
 
+// A read of a path that comes from data the command reads or makes at run
+// time (a command's output, a line read, a value the guard no longer
+// knows) may be a read of any file: it asks, whatever the data is; the
+// key's path is only ever in the data. Values from outside the text (the
+// environment), the files a glob gives, and what a find below known
+// starting points prints are judged by what they may be.
+func TestSecretsThroughData(t *testing.T) {
+	_, judgeIt, _, _ := secretWorld(t, nil)
+	checkRows(t, judgeIt, "data", append(ask(
+		"for f in ~/.ssh/*.pub; do cat \"${f%.pub}\"; done",
+		"for f in ~/.ssh/id_ed25519.pub; do cat \"${f%.pub}\"; done",
+		"cat $(find ~/.ssh -name 'id_*')",
+		"cat \"$(find ~ -name id_ed25519)\"",
+		"f=$(find / -name id_rsa 2>/dev/null); cat $f",
+		"set -- ~/.ssh/*; cat \"$1\"",
+		"set -- $(cat list.txt); cat \"$1\"",
+		"f=$(ls ~/.ssh/id_* | head -1); cat \"$f\"",
+		"f=$(ls); cat \"$f\"",
+		"printf '%s\\n' ~/.ssh/* | xargs cat",
+		"ls -d ~/.ssh/* | xargs cat",
+		"ls ~/.ssh/id_* | xargs -I% cat %",
+		"cat list.txt | xargs -I{} cat {}",
+		"if [ -n \"$Z\" ]; then x=~/.ssh/id_ed25519; else x=notes.txt; fi; cat \"$x\"",
+		"[ -n \"$Z\" ] && x=~/.ssh/id_ed25519; cat \"$x\"",
+		"while read f; do cat \"$f\"; done < list.txt",
+		"while IFS= read -r f; do head -5 \"$f\"; done < list.txt",
+		"xargs cat < list.txt",
+		"cat list.txt | xargs cat",
+		"mapfile -t fs < list.txt; cat \"${fs[@]}\"",
+		"read -r f < list.txt; cat \"$f\"",
+		"IFS=: read -r a b < list.txt; cat \"$b\"",
+		"cat \"$(cat list.txt)\"",
+		"cat $(<list.txt)",
+		"cat $(echo ~/.ssh/id_ed25519 | tr a a)",
+		"jq -r .path conf.json | xargs cat",
+		"cd \"$(dirname \"$(find ~ -name id_ed25519)\")\" && cat id_ed25519",
+		"cd \"$(cat dir.txt)\" && cat id_ed25519",
+		"cd \"$(cat dir.txt)\"; find . -exec cat {} +",
+		"cd \"$(cat dir.txt)\"; find . | xargs cat",
+		"k=$K; x=~/.ssh/$k; cat \"$x\"",
+		"a=($(find ~/.ssh -type f)); cat \"${a[@]}\"",
+		"a=(); a+=($(cat list.txt)); cat \"${a[0]}\"",
+		"for f in $(find ~/.ssh -type f); do cat \"$f\"; done",
+		"find \"$(cat dir.txt)\" -exec cat {} +",
+		"find . -name '*.go' | xargs -I{} cat {}/$(cat x)",
+		"f() { cat \"$1\"; }; f \"$(cat list.txt)\"",
+		"x=$(cat list.txt); y=${x%%:*}; cat \"$y\"",
+		"x=$(cat list.txt); cat \"${x:-notes.txt}\"",
+		"cat \"${X:-$(cat list.txt)}\"",
+		"for f in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 ~/.ssh/id_ed25519; do cat \"$f\"; done",
+		"IFS=$(cat sep); f=~/.ssh/id_ed25519; cat $f",
+		"trap 'f=$(cat list.txt)' DEBUG; cat \"$f\"",
+		"pushd ~/.ssh; pushd /tmp; popd; cat id_ed25519",
+		"find ~/.ssh | while read f; do cat \"$f\"; done",
+		"find ~/.ssh | sort | xargs cat",
+		"read f < <(find ~/.ssh -type f); cat \"$f\"",
+		"for f in ~/.ssh/*; do g=${f/config/id_rsa}; cat \"$g\"; done",
+		"for f in ~/.ssh/*; do cat \"${f,,}\"; done",
+		"printf -v f '%s/.ssh/id_ed25519' ~; cat \"$f\"",
+		"cat \"$(realpath keys/id_ed25519)\"",
+		"for f in ~/.ssh/*; do a+=(\"$f\"); done; cat \"${a[@]}\"",
+		"set -- ~/.ssh/*; cat \"$@\"",
+		"f=x; f+=$(cat y); cat \"$f\"",
+		"declare f=$(cat y); cat \"$f\"",
+		"g() { local f=$(cat y); cat \"$f\"; }; g",
+		"export f=$(cat y); cat \"$f\"",
+		"eval \"f=$(cat y)\"; cat \"$f\"",
+		// -execdir runs in the directory of each file found.
+		"find ~/.ssh -execdir cat id_ed25519 \\;",
+		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",
+	), allow(
+		"for f in src/*.go; do cat \"$f\"; done",
+		"for f in *.txt; do wc -l \"$f\"; done",
+		"for f in nomatch/*.txt; do cat \"$f\"; done",
+		"for f in notes.txt src/main.go; do cat \"$f\"; done",
+		"find . -name '*.go' | xargs cat",
+		"find src -type f -exec cat {} +",
+		"cat \"$f\"", // the environment's: the command cannot choose it
+		"x=notes.txt; cat \"$x\"",
+		"d=src; cat \"$d/main.go\"",
+		"cat \"$(pwd)/notes.txt\"",
+		"ls $(cat list.txt)",
+		"echo $(cat notes.txt)",
+		"n=$(wc -l < notes.txt); echo $n",
+		"for f in $(cat list.txt); do echo \"$f\"; done",
+		"find src -execdir cat x \\;",
+		"f=$(cat y) cat \"$f\"", // "$f" is expanded before the assignment
+	)...))
+}
+
 // Issue 14: dotenv files in the project (not their templates).
 func TestSecretsDotenv(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)

@@ -232,10 +232,13 @@ func (p *Part) resolve(w word.Word) []word.Word {
 		return nil
 	}
 	for _, s := range w.Segs {
-		if s.Kind == word.Hole && s.Text != "{}" {
+		// find's {} is a path below its starting points (secrets.go's
+		// belowFindRoots), unless they are data; xargs's is data.
+		if s.Kind == word.Hole && (s.Text != "{}" || s.Data) {
 			// A value known only at run time can hold "..", or be
 			// absolute: the path could be anywhere.
-			return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Text: w.String()}}}}
+			data := w.HasData() || !strings.HasPrefix(w.Prefix(), "/") && p.Cwd.Unknown && p.Cwd.Data
+			return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: data, Text: w.String()}}}}
 		}
 	}
 	if strings.HasPrefix(w.Prefix(), "/") {
@@ -243,7 +246,7 @@ func (p *Part) resolve(w word.Word) []word.Word {
 	}
 	if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
 		// Relative to a directory not known here: it could be anywhere.
-		return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Text: "$PWD/" + w.String()}}}}
+		return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: p.Cwd.Data, Text: "$PWD/" + w.String()}}}}
 	}
 	var out []word.Word
 	for _, d := range p.Cwd.Dirs {

@@ -237,6 +237,9 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
 			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
 			Instead: "ask the person; git remote (names only) does not print it"},
+		&Rule{Decision: Ask, Name: "read of a path from run-time data", spec: 20, predEffect: readsDataPath,
+			Why:     "reads a file whose path comes from data the command reads at run time (a command's output, a line read, a value made of them): it may be a secret's, and what an agent reads goes to the model",
+			Instead: "name the files, or a glob of them, so that each can be checked; or ask the person"},
 		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,
 			Why:     "reads a private key, keystore, Terraform state or token file (by its name, or by what it holds): what an agent reads goes to the model",
 			Instead: "ask the person, or read a file that holds no secret (a certificate, the public key)"},
@@ -616,6 +619,42 @@ func readsContent(e Effect) bool {
 	return e.Access&Read != 0 && !e.Names
 }
 
+// readsDataPath: a read of what a path names that comes from data the
+// command reads or makes at run time (word.Seg.Data) may be a read of any
+// file, a secret included. What find gives is judged by where find looks
+// (belowFindRoots).
+func readsDataPath(p *Part, e Effect) word.Tri {
+	if !readsContent(e) || !bareHole(e.Path) || !e.Path.Segs[0].Data || onlyFindOutput(p, e) {
+		return word.No
+	}
+	return word.Maybe
+}
+
+// onlyFindOutput reports whether the data in a path is only what xargs
+// reads of a find's output (find … | xargs CMD) whose starting points are
+// known here: below them, belowFindRoots judges it.
+func onlyFindOutput(p *Part, e Effect) bool {
+	rest := strings.ReplaceAll(strings.ReplaceAll(e.Written, "{input}", ""), "{}", "")
+	if strings.ContainsAny(rest, "$`…?") {
+		return false // another value known only at run time
+	}
+	for _, l := range p.Via {
+		if l.Kind != "find output" {
+			continue
+		}
+		for _, a := range l.Argv[1:] {
+			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+				break
+			}
+			if !filepath.IsAbs(a) && (p.Cwd.Unknown || len(p.Cwd.Dirs) == 0) {
+				return false // a starting point not known here
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // bareHole reports whether a path is wholly unknown (resolve turns a path
 // with a value known only at run time into one hole).
 func bareHole(w word.Word) bool {
@@ -697,9 +736,13 @@ func pathFromFind(p *Part, e Effect) bool {
 	if strings.Contains(e.Written, "{}") {
 		return true
 	}
+	relative := !strings.HasPrefix(e.Written, "/") && !strings.HasPrefix(e.Written, "~")
 	for _, l := range p.Via {
 		if l.Kind == "find output" {
 			return true
+		}
+		if relative && (l.Kind == "find -execdir" || l.Kind == "find -okdir") {
+			return true // in the directory of a file find found
 		}
 	}
 	return false

@@ -30,7 +30,7 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 		b = appendWord(b, r.Target)
 	}
 	b = appendStrs(b, c.Cwd.Dirs)
-	b = appendBool(b, c.Cwd.Unknown)
+	b = appendBool(appendBool(b, c.Cwd.Unknown), c.Cwd.Data)
 	b = strconv.AppendInt(b, int64(len(c.Via)), 10)
 	for _, l := range c.Via {
 		b = appendStrs(appendStr(b, l.Kind), l.Argv)
@@ -81,6 +81,7 @@ func appendWord(b []byte, w word.Word) []byte {
 	b = strconv.AppendInt(append(b, '<'), int64(len(w.Segs)), 10)
 	for _, s := range w.Segs {
 		b = strconv.AppendInt(append(b, ','), int64(s.Kind), 10)
+		b = appendBool(b, s.Data)
 		b = appendStr(b, s.Text)
 	}
 	b = appendBool(appendBool(b, w.Split), w.Multi)

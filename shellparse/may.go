@@ -74,6 +74,7 @@ type mayState struct {
 
 	// For the second walk.
 	second    bool
+	written   map[string]bool           // every variable the text writes (wrote)
 	ambiguous map[string]bool           // variables unknown wherever read
 	numeric   map[string]bool           // of those, the ones whose every value is an integer
 	bodies    map[string][]*syntax.Stmt // functions with several possible bodies
@@ -189,7 +190,9 @@ func (m *mayState) decide() *mayState {
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
 	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.exportF || m.lastpipe || m.paramsDeferred
+	next.written = make(map[string]bool, len(m.vars))
 	for name, v := range m.vars {
+		next.written[name] = true
 		distinct := len(v.values)
 		if v.unknown || v.many {
 			distinct++
@@ -219,7 +222,20 @@ func (m *mayState) masked(name string, st varState) varState {
 	if m == nil || !m.second || !m.ambiguous[name] && !m.refDef || st.ref {
 		return st
 	}
-	return varState{unknown: true, numeric: m.numeric[name], integer: st.integer, assoc: st.assoc}
+	return varState{unknown: true, data: true, numeric: m.numeric[name], integer: st.integer, assoc: st.assoc}
+}
+
+// wrote reports whether the text gives name a value anywhere (noted so
+// far in a first walk; anywhere, in a second): a value the name has
+// where it is read may then be one the text made of data it read.
+func (m *mayState) wrote(name string) bool {
+	if m == nil {
+		return false
+	}
+	if m.second {
+		return m.written[name]
+	}
+	return m.vars[name] != nil
 }
 
 // hidden reports whether a variable's value is unknown in a second walk.

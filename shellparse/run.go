@@ -85,7 +85,7 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 		if plain && len(elems) <= 256 {
 			out.elems = elems
 		}
-		out.Value = word.Unknown("(…)")
+		out.Value = word.UnknownData("(…)") // its elements, made by the text
 	case a.Value != nil:
 		out.Value = w.value(sc, a.Value, wctx{assign: true})
 		if len(out.Value.Segs) == 0 {
@@ -763,7 +763,7 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 // allowedLocal asks Options.AllowedLocal about c where it runs.
 func (w *walker) allowedLocal(sc *scope, c *Cmd) bool {
 	cp := *c
-	cp.Cwd = Cwd{Dirs: sc.cwd.Dirs, Unknown: sc.cwd.Unknown}
+	cp.Cwd = Cwd{Dirs: sc.cwd.Dirs, Unknown: sc.cwd.Unknown, Data: sc.cwd.Data}
 	cp.Pos = w.pos
 	cp.Via = append([]Step(nil), w.via...)
 	return w.opts.AllowedLocal(&cp)
@@ -960,7 +960,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	}
 	prev := sc.cwd
 	if name == "popd" {
-		sc.cwd = Cwd{Unknown: true}
+		sc.cwd = Cwd{Unknown: true, Data: true} // a directory the text pushed
 		return
 	}
 	var target word.Word
@@ -968,7 +968,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	case len(args) == 0 && name == "cd":
 		target = sc.lookup(w, "HOME", "~")
 	case len(args) == 0:
-		sc.cwd = Cwd{Unknown: true} // pushd alone swaps directories
+		sc.cwd = Cwd{Unknown: true, Data: true} // pushd alone swaps directories
 		return
 	default:
 		target = args[0]
@@ -985,7 +985,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		ok = false
 	}
 	if !ok || strings.HasPrefix(t, "+") && name == "pushd" {
-		sc.cwd = Cwd{Unknown: true}
+		sc.cwd = Cwd{Unknown: true, Data: target.HasData() || prev.Data || strings.HasPrefix(t, "+")}
 		sc.cdFallback = &prev
 		return
 	}
@@ -1012,12 +1012,12 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		prev2 := prev
 		sc.cwd = Cwd{Dirs: dirs}
 		sc.cdFallback = &prev2
-		sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
+		sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: prev.Data, val: word.FromLit(first(prev.Dirs))})
 		return
 	}
-	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown}
+	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown, Data: prev.Data}
 	sc.cdFallback = &prev
-	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, val: word.FromLit(first(prev.Dirs))})
+	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: prev.Data, val: word.FromLit(first(prev.Dirs))})
 }
 
 func first(ss []string) string {
@@ -1411,7 +1411,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, cdpathOff) // chdir(2): no CDPATH
 			isc.cdFallback = nil
 		} else {
-			isc.cwd = Cwd{Unknown: true}
+			isc.cwd = Cwd{Unknown: true, Data: in.Cwd != nil && in.Cwd.HasData() || sc.cwd.Data}
 		}
 	}
 	if in.Code != nil {
@@ -1584,7 +1584,7 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 	}
 	return &scope{
 		funcs:         funcs,
-		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown},
+		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown, Data: sc.cwd.Data},
 		params:        params,
 		paramsUnknown: paramsUnknown,
 		havoc:         sc.havoc, // exported variables may have changed too
@@ -1943,12 +1943,23 @@ func (w *walker) awk(sc *scope, cmd *Cmd) bool {
 	return true
 }
 
+// anyData reports whether a word of ws holds data (word.Seg.Data).
+func anyData(ws []word.Word) bool {
+	for _, w := range ws {
+		if w.HasData() {
+			return true
+		}
+	}
+	return false
+}
+
 // substituteWith replaces {} with what find passes: the found path, or
 // "./name" for -execdir.
 func substituteWith(t, ph string, found word.Word, action string) word.Word {
 	if action == "-execdir" || action == "-okdir" {
+		data := found.HasData()
 		found = word.FromLit("./")
-		found.Add(word.Seg{Kind: word.Hole, Text: "{}"})
+		found.Add(word.Seg{Kind: word.Hole, Data: data, Text: "{}"})
 	}
 	var w word.Word
 	for i, p := range strings.Split(t, ph) {
@@ -1997,15 +2008,18 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 		// What find puts in place of {} starts with the starting point
 		// ("./" for -execdir), so it is never an option when the starting
 		// points are not.
-		found := word.Word{Segs: []word.Seg{{Kind: word.Hole, Text: "{}"}}}
-		if roots := argspec.Normalize(cmd.Argv, false).Args; len(roots) == 1 {
+		// Data (word.Seg.Data) when where find looks is (policy judges
+		// the paths below starting points known here by where they are).
+		roots := argspec.Normalize(cmd.Argv, false).Args
+		found := word.Word{Segs: []word.Seg{{Kind: word.Hole, Data: anyData(roots), Text: "{}"}}}
+		if len(roots) == 1 {
 			if r, ok := roots[0].Static(); ok && !strings.HasPrefix(r, "-") {
 				found = word.FromLit(strings.TrimSuffix(r, "/") + "/")
 				found.Add(word.Seg{Kind: word.Hole, Text: "{}"})
 			}
 		} else if len(roots) == 0 {
 			found = word.FromLit("./")
-			found.Add(word.Seg{Kind: word.Hole, Text: "{}"})
+			found.Add(word.Seg{Kind: word.Hole, Data: sc.cwd.Data, Text: "{}"})
 		}
 		for _, fe := range execs {
 			argv := make([]word.Word, 0, len(fe.Argv))
@@ -2023,7 +2037,9 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			dir := fe.Action == "-execdir" || fe.Action == "-okdir"
 			if dir {
 				isc = sc.clone()
-				isc.cwd = Cwd{Unknown: true}
+				// Where find finds files: below its starting points
+				// (policy's pathFromFind), which may be data.
+				isc.cwd = Cwd{Unknown: true, Data: found.HasData() || sc.cwd.Data && !strings.HasPrefix(found.Prefix(), "/")}
 			}
 			cmd.Wrapper = true
 			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText()})

@@ -16,6 +16,7 @@ type varState struct {
 	val     word.Word
 	unset   bool // unset by the text: expands to nothing
 	unknown bool // assigned a value not known here
+	data    bool // unknown: from data the command reads or makes (word.Seg.Data)
 	numeric bool // unknown, but certainly an integer (arithmetic results)
 	integer bool // declare -i: assignments to it are evaluated as arithmetic
 	assoc   bool // declare -A: subscripts are strings, not arithmetic
@@ -272,7 +273,10 @@ func merge(a, b *scope) *scope {
 			continue
 		}
 		num := (!okA || va.numeric || numericVal(va)) && (!okB || vb.numeric || numericVal(vb))
-		out.vars.put(k, varState{unknown: true, numeric: num && (okA || okB)})
+		// One of the values the text gave it, or the environment's: a
+		// value the guard no longer knows, which may be any of them (the
+		// path of a secret included), so data (word.Seg.Data).
+		out.vars.put(k, varState{unknown: true, data: true, numeric: num && (okA || okB)})
 	}
 	for k, f := range b.funcs {
 		if out.funcs[k] != f {
@@ -337,16 +341,16 @@ func unionCwd(a, b Cwd) Cwd {
 	if slices.Equal(a.Dirs, b.Dirs) {
 		// The usual case: both branches stayed in one directory. Dirs
 		// slices are never changed in place, so they can be shared.
-		return Cwd{Unknown: a.Unknown || b.Unknown, Dirs: a.Dirs}
+		return Cwd{Unknown: a.Unknown || b.Unknown, Data: a.Data || b.Data, Dirs: a.Dirs}
 	}
-	out := Cwd{Unknown: a.Unknown || b.Unknown, Dirs: slices.Clone(a.Dirs)}
+	out := Cwd{Unknown: a.Unknown || b.Unknown, Data: a.Data || b.Data, Dirs: slices.Clone(a.Dirs)}
 	for _, d := range b.Dirs {
 		if !slices.Contains(out.Dirs, d) {
 			out.Dirs = append(out.Dirs, d)
 		}
 	}
 	if len(out.Dirs) > 8 {
-		out = Cwd{Unknown: true}
+		out = Cwd{Unknown: true, Data: true} // one of the text's directories
 	}
 	return out
 }
@@ -400,11 +404,16 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) { return sc.resol
 // when described (lookup): a hole made only to be replaced was two
 // allocations for every expansion of an unknown variable.
 func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Word, bool) {
+	// A value the text gave the name is data it read or made (word.Seg.Data), one from outside the text is not.
+	data := true
 	unknown := func() word.Word {
-		if described {
-			return word.Unknown(desc)
+		if !described {
+			desc = "$" + name
 		}
-		return word.Unknown("$" + name)
+		if data {
+			return word.UnknownData(desc)
+		}
+		return word.Unknown(desc)
 	}
 	sc.may.readIn(name)
 	if v, ok := sc.vars.lookup(name); ok {
@@ -412,6 +421,7 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 			return word.FromLit(""), true
 		}
 		if v.unknown {
+			data = v.data
 			return unknown(), false
 		}
 		return v.val, true
@@ -424,6 +434,7 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 			return word.FromLit(sc.params[n]), true
 		}
 		if n == 0 {
+			data = false
 			return unknown(), false // $0
 		}
 		return word.FromLit(""), true
@@ -464,6 +475,10 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 	if digitVars(name) {
 		return word.Word{Segs: []word.Seg{{Kind: word.Digits, Text: "$" + name}}}, false
 	}
+	// The environment's value, unless the text gives the name one
+	// somewhere (a trap handler, a function), or it is the working
+	// directory where that is data.
+	data = sc.may.wrote(name) || name == "PWD" && sc.cwd.Data
 	return unknown(), false
 }
 
@@ -474,6 +489,22 @@ func digitVars(name string) bool {
 		return true
 	}
 	return false
+}
+
+// textValue reports whether a name's value may be one the text gave it,
+// so data it read or made (word.Seg.Data), rather than the environment's:
+// an expansion of it that is not known here is such data.
+func (sc *scope) textValue(name string) bool {
+	if _, ok := sc.vars.lookup(name); ok || sc.havoc || sc.may.wrote(name) {
+		return true
+	}
+	switch _, param := paramNumber(name); {
+	case name == "0":
+		return false
+	case param || name == "@" || name == "*":
+		return true
+	}
+	return name == "PWD" && sc.cwd.Data
 }
 
 // lookup returns a variable's value, or a hole described by desc.
@@ -522,15 +553,22 @@ const maxValueBytes = 1 << 20
 func (sc *scope) set(name string, v word.Word) {
 	old := sc.varState(name)
 	if t, ok := v.Static(); !ok || len(t) > maxValueBytes {
-		sc.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+		// Not kept: a value the text made, of its text and what it
+		// read, so data (word.Seg.Data) — ~/.ssh/$k is a key's path
+		// whatever $k is.
+		sc.put(name, varState{unknown: true, data: true, integer: old.integer, assoc: old.assoc})
 		return
 	}
 	sc.put(name, varState{val: v, integer: old.integer, assoc: old.assoc})
 }
 
-func (sc *scope) setUnknown(name string) {
+func (sc *scope) setUnknown(name string) { sc.setUnknownOf(name, true) }
+
+// setUnknownOf records a write of a value not known here; data says
+// whether it comes from data the command reads or makes (word.Seg.Data).
+func (sc *scope) setUnknownOf(name string, data bool) {
 	old := sc.varState(name)
-	sc.put(name, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+	sc.put(name, varState{unknown: true, data: data, integer: old.integer, assoc: old.assoc})
 }
 
 // put records a write to name, following name references: a write to r

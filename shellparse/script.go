@@ -306,7 +306,7 @@ func (w *walker) allowedOpaque(sc *scope, c *Cmd) bool {
 		return false
 	}
 	cp := *c
-	cp.Cwd = Cwd{Dirs: sc.cwd.Dirs, Unknown: sc.cwd.Unknown}
+	cp.Cwd = Cwd{Dirs: sc.cwd.Dirs, Unknown: sc.cwd.Unknown, Data: sc.cwd.Data}
 	cp.Pos = w.pos
 	cp.Via = append([]Step(nil), w.via...)
 	return w.opts.AllowedOpaque(&cp)

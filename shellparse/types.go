@@ -177,6 +177,9 @@ func isFd(w word.Word) bool {
 type Cwd struct {
 	Dirs    []string // absolute, cleaned; more than one when a cd may have failed
 	Unknown bool     // after a cd whose target is not known here
+	// Data: the unknown directory comes from data the command reads or
+	// makes at run time (word.Seg.Data): it may be anywhere.
+	Data bool
 }
 
 // Assign is a variable assignment in front of (or instead of) a command.

@@ -68,9 +68,10 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 const maxGlobValues = 16
 
 // globValues returns the values a for loop's items give now, when some
-// are globs matching files (each match as bash would give it: absolute
-// for an absolute pattern, else relative to the working directory), and
-// the rest are known words; nil otherwise, or past maxGlobValues.
+// are globs (each match as bash would give it: absolute for an absolute
+// pattern, else relative to the working directory; the pattern itself
+// when it matches nothing), and the rest are known words; nil otherwise,
+// or past maxGlobValues.
 func (w *walker) globValues(sc *scope, items []word.Word) []word.Word {
 	var out []word.Word
 	globs := false
@@ -79,10 +80,16 @@ func (w *walker) globValues(sc *scope, items []word.Word) []word.Word {
 			out = append(out, word.FromLit(s))
 			continue
 		}
-		if !it.HasGlob() || it.HasHole() || it.Split || len(it.Matches) == 0 {
+		if !it.HasGlob() || it.HasHole() || it.Split {
 			return nil
 		}
 		globs = true
+		if len(it.Matches) == 0 {
+			// No match: bash gives the pattern as it is (with nullglob,
+			// nothing).
+			out = append(out, word.FromLit(it.String()))
+			continue
+		}
 		dir, _ := knownDir(sc)
 		for _, m := range it.Matches {
 			if !strings.HasPrefix(it.Prefix(), "/") {
@@ -161,7 +168,16 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				*sc = *out
 				break
 			}
+			// The name's value in the walk below is data the command reads
+			// (word.Seg.Data) unless every value it can have now was walked
+			// here: then what it has only later is a file the command makes
+			// first, whose making is judged.
+			data := true
 			if vals := w.globValues(sc, items); !c.Select && l.InPos.IsValid() && !sc.havoc && len(vals) > 0 {
+				data = false
+				for _, it := range items {
+					data = data || it.HasData()
+				}
 				// A list with globs: the files they match now are values
 				// the body gets, and what it does with each is judged too
 				// (for f in ~/.ssh/*; do cat "$f"; done reads the keys).
@@ -178,7 +194,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				if numeric {
 					ls.setNumeric(l.Name.Value)
 				} else {
-					ls.setUnknown(l.Name.Value)
+					ls.setUnknownOf(l.Name.Value, data)
 				}
 				if c.Select {
 					ls.setUnknown("REPLY") // the line the person typed
@@ -502,7 +518,7 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 		}
 	}
 	if cds {
-		ls.cwd.Unknown = true
+		ls.cwd.Unknown, ls.cwd.Data = true, true // where an earlier round went
 	}
 	entry := ls.clone()
 	body(ls)

@@ -388,7 +388,7 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 			w.addValue(sc, b, word.FromLit(v), ctx)
 			break
 		}
-		w.addDynamic(b, word.Seg{Kind: word.Hole, Text: "$(…)"}, ctx)
+		w.addDynamic(b, word.Seg{Kind: word.Hole, Data: true, Text: "$(…)"}, ctx)
 	case *syntax.ProcSubst:
 		w.subst(sc, p.Stmts, p.Op.String()+"…)")
 		b.add(word.Seg{Kind: word.Hole, Text: p.Op.String() + "…)"})
@@ -412,11 +412,11 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		b.has = true
 	case *syntax.BraceExp:
 		// Only reachable when expansion was too large to list.
-		b.add(word.Seg{Kind: word.Hole, Text: "{…}"})
+		b.add(word.Seg{Kind: word.Hole, Data: true, Text: "{…}"}) // words the text made
 		b.cur.Split = true
 		b.has = true
 	default:
-		b.add(word.Seg{Kind: word.Hole, Text: "?"})
+		b.add(word.Seg{Kind: word.Hole, Data: true, Text: "?"})
 		b.has = true
 	}
 }
@@ -666,7 +666,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	if p.Param != nil {
 		name = p.Param.Value
 	}
-	hole := word.Seg{Kind: word.Hole, Text: "$" + name}
+	hole := word.Seg{Kind: word.Hole, Text: "$" + name, Data: sc.textValue(name) || opVal.HasData()}
 	if !p.Short {
 		hole.Text = "${" + name + "…}"
 	}
@@ -876,7 +876,8 @@ func (w *walker) addValue(sc *scope, b *fieldBuilder, v word.Word, ctx wctx) {
 			continue
 		}
 		if !ifsKnown {
-			b.add(word.Seg{Kind: word.Hole, Text: s.Text})
+			// The text's value, split where IFS says: pieces of it.
+			b.add(word.Seg{Kind: word.Hole, Data: true, Text: s.Text})
 			b.cur.Split = true
 			b.has = true
 			continue

@@ -17,6 +17,12 @@ const (
 // Seg is one segment of a word.
 type Seg struct {
 	Kind SegKind
+	// Data marks a Hole that stands for data the command reads or makes
+	// at run time (a command's output, a line read, a value the text
+	// computes from such): it may be anything, the path of a secret
+	// included. A Hole without it is a value from outside the text (the
+	// environment, the arguments), which the command cannot choose.
+	Data bool
 	Text string
 }
 
@@ -43,6 +49,21 @@ func FromLit(s string) Word {
 
 // Unknown returns a word that could be anything; desc says where it came from.
 func Unknown(desc string) Word { return Word{Segs: []Seg{{Kind: Hole, Text: desc}}} }
+
+// UnknownData is Unknown for data the command reads or makes at run time
+// (Seg.Data).
+func UnknownData(desc string) Word { return Word{Segs: []Seg{{Kind: Hole, Data: true, Text: desc}}} }
+
+// HasData reports whether a part of the word is data the command reads or
+// makes at run time (Seg.Data).
+func (w Word) HasData() bool {
+	for _, s := range w.Segs {
+		if s.Data {
+			return true
+		}
+	}
+	return false
+}
 
 // AddLit appends literal text, merging it with a preceding literal.
 func (w *Word) AddLit(s string) {
