@@ -229,6 +229,9 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 		// The session runs in a scratch of its own: its project root,
 		// home and /tmp are directories there (see scratch).
 		sessionRoot := projectRoot(s.Commands)
+		if verbose {
+			fmt.Printf("-- session %d: %s, %s\n", si+1, s.Agent, s.Source)
+		}
 		sc, err := newScratch(filepath.Join(base0, fmt.Sprint(si)), sessionRoot)
 		if err != nil {
 			return nil, err
