@@ -381,14 +381,14 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		addAll(call.Files, Read, "", false)
 		for _, f := range call.Write {
 			if f == "" {
-				add(word.Unknown("a file the awk program names at run time"), Write, "", false)
+				add(word.UnknownData("a file the awk program names at run time"), Write, "", false)
 				continue
 			}
 			add(word.FromLit(f), Write, "", false)
 		}
 		for _, f := range call.Read {
 			if f == "" {
-				add(word.Unknown("a file the awk program names at run time"), Read, "", false)
+				add(word.UnknownData("a file the awk program names at run time"), Read, "", false)
 				continue
 			}
 			add(word.FromLit(f), Read, "", false)
@@ -421,6 +421,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 	case "sort":
 		addAll(c.Values("--output"), Write, "", false)
 		addAll(c.Values("--files0-from"), Read, "", false)
+		effs = append(effs, listedFiles(c.Values("--files0-from"), false)...)
 		addAll(args, Read, "", false)
 	case "uniq":
 		if len(args) > 0 {
@@ -441,6 +442,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			addAll(files, Read, "", false)
 		case c.HasAny("--create", "--append", "--update", "--catenate", "--delete"):
 			addAll(files, Write, "", false)
+			effs = append(effs, listedFiles(c.Values("--files-from"), true)...)
 			for _, a := range args {
 				if len(dirs) > 0 {
 					a = join(dirs[len(dirs)-1], a)
@@ -452,6 +454,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		}
 		effs = append(effs, tarOptionEffects(c)...)
 	case "rsync":
+		effs = append(effs, listedFiles(c.Values("--files-from"), true)...)
 		if len(args) >= 2 {
 			for _, a := range args[:len(args)-1] {
 				add(a, Read, "", true)
@@ -847,6 +850,9 @@ func directoriesRecurse(c *Cmd) bool {
 // of them with -r (or -R, --recurse-paths).
 func zipEffects(c *Cmd) []Effect {
 	var effs []Effect
+	if rawFlag(c, "@", "--names-stdin") {
+		effs = append(effs, listedFiles([]word.Word{word.FromLit("-")}, false)...)
+	}
 	valued := map[string]bool{"-b": true, "-n": true, "-t": true, "-tt": true, "-P": true, "-O": true, "-Z": true,
 		"-s": true, "-sp": false, "-U": false, "-I": false, "--password": true, "--out": true, "--temp-path": true,
 		"--suffixes": true, "--compression-method": true, "--split-size": true, "-ll": false}
@@ -869,6 +875,10 @@ func zipEffects(c *Cmd) []Effect {
 		if archive {
 			effs = append(effs, Effect{Path: w, Access: Read | Write})
 			archive = false
+			continue
+		}
+		if static && s == "-" {
+			// zip ARCHIVE -: the data read from stdin, stored.
 			continue
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
@@ -1282,6 +1292,18 @@ func gitConfigWrites(c *Cmd) bool {
 		}
 	}
 	return len(c.Args) != 1
+}
+
+// listedFiles are the reads of the files that lists name (tar -T LIST,
+// sort --files0-from=LIST, rsync --files-from=LIST, zip -@): their names
+// are data the program reads at run time (word.Seg.Data), which may be
+// any file's (a directory's whole tree, recursive).
+func listedFiles(lists []word.Word, recursive bool) []Effect {
+	var effs []Effect
+	for _, l := range lists {
+		effs = append(effs, Effect{Path: word.UnknownData("the files " + l.String() + " names"), Access: Read, Recursive: recursive})
+	}
+	return effs
 }
 
 // tarOptionEffects are the files tar's options name (GNU tar 1.34), in

@@ -307,7 +307,9 @@ func TestEffects(t *testing.T) {
 		{"sort -o out in", []string{"write out", "read in"}},
 		// tar's options that name files, in any mode (tarOptionEffects).
 		{"tar -tvf x.tar --index-file=i", []string{"read x.tar", "write i"}},
-		{"tar -cf /dev/null -T names", []string{"write /dev/null", "read names"}},
+		{"tar -cf /dev/null -T names", []string{"write /dev/null", "read the files names names R", "read names"}},
+		{"sort --files0-from=- x", []string{"read -", "read the files - names", "read x"}},
+		{"rsync -a --files-from=l / d", []string{"read the files l names R", "read / R", "write d R"}},
 		{"tar -czf a.tgz -g snap d", []string{"write a.tgz", "read d R", "write snap", "read snap"}},
 		{"tar -tf x.tar --frobnicate", []string{"read x.tar", "write a file --frobnicate may name (tar's catalogue does not know the option)", "read/write x.tar"}},
 		{"find -files0-from list -name x", []string{"read . R", "read list"}},

@@ -226,7 +226,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
 	}
-	if extra := changedScripts(reads, judged); len(extra) > 0 {
+	if extra := append(changedScripts(reads, judged), readsOfExtracted(judged)...); len(extra) > 0 {
 		cmds = append(cmds[:len(cmds):len(cmds)], extra...)
 		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
 	}
@@ -284,6 +284,62 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		res.Instead = ""
 	}
 	return res
+}
+
+// readsOfExtracted returns a part that asks for each part that reads what
+// a file holds below a directory another part of the same text extracts
+// an archive into (tar x, unzip): an archive can hold a symbolic link to
+// any file, and the read then reads that file, which the guard cannot see
+// before the archive is opened (tar x -C d; cat d/key).
+func readsOfExtracted(judged []judgedPart) []*shellparse.Cmd {
+	var dirs []string
+	var by []*policy.Part
+	for _, j := range judged {
+		for _, e := range j.p.Effects {
+			if e.Op != "extract" {
+				continue
+			}
+			s, ok := e.Path.Static()
+			if !ok {
+				s = e.Path.Prefix() // below what is known of it
+			}
+			dirs, by = append(dirs, strings.TrimSuffix(s, "/")), append(by, j.p)
+		}
+	}
+	if len(dirs) == 0 {
+		return nil
+	}
+	var out []*shellparse.Cmd
+	asked := map[*policy.Part]bool{}
+	for _, j := range judged {
+		if asked[j.p] {
+			continue
+		}
+		for _, e := range j.p.Effects {
+			if e.Access&policy.Read == 0 || e.Names || e.Op != "" {
+				continue
+			}
+			path, ok := e.Path.Static()
+			if !ok {
+				path = e.Path.Prefix()
+			}
+			for i, d := range dirs {
+				if by[i] == j.p || !(path == d || strings.HasPrefix(path, d+"/") || d == "") {
+					continue
+				}
+				c := *j.p.Cmd
+				c.Wrapper, c.CodeArg = false, -1
+				c.Opaque = "reads " + path + ", below " + d + ", where another part of this command extracts an archive: what it holds there may be a link to any file"
+				out = append(out, &c)
+				asked[j.p] = true
+				break
+			}
+			if asked[j.p] {
+				break
+			}
+		}
+	}
+	return out
 }
 
 // scriptRead is a file the walk judged a part by, and the command that

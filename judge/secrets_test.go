@@ -291,6 +291,40 @@ func TestSecretsThroughData(t *testing.T) {
 		"g() { local f=$(cat y); cat \"$f\"; }; g",
 		"export f=$(cat y); cat \"$f\"",
 		"eval \"f=$(cat y)\"; cat \"$f\"",
+		// Variables bash sets from the text or from what it does, the
+		// old directory, a name given to one command's environment, a
+		// second walk, an element through a name reference, $0.
+		"cd ~/.aws; cd /; cd - ; cat credentials",
+		"cd ~; cd /tmp; cd \"$OLDPWD\"; cat .aws/credentials",
+		"cd ~/.aws; cd /; cd ~-; cat credentials",
+		"pushd ~/.aws >/dev/null; pushd / >/dev/null; cd \"${DIRSTACK[1]}\"; cat credentials",
+		"ls ~/.aws/credentials; cat \"$_\"",
+		": \"$(find ~/.aws -type f)\"; cat \"$_\"",
+		"set -- ~/.aws/credentials; cat \"${BASH_ARGV[0]}\"",
+		"f=$(find ~/.aws -type f) bash -c 'cat \"$f\"'",
+		"env f=$(find ~/.aws -type f) bash -c 'cat \"$f\"'",
+		"f=$(find ~/.aws -type f) python3 -c 'import os; print(open(os.environ[\"f\"]).read())'",
+		"shopt -s nullglob; export F=$(find ~/.aws -type f); sh -c 'cat \"$F\"'",
+		"trap 'cat \"$f\"; f=x' EXIT; f=$(find ~/.aws -type f); true",
+		"declare -n r='a[0]'; r=$(find ~/.aws -type f); cat \"$a\"",
+		"bash -c 'cat \"${0%x}\"' \"$(find ~/.aws -type f)\"",
+		"ls -d ~/.aws/* | xargs sh -c 'cat \"${0%x}\"'",
+		"printf '%s\\n' ~/.aws/credentials | parallel cat",
+		// Python and awk reading a path computed at run time.
+		"python3 -c 'import sys; print(open(sys.argv[1]).read())' ~/.aws/credentials",
+		"echo ~/.aws/credentials | python3 -c 'print(open(input()).read())'",
+		"python3 -c 'import pathlib; print(pathlib.Path.home().joinpath(\".aws\", \"credentials\").read_text())'",
+		"find ~/.aws -type f | awk '{ while ((getline line < $0) > 0) print line }'",
+		"awk 'NR==FNR{ARGV[ARGC++]=$0; next} {print}' list.txt",
+		// Programs that read the files a list names.
+		"echo ~/.aws/credentials | tar -T - -cf - | cat",
+		"tar -cf - --files-from=list.txt | cat",
+		"printf '%s\\0' ~/.aws/credentials | sort --files0-from=-",
+		"rsync -a --files-from=list.txt / /tmp/x",
+		"ls | zip -@ /tmp/a.zip",
+		// A file an archive puts there may be a link to any file.
+		"tar xzf a.tgz -C /tmp/x; cat /tmp/x/z",
+		"unzip -o a.zip -d out && cat out/README",
 		// -execdir runs in the directory of each file found.
 		"find ~/.ssh -execdir cat id_ed25519 \\;",
 		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",
@@ -311,6 +345,8 @@ func TestSecretsThroughData(t *testing.T) {
 		"for f in $(cat list.txt); do echo \"$f\"; done",
 		"find src -execdir cat x \\;",
 		"f=$(cat y) cat \"$f\"", // "$f" is expanded before the assignment
+		"tar xf a.tar -C build && cat src/main.go",
+		"tar czf /tmp/src.tgz src",
 	)...))
 }
 

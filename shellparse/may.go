@@ -40,6 +40,7 @@ const maxMayValues = 8
 // walk, and what the second walk is told.
 type mayState struct {
 	vars     map[string]*mayVar
+	given    map[string]bool     // names given a value in a command's environment (gave)
 	deferred int                 // > 0 while walking deferred code
 	funcs    map[string]*mayFunc // every body each function is given
 	unsetF   map[string]bool     // unset -f NAME anywhere
@@ -190,7 +191,10 @@ func (m *mayState) decide() *mayState {
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
 	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.exportF || m.lastpipe || m.paramsDeferred
-	next.written = make(map[string]bool, len(m.vars))
+	next.written = make(map[string]bool, len(m.vars)+len(m.given))
+	for name := range m.given {
+		next.written[name] = true
+	}
 	for name, v := range m.vars {
 		next.written[name] = true
 		distinct := len(v.values)
@@ -235,7 +239,20 @@ func (m *mayState) wrote(name string) bool {
 	if m.second {
 		return m.written[name]
 	}
-	return m.vars[name] != nil
+	return m.vars[name] != nil || m.given[name]
+}
+
+// gave notes a name given a value for one command's environment (NAME=V
+// CMD, env NAME=V CMD): what that command runs reads it as its
+// environment, but the text made it.
+func (m *mayState) gave(name string) {
+	if m == nil || m.second {
+		return
+	}
+	if m.given == nil {
+		m.given = map[string]bool{}
+	}
+	m.given[name] = true
 }
 
 // hidden reports whether a variable's value is unknown in a second walk.

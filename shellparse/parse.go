@@ -135,7 +135,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 			voided = true
 		}
 	}
-	*may = mayState{second: may.second, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
+	*may = mayState{second: may.second, written: may.written, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second,

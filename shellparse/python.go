@@ -182,7 +182,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 	for _, e := range r.Effects {
 		t := word.FromLit(e.Path)
 		if e.Path == "" {
-			t = word.Unknown("(a path known only when the Python code runs)")
+			t = word.UnknownData("(a path known only when the Python code runs)")
 		}
 		op := "<"
 		if e.Write {

@@ -236,6 +236,7 @@ func hiddenCodeVars(name string) string {
 // programs run code.
 func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 	for _, a := range assigns {
+		sc.may.gave(a.Name)
 		switch {
 		case strings.HasPrefix(a.Name, "GUARD_EXEC_"):
 			w.emit(&Cmd{Assigns: []Assign{a}, Special: "guard-env"})
@@ -974,9 +975,11 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		target = args[0]
 	}
 	t, ok := target.Static()
+	data := target.HasData()
 	if t == "-" {
 		old := sc.lookup(w, "OLDPWD", "$OLDPWD")
 		t, ok = old.Static()
+		data = data || old.HasData()
 	}
 	// bash searches CDPATH unless the name is absolute or starts with a
 	// . or .. component (general.c absolute_pathname): .ssh is searched.
@@ -985,7 +988,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		ok = false
 	}
 	if !ok || strings.HasPrefix(t, "+") && name == "pushd" {
-		sc.cwd = Cwd{Unknown: true, Data: target.HasData() || prev.Data || strings.HasPrefix(t, "+")}
+		sc.cwd = Cwd{Unknown: true, Data: data || prev.Data || strings.HasPrefix(t, "+")}
 		sc.cdFallback = &prev
 		return
 	}
@@ -1012,12 +1015,13 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		prev2 := prev
 		sc.cwd = Cwd{Dirs: dirs}
 		sc.cdFallback = &prev2
-		sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: prev.Data, val: word.FromLit(first(prev.Dirs))})
+		sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: true, val: word.FromLit(first(prev.Dirs))})
 		return
 	}
 	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown, Data: prev.Data}
 	sc.cdFallback = &prev
-	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: prev.Data, val: word.FromLit(first(prev.Dirs))})
+	// One of the directories the text went through: data when not known.
+	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: true, val: word.FromLit(first(prev.Dirs))})
 }
 
 func first(ss []string) string {

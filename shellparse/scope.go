@@ -434,7 +434,6 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 			return word.FromLit(sc.params[n]), true
 		}
 		if n == 0 {
-			data = false
 			return unknown(), false // $0
 		}
 		return word.FromLit(""), true
@@ -478,7 +477,7 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 	// The environment's value, unless the text gives the name one
 	// somewhere (a trap handler, a function), or it is the working
 	// directory where that is data.
-	data = sc.may.wrote(name) || name == "PWD" && sc.cwd.Data
+	data = sc.may.wrote(name) || bashSetsFromText(name) || name == "PWD" && sc.cwd.Data
 	return unknown(), false
 }
 
@@ -498,13 +497,26 @@ func (sc *scope) textValue(name string) bool {
 	if _, ok := sc.vars.lookup(name); ok || sc.havoc || sc.may.wrote(name) {
 		return true
 	}
-	switch _, param := paramNumber(name); {
-	case name == "0":
-		return false
-	case param || name == "@" || name == "*":
+	if _, param := paramNumber(name); param || name == "@" || name == "*" || bashSetsFromText(name) {
 		return true
 	}
 	return name == "PWD" && sc.cwd.Data
+}
+
+// bashSetsFromText reports whether bash sets a variable from the text it
+// runs or from what that text does (the last argument, the command
+// running, the directory stack, a line read): data (word.Seg.Data), never
+// the environment's.
+func bashSetsFromText(name string) bool {
+	switch name {
+	case "_", "BASH_COMMAND", "BASH_EXECUTION_STRING", "BASH_ARGV", "BASH_ARGV0", "BASH_ARGC", "BASH_SOURCE",
+		"BASH_LINENO", "FUNCNAME", "DIRSTACK", "OLDPWD", "REPLY", "MAPFILE", "OPTARG", "COPROC", "BASH_REMATCH",
+		"BASH_ALIASES", "BASH_CMDS", "READLINE_LINE", "READLINE_ARGUMENT", "COMP_LINE", "COMP_WORDS", "COMP_WORDBREAKS",
+		"PIPESTATUS", "GROUPS", "SHELLOPTS", "BASHOPTS", "HISTFILE",
+		"GUARD_INPUT": // what parallel reads (argspec's parallelWrapper)
+		return true
+	}
+	return false
 }
 
 // lookup returns a variable's value, or a hole described by desc.
@@ -596,7 +608,7 @@ func (sc *scope) put(name string, st varState) {
 			return
 		}
 		if indexed {
-			st = varState{unknown: true} // one element of an array
+			st = varState{unknown: true, data: true} // one element of an array
 		}
 		name = base
 	}
