@@ -1,6 +1,10 @@
 package install
 
-import "path/filepath"
+import (
+	"path/filepath"
+
+	"github.com/guard-exec/guard-exec/word"
+)
 
 // AgentFiles lists the files and directories (absolute; a name may hold a
 // glob) through which the agent clients are configured. Commands run under
@@ -32,6 +36,7 @@ func AgentFiles(e Env, project string) []string {
 		out = homeAgentFiles(&p)
 	}
 	if project != "" {
+		project = word.EscapePath(project)
 		out = append(out,
 			filepath.Join(project, ".claude", "settings*.json"),
 			filepath.Join(project, ".claude", "hooks"),
@@ -45,14 +50,15 @@ func AgentFiles(e Env, project string) []string {
 // homeAgentFiles is AgentFiles' part in the home.
 func homeAgentFiles(p *planner) []string {
 	e := p.e
+	home := word.EscapePath(e.Home)
 	return []string{
-		p.configDir("CLAUDE_CONFIG_DIR", ".claude"),
-		filepath.Join(e.Home, ".claude"),
-		filepath.Join(e.Home, ".claude.json"),
-		p.configDir("CODEX_HOME", ".codex"),
-		filepath.Join(e.Home, ".codex"),
-		filepath.Join(e.Home, ".gemini"),
-		filepath.Dir(filepath.Dir(BashLink(p.e))), // the guard's own links
+		word.EscapePath(p.configDir("CLAUDE_CONFIG_DIR", ".claude")),
+		filepath.Join(home, ".claude"),
+		filepath.Join(home, ".claude.json"),
+		word.EscapePath(p.configDir("CODEX_HOME", ".codex")),
+		filepath.Join(home, ".codex"),
+		filepath.Join(home, ".gemini"),
+		word.EscapePath(filepath.Dir(filepath.Dir(BashLink(p.e)))), // the guard's own links
 	}
 }
 

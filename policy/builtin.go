@@ -558,7 +558,7 @@ func (b *builtins) makeWrites() writeRules {
 	}
 	add(path(Ask, "/**", "write outside the project", "writes outside the project tree and temporary directories", "write inside the project or a temporary directory"), false)
 	if !env.NoProject {
-		add(path(Allow, filepath.Join(env.Project, "**"), "write inside the project", "writes inside the project tree", ""), false)
+		add(path(Allow, filepath.Join(word.EscapePath(env.Project), "**"), "write inside the project", "writes inside the project tree", ""), false)
 	}
 	for _, r := range homeWriteRules(a, hs) {
 		add(r, false)
@@ -568,13 +568,13 @@ func (b *builtins) makeWrites() writeRules {
 		if i >= len(fixed) && notTemporary(hs, t) {
 			continue // TMPDIR=$HOME: the home is never temporary
 		}
-		add(path(Allow, filepath.Join(t, "**"), a.str("write in ", t), "writes in a temporary directory", ""), false)
+		add(path(Allow, filepath.Join(word.EscapePath(t), "**"), a.str("write in ", t), "writes in a temporary directory", ""), false)
 	}
 	for _, f := range env.RunnerData {
-		add(path(Allow, f, "the CI runner's output files", "step outputs, the job summary and state are data the runner reads", ""), false)
+		add(path(Allow, word.EscapePath(f), "the CI runner's output files", "step outputs, the job summary and state are data the runner reads", ""), false)
 	}
 	for _, f := range env.RunnerEnv {
-		add(path(Ask, f, "the CI runner's environment files",
+		add(path(Ask, word.EscapePath(f), "the CI runner's environment files",
 			"GITHUB_ENV and GITHUB_PATH change the environment and the programs of the job's later steps (BASH_ENV, PATH, LD_PRELOAD …), which the guard then takes as given",
 			"pass values between steps with $GITHUB_OUTPUT, or allow this path in the project's policy if the job needs it"), false)
 	}
@@ -587,7 +587,7 @@ func (b *builtins) makeWrites() writeRules {
 	for _, f := range env.Protect {
 		// "f/**" matches f itself too: a file is protected, and a directory
 		// with everything in it, without a stat to tell which.
-		add(path(Deny, filepath.Join(f, "**"), "the guard's own files", "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", "a person edits them outside the guard"), true)
+		add(path(Deny, filepath.Join(word.EscapePath(f), "**"), "the guard's own files", "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", "a person edits them outside the guard"), true)
 	}
 	for _, f := range env.ProtectAgent {
 		add(path(Deny, filepath.Join(f, "**"), "the agent client's own files", "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", "a person changes them outside the guard"), true)
@@ -620,7 +620,7 @@ type gitCodeMatcher struct {
 func gitFiles(root string, fs ...string) []*word.Pattern {
 	var pats []*word.Pattern
 	for _, f := range fs {
-		if p, err := word.CompilePath(filepath.Join(root, f)); err == nil {
+		if p, err := word.CompilePath(filepath.Join(word.EscapePath(root), f)); err == nil {
 			pats = append(pats, p)
 		}
 	}

@@ -98,13 +98,15 @@ func (r *Rule) build(env *Env, full bool) error {
 func absPattern(path string, env *Env) string {
 	abs := path
 	switch {
+	// The home's and the project's own names are literal text in the
+	// pattern, whatever bytes they hold.
 	case abs == "~" || strings.HasPrefix(abs, "~/"):
-		abs = filepath.Join(env.Home, strings.TrimPrefix(abs, "~"))
+		abs = filepath.Join(word.EscapePath(env.Home), strings.TrimPrefix(abs, "~"))
 		if strings.HasSuffix(path, "/") {
 			abs += "/"
 		}
 	case !filepath.IsAbs(abs):
-		abs = filepath.Join(env.Project, abs)
+		abs = filepath.Join(word.EscapePath(env.Project), abs)
 	}
 	if strings.HasSuffix(path, "/**") && !strings.HasSuffix(abs, "/**") {
 		abs += "/**"

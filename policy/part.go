@@ -25,7 +25,8 @@ type Env struct {
 	// under the guard may write: its config files, state and audit log.
 	Protect []string
 	// ProtectAgent lists the agent clients' own files and directories
-	// (install.AgentFiles), denied like Protect with their own reason.
+	// (install.AgentFiles), denied like Protect with their own reason: path
+	// patterns (settings*.json), their directories' names escaped.
 	ProtectAgent []string
 	// RunnerData and RunnerEnv are a CI runner's files of workflow
 	// commands (GitHub Actions' $GITHUB_OUTPUT…, and $GITHUB_ENV,

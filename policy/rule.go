@@ -125,8 +125,13 @@ func commandKey(command string) string {
 		return ""
 	}
 	first := firstField(command)
-	if len(first) >= 2 && first[0] == '\'' && first[len(first)-1] == '\'' {
-		return first[1 : len(first)-1]
+	if inner, ok := strings.CutPrefix(first, "'"); ok && len(inner) > 0 && inner[len(inner)-1] == '\'' {
+		// 'touch' is touch; 'tou''ch' and '/usr/bin/tou'ch are other
+		// spellings that splitRule reads, of any program here.
+		if inner = inner[:len(inner)-1]; !strings.ContainsAny(inner, "'/") {
+			return inner
+		}
+		return ""
 	}
 	for i := 0; i < len(first); i++ {
 		switch first[i] {

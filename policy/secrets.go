@@ -137,8 +137,8 @@ func homeWriteRules(a *ruleArena, hs []string) []*Rule {
 	var out []*Rule
 	for _, h := range hs {
 		out = append(out,
-			writeAsk(a, filepath.Join(h, "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
-			writeAsk(a, filepath.Join(h, ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
+			writeAsk(a, filepath.Join(word.EscapePath(h), "**"), "write in the home directory", "writes in your home directory, outside the project", "write inside the project or a temporary directory"),
+			writeAsk(a, filepath.Join(word.EscapePath(h), ".*", "**"), "write to the home's dotfiles", "writes to your home's dotfiles (shell start-up files, ~/.ssh, tool configuration)", "ask the person to change their own configuration"))
 	}
 	return out
 }
@@ -329,16 +329,25 @@ type homePats struct {
 
 func compileRow(home string, row secretFile) homePats {
 	hp := homePats{home: home}
-	hp.pat, _ = word.CompilePath(filepath.Join(home, row.path))
+	hp.pat, _ = word.CompilePath(filepath.Join(homePattern(home), row.path))
 	hp.prefix = filepath.Join(home, literalDir(row.path))
 	hp.glob = filepath.Join(home, strings.TrimSuffix(row.path, "/**"))
 	hp.tree = strings.HasSuffix(row.path, "/**") && literalDir(row.path) == strings.TrimSuffix(row.path, "/**")
 	for _, e := range row.except {
-		if p, err := word.CompilePath(filepath.Join(home, e)); err == nil {
+		if p, err := word.CompilePath(filepath.Join(homePattern(home), e)); err == nil {
 			hp.except = append(hp.except, p)
 		}
 	}
 	return hp
+}
+
+// homePattern is a home as the start of a path pattern: a real one's
+// name is literal text (word.EscapePath), otherHomes are patterns.
+func homePattern(h string) string {
+	if slices.Contains(otherHomes, h) {
+		return h
+	}
+	return word.EscapePath(h)
 }
 
 // literalDir is the leading directories of a pattern that have no

@@ -166,3 +166,46 @@ func pathIndexed(t *testing.T, cmd string, explain bool) (indexed, all string) {
 	all = verdicts(build(t, pathIndexRules, "", false), cmd, explain)
 	return indexed, all
 }
+
+// TestRuleKeysAndLiteralRoots: a rule is found for its program however
+// its name is spelled ('tou”ch' is touch), and the project's and the
+// home's names are literal text in a path rule's pattern, whatever bytes
+// they hold (a directory named pj[1] is not the class [1]).
+func TestRuleKeysAndLiteralRoots(t *testing.T) {
+	for _, root := range []string{"/home/u/pj[1]", "/home/u/pj{a,b}", `/home/u/pj\x`, "/home/u/p*j"} {
+		env := &policy.Env{Home: root + "/h[1]", Project: root, Temp: []string{"/tmp"}}
+		env.Protect = []string{env.Home + "/.config/guard-exec/config.toml"}
+		text := strings.Join([]string{
+			rule("deny", "'tou''ch' pwned"), rule("deny", `"tou"ch again`),
+			rule("ask", "", `path = "secret/**"`, `access = "read"`),
+			rule("ask", "", `path = "~/keys/**"`, `access = "read"`),
+		}, "\n")
+		for _, fast := range []bool{true, false} {
+			if !fast {
+				text = "presets = []\n" + text // read by the TOML decoder
+			}
+			f, err := policy.ParseFile("user.toml", []byte(text), policy.User)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pol, err := policy.Build(policy.Sources{Env: env, User: f})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range []want{
+				{"touch pwned", "deny"}, {"touch again", "deny"}, {"touch other", "allow"},
+				{"cat secret/k", "ask"}, {"cat '" + root + "/secret/k'", "ask"}, {"cat '" + env.Home + "/keys/k'", "ask"},
+				{"cat notes.txt", "allow"},
+				{"echo x > '" + env.Protect[0] + "'", "deny"}, // the guard's own file, whatever its name holds
+				{"touch '" + env.Home + "/.bashrc'", "ask"},
+			} {
+				r := judge.Judge(pol, judge.Request{Source: c.cmd, Cwd: root, Getenv: func(k string) string {
+					return map[string]string{"HOME": env.Home, "TMPDIR": "/tmp"}[k]
+				}, Glob: func(string) []string { return nil }})
+				if r.Decision != c.decision {
+					t.Errorf("%s (fast %v): %q → %s (%s), want %s", root, fast, c.cmd, r.Decision, r.Reason, c.decision)
+				}
+			}
+		}
+	}
+}

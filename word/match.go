@@ -126,6 +126,23 @@ func CompilePath(pattern string) (*Pattern, error) {
 	return p, nil
 }
 
+// EscapePath makes a literal path a path pattern that matches only it:
+// a directory named pj[1] holds a class, not those bytes, otherwise.
+func EscapePath(p string) string {
+	if !strings.ContainsAny(p, `*?[]{}\`) {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '*', '?', '[', ']', '{', '}', '\\':
+			b.WriteByte('\\')
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
 // PathPrefix is the literal text every path a path pattern matches
 // starts with: the pattern itself when it has no wildcard.
 func PathPrefix(pattern string) string {
