@@ -17,6 +17,7 @@ package judge
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -226,7 +227,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	if judged == nil {
 		judged = judgeAll(pol, parsed.Cmds, req.Explain)
 	}
-	if extra := append(changedScripts(reads, judged), readsOfExtracted(judged)...); len(extra) > 0 {
+	if extra := append(changedScripts(reads, judged), readsOfMadeTrees(judged)...); len(extra) > 0 {
 		cmds = append(cmds[:len(cmds):len(cmds)], extra...)
 		judged = append(judged, judgeAll(pol, extra, req.Explain)...)
 	}
@@ -286,17 +287,18 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	return res
 }
 
-// readsOfExtracted returns a part that asks for each part that reads what
-// a file holds below a directory another part of the same text extracts
-// an archive into (tar x, unzip): an archive can hold a symbolic link to
-// any file, and the read then reads that file, which the guard cannot see
-// before the archive is opened (tar x -C d; cat d/key).
-func readsOfExtracted(judged []judgedPart) []*shellparse.Cmd {
+// readsOfMadeTrees returns a part that asks for each part that reads what
+// a file holds below a directory another part of the same text writes a
+// tree into (an archive extracted, a directory copied or moved there): an
+// archive or a tree can hold a symbolic link to any file, and the read then
+// reads that file, which the guard cannot see before the tree is there
+// (tar x -C d; cat d/key; cp -a dir copy; cat copy/l).
+func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 	var dirs []string
 	var by []*policy.Part
 	for _, j := range judged {
 		for _, e := range j.p.Effects {
-			if e.Op != "extract" {
+			if e.Op != "extract" && (e.Access&argspec.Write == 0 || !e.Recursive || e.Op != "") {
 				continue
 			}
 			s, ok := e.Path.Static()
@@ -311,6 +313,18 @@ func readsOfExtracted(judged []judgedPart) []*shellparse.Cmd {
 	}
 	var out []*shellparse.Cmd
 	asked := map[*policy.Part]bool{}
+	links := map[*policy.Part]bool{} // copiesLinks, once a read below asks it
+	mayLink := func(p *policy.Part) bool {
+		l, ok := links[p]
+		if !ok {
+			l = copiesLinks(p)
+			for _, e := range p.Effects {
+				l = l || e.Op == "extract"
+			}
+			links[p] = l
+		}
+		return l
+	}
 	for _, j := range judged {
 		if asked[j.p] {
 			continue
@@ -324,12 +338,12 @@ func readsOfExtracted(judged []judgedPart) []*shellparse.Cmd {
 				path = e.Path.Prefix()
 			}
 			for i, d := range dirs {
-				if by[i] == j.p || !(path == d || strings.HasPrefix(path, d+"/") || d == "") {
+				if by[i] == j.p || !(path == d || strings.HasPrefix(path, d+"/") || d == "") || !mayLink(by[i]) {
 					continue
 				}
 				c := *j.p.Cmd
 				c.Wrapper, c.CodeArg = false, -1
-				c.Opaque = "reads " + path + ", below " + d + ", where another part of this command extracts an archive: what it holds there may be a link to any file"
+				c.Opaque = "reads " + path + ", below " + d + ", where another part of this command writes a tree (an archive extracted, a directory copied): what it puts there may be a link to any file"
 				out = append(out, &c)
 				asked[j.p] = true
 				break
@@ -341,6 +355,40 @@ func readsOfExtracted(judged []judgedPart) []*shellparse.Cmd {
 	}
 	return out
 }
+
+// copiesLinks reports whether a part that copies or moves trees may make
+// a symbolic link: some tree it reads or moves may hold one (or is not
+// there yet, so the command may make it; or is not known here, or is too
+// large to look through).
+func copiesLinks(p *policy.Part) bool {
+	for _, e := range p.Effects {
+		if e.Op != "move" && (e.Access&policy.Read == 0 || !e.Recursive) {
+			continue
+		}
+		root, ok := e.Path.Static()
+		if !ok {
+			return true
+		}
+		seen, links := 0, false
+		err := filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if seen++; seen > maxTreeLook || d.Type()&fs.ModeSymlink != 0 {
+				links = true
+				return filepath.SkipAll
+			}
+			return nil
+		})
+		if links || err != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// maxTreeLook bounds the entries copiesLinks looks through.
+const maxTreeLook = 4096
 
 // scriptRead is a file the walk judged a part by, and the command that
 // runs it.

@@ -325,6 +325,10 @@ func TestSecretsThroughData(t *testing.T) {
 		// A file an archive puts there may be a link to any file.
 		"tar xzf a.tgz -C /tmp/x; cat /tmp/x/z",
 		"unzip -o a.zip -d out && cat out/README",
+		// And so may a tree a command copies or moves there.
+		"cp -a keys copy; cat copy/id_ed25519",
+		"mv key.txt k2 && cat k2",
+		"tar xf a.tar -C t; cp -r t copy; cat copy/x",
 		// -execdir runs in the directory of each file found.
 		"find ~/.ssh -execdir cat id_ed25519 \\;",
 		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",
@@ -346,6 +350,8 @@ func TestSecretsThroughData(t *testing.T) {
 		"find src -execdir cat x \\;",
 		"f=$(cat y) cat \"$f\"", // "$f" is expanded before the assignment
 		"tar xf a.tar -C build && cat src/main.go",
+		"cp -r src copy && cat copy/main.go",
+		"mv src src2 && cat src2/main.go",
 		"tar czf /tmp/src.tgz src",
 	)...))
 }
