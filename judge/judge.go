@@ -294,8 +294,10 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 // reads that file, which the guard cannot see before the tree is there
 // (tar x -C d; cat d/key; cp -a dir copy; cat copy/l).
 func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
-	var dirs []string
-	var by []*policy.Part
+	// The trees, by directory ("" for one known only at run time): a
+	// read looks up each directory above it, so a long script costs its
+	// reads times their depth.
+	trees := map[string][]*policy.Part{}
 	for _, j := range judged {
 		for _, e := range j.p.Effects {
 			if e.Op != "extract" && (e.Access&argspec.Write == 0 || !e.Recursive || e.Op != "") {
@@ -303,12 +305,13 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 			}
 			s, ok := e.Path.Static()
 			if !ok {
-				s = e.Path.Prefix() // below what is known of it
+				s = "" // anywhere
 			}
-			dirs, by = append(dirs, strings.TrimSuffix(s, "/")), append(by, j.p)
+			s = strings.TrimSuffix(s, "/")
+			trees[s] = append(trees[s], j.p)
 		}
 	}
-	if len(dirs) == 0 {
+	if len(trees) == 0 {
 		return nil
 	}
 	var out []*shellparse.Cmd
@@ -335,18 +338,30 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 			}
 			path, ok := e.Path.Static()
 			if !ok {
-				path = e.Path.Prefix()
+				path = ""
 			}
-			for i, d := range dirs {
-				if by[i] == j.p || !(path == d || strings.HasPrefix(path, d+"/") || d == "") || !mayLink(by[i]) {
-					continue
+			for d := path; ; d = filepath.Dir(d) {
+				if d == "/" {
+					d = ""
 				}
-				c := *j.p.Cmd
-				c.Wrapper, c.CodeArg = false, -1
-				c.Opaque = "reads " + path + ", below " + d + ", where another part of this command writes a tree (an archive extracted, a directory copied): what it puts there may be a link to any file"
-				out = append(out, &c)
-				asked[j.p] = true
-				break
+				for _, by := range trees[d] {
+					if by == j.p || !mayLink(by) {
+						continue
+					}
+					c := *j.p.Cmd
+					c.Wrapper, c.CodeArg = false, -1
+					where := d
+					if where == "" {
+						where = "a directory known only at run time"
+					}
+					c.Opaque = "reads " + path + ", below " + where + ", where another part of this command writes a tree (an archive extracted, a directory copied): what it puts there may be a link to any file"
+					out = append(out, &c)
+					asked[j.p] = true
+					break
+				}
+				if asked[j.p] || d == "" || d == "." {
+					break
+				}
 			}
 			if asked[j.p] {
 				break
