@@ -329,6 +329,18 @@ func TestSecretsThroughData(t *testing.T) {
 		"cp -a keys copy; cat copy/id_ed25519",
 		"mv key.txt k2 && cat k2",
 		"tar xf a.tar -C t; cp -r t copy; cat copy/x",
+		// A default or alternate word is a value the text gives; a name
+		// reference reads a variable the text set; -files0-from's
+		// starting points are data.
+		"cat \"${x:-.env}\"",
+		"cat ${x:-~/.aws/credentials}",
+		"cat \"${x=.env}\"",
+		"cd ${x:-~/.aws}; cat credentials",
+		"x=$(cat list.txt); declare -n r=x; cat \"$r\"",
+		"g() { local -n r=$1; cat \"$r\"; }; x=$(cat list.txt); g x",
+		"find -files0-from list0 -exec cat {} +",
+		"printf '%s\\0' ~/.aws/credentials | find -files0-from - -exec cat {} +",
+		"find -files0-from list0 | xargs cat",
 		// -execdir runs in the directory of each file found.
 		"find ~/.ssh -execdir cat id_ed25519 \\;",
 		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",

@@ -2014,9 +2014,14 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 		// points are not.
 		// Data (word.Seg.Data) when where find looks is (policy judges
 		// the paths below starting points known here by where they are).
-		roots := argspec.Normalize(cmd.Argv, false).Args
-		found := word.Word{Segs: []word.Seg{{Kind: word.Hole, Data: anyData(roots), Text: "{}"}}}
-		if len(roots) == 1 {
+		norm := argspec.Normalize(cmd.Argv, false)
+		roots := norm.Args
+		// -files0-from: the starting points are what the list holds.
+		fromList := norm.Has("-files0-from")
+		found := word.Word{Segs: []word.Seg{{Kind: word.Hole, Data: anyData(roots) || fromList, Text: "{}"}}}
+		if fromList {
+			// Where find looks is data: no starting point of its own.
+		} else if len(roots) == 1 {
 			if r, ok := roots[0].Static(); ok && !strings.HasPrefix(r, "-") {
 				found = word.FromLit(strings.TrimSuffix(r, "/") + "/")
 				found.Add(word.Seg{Kind: word.Hole, Text: "{}"})

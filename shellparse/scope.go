@@ -421,7 +421,9 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 			return word.FromLit(""), true
 		}
 		if v.unknown {
-			data = v.data
+			// A name reference reads the variable it names: a value the
+			// text gave (or may give) it.
+			data = v.data || v.ref
 			return unknown(), false
 		}
 		return v.val, true
@@ -652,7 +654,7 @@ func (sc *scope) havocVars() {
 	})
 	for _, k := range names {
 		old := sc.varState(k)
-		sc.vars.put(k, varState{unknown: true, integer: old.integer, assoc: old.assoc})
+		sc.vars.put(k, varState{unknown: true, data: true, integer: old.integer, assoc: old.assoc})
 	}
 	sc.havoc = true
 }

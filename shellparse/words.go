@@ -666,7 +666,9 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	if p.Param != nil {
 		name = p.Param.Value
 	}
-	hole := word.Seg{Kind: word.Hole, Text: "$" + name, Data: sc.textValue(name) || opVal.HasData()}
+	// A default, alternate or assigned word is a value the text gives
+	// the expansion ("${x:-.env}" is .env when x is unset): data.
+	hole := word.Seg{Kind: word.Hole, Text: "$" + name, Data: sc.textValue(name) || opVal.HasData() || p.Exp != nil && textAlternative(p.Exp.Op) && !isEmpty(opVal)}
 	if !p.Short {
 		hole.Text = "${" + name + "…}"
 	}
@@ -787,6 +789,17 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		}
 	}
 	w.addDynamic(b, hole, ctx)
+}
+
+// textAlternative reports whether an expansion may give its word instead of
+// the variable's value (${x:-w}, ${x-w}, ${x:=w}, ${x=w}, ${x:+w}, ${x+w}).
+func textAlternative(op syntax.ParExpOperator) bool {
+	switch op {
+	case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset,
+		syntax.AlternateUnsetOrNull, syntax.AlternateUnset:
+		return true
+	}
+	return false
 }
 
 // arrayPart expands ${a[@]}, ${a[*]} or ${a[N]} of an array whose
