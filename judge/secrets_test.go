@@ -2,6 +2,7 @@ package judge_test
 
 import (
 	"os"
+	"os/exec"
 	"os/user"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/pycode"
 )
 
 // secretWorld is a home with credentials in it and a project inside the
@@ -879,4 +881,41 @@ func TestSecretsKeyFiles(t *testing.T) {
 		"cat deploy/id_ed25519.pub",
 		"ls certs",
 	)...))
+}
+
+// Python's reads, judged by the analysis (with a real interpreter): a
+// path it computes is data, unless it is the command's own argument
+// (sys.argv[N]), which is judged as written.
+func TestSecretsPythonPaths(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
+	}
+	pol, _, home, proj := secretWorld(t, nil)
+	getenv := func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "PATH":
+			return filepath.Dir(py)
+		}
+		return ""
+	}
+	an := &pycode.Analyser{Getenv: getenv}
+	for _, c := range []row{
+		{"python3 -c 'import sys; print(open(sys.argv[1]).read())' ~/.aws/credentials", "ask"},
+		{"python3 -c 'import sys; print(open(sys.argv[1]).read())' notes.txt", "allow"},
+		{"python3 -c 'import os as sys; print(open(sys.argv[1]).read())' notes.txt", "ask"},
+		{"python3 -c 'import sys; print(open(sys.argv[2]).read())' notes.txt", "ask"},
+		{"python3 -c 'import sys; print(open(sys.argv[1]).read())' \"$(cat list.txt)\"", "ask"},
+		{"echo ~/.aws/credentials | python3 -c 'print(open(input()).read())'", "ask"},
+		{"python3 -c 'import pathlib; print(pathlib.Path.home().joinpath(\".aws\", \"credentials\").read_text())'", "ask"},
+		{"python3 -c 'print(open(\"notes.txt\").read())'", "allow"},
+		{"python3 -c 'print(open(\"" + home + "/.aws/credentials\").read())'", "ask"},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: c.cmd, Cwd: proj, Getenv: getenv, Params: []string{"bash"}, Python: an})
+		if res.Decision != c.want {
+			t.Errorf("%q → %s (%s), want %s", c.cmd, res.Decision, res.Reason, c.want)
+		}
+	}
 }

@@ -8,6 +8,12 @@ LIMIT = 20000
 def lit(n):
     if isinstance(n, ast.Name):
         return {"dyn": True, "name": n.id}
+    if (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "argv"
+            and isinstance(n.value.value, ast.Name) and n.value.value.id == "sys"
+            and isinstance(n.slice, ast.Constant) and type(n.slice.value) is int and n.slice.value >= 0):
+        # sys.argv[N]: the command's argument, when pycode knows them and
+        # sys is the module.
+        return {"dyn": True, "argv": n.slice.value}
     try:
         v = ast.literal_eval(n)
     except Exception:

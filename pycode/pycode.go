@@ -80,6 +80,9 @@ type Source struct {
 	// PathDirs are PYTHONPATH's directories (absolute), searched after
 	// the script's own directory.
 	PathDirs []string
+	// Argv is sys.argv as the command gives it, when every word of it is
+	// known ("" where one is not: -m's module path); nil otherwise.
+	Argv []string
 }
 
 // Result is what the code does, as far as the guard judges it.
@@ -155,7 +158,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 		return res
 	}
 	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{},
-		exports: map[string]map[string][]binding{}}
+		exports: map[string]map[string][]binding{}, argv: src.Argv}
 	code, file := src.Code, ""
 	switch {
 	case src.Module != "":
@@ -252,7 +255,8 @@ type state struct {
 	stdlib     map[string]bool // the interpreter's standard library's top-level names
 	// exports are the names each project module binds to modules.
 	exports map[string]map[string][]binding
-	inPkg   bool // dirs is a package's directory (relative imports)
+	inPkg   bool     // dirs is a package's directory (relative imports)
+	argv    []string // Source.Argv
 }
 
 // localBinding is what a name bound to a project module stands for.
@@ -1054,7 +1058,7 @@ func (st *state) call(c *call, binds map[string][]binding) {
 	if c.On == "" && len(c.Chain) == 1 && len(binds[c.Chain[0]]) == 0 {
 		switch c.Chain[0] {
 		case "open":
-			st.open(c, 0, "")
+			st.open(st.withArgv(c, binds), 0, "")
 		case "getattr":
 			if c.Star || len(c.Args) < 2 {
 				st.ask("uses getattr with a name not known here" + at)
@@ -1138,6 +1142,34 @@ func (c *call) pathReceiver(binds map[string][]binding) (string, bool) {
 
 // open judges open(file, mode): a read or write effect. modeArg is the
 // position of the mode argument (-1: Path.open(mode)).
+// withArgv is c with each sys.argv[N] argument the command's word, when
+// sys is the module and the word is known (Source.Argv).
+func (st *state) withArgv(c *call, binds map[string][]binding) *call {
+	isSys := len(binds["sys"]) > 0
+	for _, b := range binds["sys"] {
+		isSys = isSys && !b.local && b.dotted == "sys"
+	}
+	if !isSys {
+		return c
+	}
+	var out *call
+	for i, a := range c.Args {
+		if a.Argv == nil || *a.Argv >= len(st.argv) || st.argv[*a.Argv] == "" {
+			continue
+		}
+		if out == nil {
+			cp := *c
+			cp.Args = append([]lit(nil), c.Args...)
+			out = &cp
+		}
+		out.Args[i] = lit{V: st.argv[*a.Argv]}
+	}
+	if out == nil {
+		return c
+	}
+	return out
+}
+
 func (st *state) open(c *call, pathArg int, recvPath string) {
 	at := fmt.Sprintf(" (line %d)", c.Line)
 	if c.Star {

@@ -89,6 +89,7 @@ type lit struct {
 	Dyn   bool   `json:"dyn"`
 	Name  string `json:"name"` // a plain name, when the argument is one
 	Bytes bool   `json:"bytes"`
+	Argv  *int   `json:"argv"` // sys.argv[N], when the argument is that
 }
 
 func (l lit) str() (string, bool) {

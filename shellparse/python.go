@@ -121,6 +121,7 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			src.Code, written = wr.Text, wr // the text writes it first
 		}
 	}
+	src.Argv = pyArgv(cmd, ps, codeArg)
 	r := w.opts.Python.Analyse(src)
 	if r.NotLocal {
 		// A module of the standard library or an installed one: judged as
@@ -203,6 +204,32 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		w.emit(&Cmd{Argv: cmd.Argv, Assigns: cmd.Assigns, Opaque: strings.Join(asks, "; "), CodeArg: codeArg})
 	}
 	return true, ""
+}
+
+// pyArgv is sys.argv as cmd gives it: the script (-c for code, "" for a
+// module, whose path python puts there), then the words after the one at
+// codeArg; nil when a word is not known here, or where they start.
+func pyArgv(cmd *Cmd, ps pySource, codeArg int) []string {
+	if codeArg < 0 || codeArg >= len(cmd.Argv) {
+		return nil
+	}
+	argv := []string{""}
+	switch {
+	case ps.code != nil && ps.inline:
+		argv[0] = "-c"
+	case ps.code != nil:
+		return nil // code on standard input: "-", or nothing
+	case ps.file != "":
+		argv[0] = ps.file
+	}
+	for _, a := range cmd.Argv[codeArg+1:] {
+		s, ok := a.Static()
+		if !ok {
+			return nil
+		}
+		argv = append(argv, s)
+	}
+	return argv
 }
 
 // pyShadows reports the directories python searches before the standard
