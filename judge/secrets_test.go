@@ -343,6 +343,20 @@ func TestSecretsThroughData(t *testing.T) {
 		"find -files0-from list0 -exec cat {} +",
 		"printf '%s\\0' ~/.aws/credentials | find -files0-from - -exec cat {} +",
 		"find -files0-from list0 | xargs cat",
+		// Where the walk's picture of bash was wrong: "$*" and ${a[*]}
+		// join with IFS's first character; a bracket holds [:class:];
+		// declare -l/-u change the case of what is given.
+		"IFS=/; set -- '' ${HOME#/} .aws credentials; cat \"$*\"",
+		"set -- .e nv; IFS=; cat \"$*\"",
+		"IFS=/; a=('' ${HOME#/} .aws credentials); x=${a[*]}; cat \"$x\"",
+		"f() { IFS=/; cat \"$*\"; }; f '' ${HOME#/} .ssh id_ed25519",
+		"cat .[[:lower:]]nv",
+		"cat .[![:upper:]]nv",
+		"cat ~/.ss[[:alpha:]]/id_ed25519",
+		"declare -l x=.ENV; cat \"$x\"",
+		"typeset -l x; x=.ENV; cat \"$x\"",
+		"f() { declare -gl y; }; f; y=.ENV; cat \"$y\"",
+		"if [ -n \"$Z\" ]; then declare -l v; fi; v=.ENV; cat \"$v\"",
 		// -execdir runs in the directory of each file found.
 		"find ~/.ssh -execdir cat id_ed25519 \\;",
 		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",
@@ -365,6 +379,11 @@ func TestSecretsThroughData(t *testing.T) {
 		"f=$(cat y) cat \"$f\"", // "$f" is expanded before the assignment
 		"tar xf a.tar -C build && cat src/main.go",
 		"cp -r src copy && cat copy/main.go",
+		"set -- notes.txt src/main.go; cat $* \"$@\"",
+		"a=(notes.txt src/main.go); cat ${a[*]}",
+		"IFS=/; set -- notes.txt src; cat $*",
+		"cat src/[[:alpha:]]*.go",
+		"declare x=notes.txt; cat \"$x\"",
 		"mv src src2 && cat src2/main.go",
 		"tar czf /tmp/src.tgz src",
 	)...))

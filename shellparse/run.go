@@ -1234,7 +1234,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	variant := c.Variant.Value
 	argv := []word.Word{word.FromLit(variant)}
 	var assigns []Assign
-	integer, funcs, assoc, nameref, array, global := false, false, false, false, false, false
+	integer, funcs, assoc, nameref, array, global, cased := false, false, false, false, false, false, false
 	// local, and declare or typeset in a function without -g, make the
 	// names local: restored when the function returns.
 	local := func(name string) {
@@ -1273,6 +1273,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(t, "-") && strings.Contains(t, "g") {
 					global = true
 				}
+				if strings.HasPrefix(t, "-") && strings.ContainsAny(t, "lu") {
+					cased = true
+				}
 				if strings.ContainsAny(t, "fF") {
 					funcs = true
 				}
@@ -1305,6 +1308,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 					w.compoundText(sc, variant, n, val)
 					continue
 				}
+				if cased && word.IsName(n) {
+					sc.markCased(n)
+				}
 				if hasVal && word.IsName(n) {
 					sc.set(n, word.FromLit(val))
 					assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
@@ -1324,6 +1330,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			if a.Naked && len(w.locals) > 0 && !global && (variant == "local" || variant == "declare" || variant == "typeset") && !integer && !assoc && !nameref && !array {
 				// local NAME in a function: a new variable, unset.
 				sc.store(name, varState{unset: true})
+			}
+			if cased {
+				sc.markCased(name)
 			}
 			if a.Naked {
 				argv = append(argv, word.FromLit(name))

@@ -20,6 +20,9 @@ type varState struct {
 	numeric bool // unknown, but certainly an integer (arithmetic results)
 	integer bool // declare -i: assignments to it are evaluated as arithmetic
 	assoc   bool // declare -A: subscripts are strings, not arithmetic
+	// cased: declare -l or -u: bash changes the case of every value
+	// given it, which the walk does not follow (the value is then data).
+	cased bool
 	// elems are an indexed array's elements, 0, 1, … without gaps, when
 	// all are known to be there (val is then the first).
 	elems []word.Word
@@ -276,7 +279,7 @@ func merge(a, b *scope) *scope {
 		// One of the values the text gave it, or the environment's: a
 		// value the guard no longer knows, which may be any of them (the
 		// path of a secret included), so data (word.Seg.Data).
-		out.vars.put(k, varState{unknown: true, data: true, numeric: num && (okA || okB)})
+		out.vars.put(k, varState{unknown: true, data: true, numeric: num && (okA || okB), cased: okA && va.cased || okB && vb.cased})
 	}
 	for k, f := range b.funcs {
 		if out.funcs[k] != f {
@@ -578,6 +581,14 @@ func (sc *scope) set(name string, v word.Word) {
 
 func (sc *scope) setUnknown(name string) { sc.setUnknownOf(name, true) }
 
+// markCased gives name the -l/-u attribute (varState.cased), keeping its
+// value: bash changes the case of the values given it from now on.
+func (sc *scope) markCased(name string) {
+	st := sc.varState(name)
+	st.cased = true
+	sc.store(name, st)
+}
+
 // setUnknownOf records a write of a value not known here; data says
 // whether it comes from data the command reads or makes (word.Seg.Data).
 func (sc *scope) setUnknownOf(name string, data bool) {
@@ -592,6 +603,9 @@ func (sc *scope) put(name string, st varState) {
 		cur, _ := sc.vars.lookup(name)
 		if !cur.ref {
 			st.integer, st.assoc = cur.integer || st.integer, cur.assoc || st.assoc
+			if st.cased = st.cased || cur.cased && !st.unset; st.cased && !st.unknown && !st.unset {
+				st = varState{unknown: true, data: true, cased: true, integer: st.integer, assoc: st.assoc}
+			}
 			sc.storeVia(name, st, depth > 0)
 			return
 		}

@@ -595,6 +595,14 @@ func classClose(v string, i int) int {
 			j++
 		case '/':
 			return -1
+		case '[':
+			// [:lower:], [=e=], [.hyphen.] inside the brackets run to
+			// their own :], =] or .] (bash's brackmatch).
+			if j+1 < len(v) && (v[j+1] == ':' || v[j+1] == '=' || v[j+1] == '.') {
+				if k := strings.Index(v[j+2:], string(v[j+1])+"]"); k >= 0 && !strings.Contains(v[j+2:j+2+k], "/") {
+					j += 2 + k + 1
+				}
+			}
 		case ']':
 			return j
 		}
@@ -730,7 +738,13 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 				}
 				return
 			}
-			w.addValue(sc, b, word.FromLit(strings.Join(args, " ")), ctx)
+			lits := make([]word.Word, len(args))
+			for i, a := range args {
+				lits[i] = word.FromLit(a)
+			}
+			if !w.addAll(sc, b, lits, name == "*", ctx) {
+				w.addDynamic(b, hole, ctx)
+			}
 			return
 		}
 		b.add(hole)
@@ -791,6 +805,50 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	w.addDynamic(b, hole, ctx)
 }
 
+// addAll adds $@ or $* (star), or an array's ${a[@]} or ${a[*]}, of known
+// words, outside "$@": where no word splitting happens (quoted, an
+// assignment's value, case, [[ ]]) bash joins them with IFS's first
+// character for *, a space for @; elsewhere each is a word of its own,
+// split on IFS. false: IFS is not known here, so neither is the result.
+func (w *walker) addAll(sc *scope, b *fieldBuilder, ws []word.Word, star bool, ctx wctx) bool {
+	ifs := " \t\n"
+	if !sc.isUnset("IFS") {
+		v, known := sc.get(w, "IFS")
+		s, ok := v.Static()
+		if !known || !ok {
+			return false
+		}
+		ifs = s
+	}
+	if ctx.dq || ctx.noSplit || strings.Contains(ifs, " ") {
+		sep := " "
+		if star && (ctx.dq || ctx.noSplit) {
+			sep = ""
+			if r, size := utf8.DecodeRuneInString(ifs); size > 0 {
+				sep = string(r)
+			}
+		}
+		var jb fieldBuilder
+		for i, e := range ws {
+			if i > 0 {
+				jb.addLit(sep)
+			}
+			jb.addWord(e)
+		}
+		w.addValue(sc, b, jb.cur, ctx)
+		return true
+	}
+	// Split on an IFS without a space: each word on its own.
+	for i, e := range ws {
+		if i > 0 {
+			b.end()
+			b.has = true
+		}
+		w.addValue(sc, b, e, ctx)
+	}
+	return true
+}
+
 // textAlternative reports whether an expansion may give its word instead of
 // the variable's value (${x:-w}, ${x-w}, ${x:=w}, ${x=w}, ${x:+w}, ${x+w}).
 func textAlternative(op syntax.ParExpOperator) bool {
@@ -823,17 +881,8 @@ func (w *walker) arrayPart(sc *scope, b *fieldBuilder, elems []word.Word, idx sy
 			b.has = false
 		}
 		return true
-	case l == "@" || l == "*" && !ctx.dq:
-		var jb fieldBuilder
-		for i, e := range elems {
-			if i > 0 {
-				jb.addLit(" ")
-			}
-			jb.addWord(e)
-		}
-		joined := jb.cur
-		w.addValue(sc, b, joined, ctx)
-		return true
+	case l == "@" || l == "*":
+		return w.addAll(sc, b, elems, l == "*", ctx)
 	case word.IsInteger(l):
 		n, err := strconv.Atoi(l)
 		if err != nil || n < 0 {
