@@ -12,7 +12,9 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -113,6 +115,21 @@ func newWorld(t *testing.T) *world {
 	return newWorldIn(t, "")
 }
 
+// killUnder kills the processes whose program lies under dir.
+func killUnder(dir string) {
+	procs, _ := os.ReadDir("/proc")
+	for _, p := range procs {
+		pid, err := strconv.Atoi(p.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", p.Name(), "exe"))
+		if err == nil && strings.HasPrefix(strings.TrimSuffix(exe, " (deleted)"), dir+"/") {
+			syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+}
+
 // newWorldIn makes the world in a new directory under base ("": the
 // test's temporary directory).
 func newWorldIn(t *testing.T, base string) *world {
@@ -135,6 +152,9 @@ func newWorldIn(t *testing.T, base string) *world {
 		must(t, err)
 		t.Logf("world kept in %s", root)
 	}
+	// A client may leave a daemon of its own behind (Codex's app server
+	// outlives its UI): whatever still runs from the world goes with it.
+	t.Cleanup(func() { killUnder(root) })
 	w := &world{t: t, root: root, home: filepath.Join(root, "home"), proj: filepath.Join(root, "proj"),
 		witness: filepath.Join(root, "witness"), tmp: filepath.Join(root, "tmp")}
 	for _, d := range []string{w.home, filepath.Join(w.proj, "bin"), w.witness, w.tmp, filepath.Join(w.home, ".config", "guard-exec")} {
