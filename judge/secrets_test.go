@@ -357,6 +357,11 @@ func TestSecretsThroughData(t *testing.T) {
 		"typeset -l x; x=.ENV; cat \"$x\"",
 		"f() { declare -gl y; }; f; y=.ENV; cat \"$y\"",
 		"if [ -n \"$Z\" ]; then declare -l v; fi; v=.ENV; cat \"$v\"",
+		// With nocaseglob a glob's letters match either case.
+		"shopt -s nocaseglob; cat .EN[V]",
+		"shopt -s nocaseglob; cat ~/.AW[S]/credentials",
+		"cat ~/.SS[H]/id_ed25519; shopt -s nocaseglob",
+		"shopt -s nocaseglob; cat .[[:upper:]]NV",
 		// -execdir runs in the directory of each file found.
 		"find ~/.ssh -execdir cat id_ed25519 \\;",
 		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",
@@ -383,6 +388,7 @@ func TestSecretsThroughData(t *testing.T) {
 		"a=(notes.txt src/main.go); cat ${a[*]}",
 		"IFS=/; set -- notes.txt src; cat $*",
 		"cat src/[[:alpha:]]*.go",
+		"shopt -s nocaseglob; cat SRC/*.GO",
 		"declare x=notes.txt; cat \"$x\"",
 		"mv src src2 && cat src2/main.go",
 		"tar czf /tmp/src.tgz src",

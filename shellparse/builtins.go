@@ -198,6 +198,9 @@ func (w *walker) shoptCmd(cmd *Cmd) {
 		if t, ok := a.Static(); (!ok || t == "dotglob") && !w.may.second {
 			w.may.dotglob = true // globs may match names starting with a dot
 		}
+		if t, ok := a.Static(); (!ok || t == "nocaseglob") && !w.may.second {
+			w.may.nocase = true // globs may match letters of either case
+		}
 		if t, ok := a.Static(); (!ok || t == "lastpipe") && !w.may.second {
 			w.may.lastpipe = true // a pipeline's last command may run in this shell
 		}

@@ -49,6 +49,7 @@ type mayState struct {
 	keyword  bool                // set -k (or a set argument not known here) anywhere
 	nullglob bool                // shopt -s nullglob or failglob anywhere
 	dotglob  bool                // shopt -s dotglob, or GLOBIGNORE set, anywhere (or inherited)
+	nocase   bool                // shopt -s nocaseglob anywhere (or inherited through BASHOPTS)
 	exportF  bool                // export -f, declare -fx or set -a anywhere
 	src      string              // the text being walked, for function bodies' text
 
@@ -189,8 +190,8 @@ func (m *mayState) decide() *mayState {
 	}
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
-		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.exportF || m.lastpipe || m.paramsDeferred
+		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred
 	next.written = make(map[string]bool, len(m.vars)+len(m.given))
 	for name := range m.given {
 		next.written[name] = true

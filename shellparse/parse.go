@@ -18,6 +18,7 @@ import (
 type walker struct {
 	opts       Options
 	globIgnore bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
+	nocaseEnv  bool // BASHOPTS in the environment turns nocaseglob on
 	res        *Result
 	via        []Step
 	pos        Pos
@@ -137,7 +138,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	}
 	*may = mayState{second: may.second, written: may.written, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
-		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, exportF: may.exportF && may.second,
+		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
@@ -167,6 +168,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 func newWalker(opts Options) *walker {
 	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
 	w.globIgnore = w.getenv("GLOBIGNORE") != ""
+	w.nocaseEnv = strings.Contains(w.getenv("BASHOPTS"), "nocaseglob")
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
 			w.localOnPath = true // "", ".", bin: the working directory's

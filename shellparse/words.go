@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
@@ -305,6 +306,9 @@ func sequenceLen(br *syntax.BraceExp) int {
 
 // globbed records what a glob word matches in the file system now.
 func (w *walker) globbed(sc *scope, f word.Word) word.Word {
+	if f.HasGlob() && (w.may.nocase || w.nocaseEnv) {
+		f = caseless(f)
+	}
 	if !f.HasGlob() || f.HasHole() || w.opts.Glob == nil || sc.noglob {
 		return f
 	}
@@ -322,6 +326,52 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 		f.Multi = true
 	}
 	return f
+}
+
+// caseless is a glob word as nocaseglob reads it: each letter of its
+// literal text either case (.EN[V] matches .env).
+func caseless(f word.Word) word.Word {
+	out := word.Word{Split: f.Split, Multi: f.Multi, Matches: f.Matches}
+	for _, s := range f.Segs {
+		if s.Kind == word.Class {
+			// [V] is [Vv]; a [:class:] inside is any character here.
+			if strings.Contains(s.Text, "[:") || strings.Contains(s.Text, "[=") || strings.Contains(s.Text, "[.") {
+				s = word.Seg{Kind: word.Quest}
+			} else {
+				neg := ""
+				if strings.HasPrefix(s.Text, "!") || strings.HasPrefix(s.Text, "^") {
+					neg, s.Text = s.Text[:1], s.Text[1:]
+				}
+				s.Text = neg + s.Text + swapCase(s.Text)
+			}
+		}
+		if s.Kind != word.Lit {
+			out.Segs = append(out.Segs, s)
+			continue
+		}
+		for _, r := range s.Text {
+			if l, u := unicode.ToLower(r), unicode.ToUpper(r); l != u && r < utf8.RuneSelf {
+				out.Segs = append(out.Segs, word.Seg{Kind: word.Class, Text: string(l) + string(u)})
+				continue
+			}
+			out.AddLit(string(r))
+		}
+	}
+	return out
+}
+
+// swapCase is s with each ASCII letter of the other case.
+func swapCase(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		switch {
+		case 'a' <= c && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case 'A' <= c && c <= 'Z':
+			b[i] = c - 'A' + 'a'
+		}
+	}
+	return string(b)
 }
 
 // globPattern renders a word as a filepath.Match pattern.
