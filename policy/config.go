@@ -207,6 +207,14 @@ func (f *File) rule(i int) *Rule {
 	return r
 }
 
+// decision is the decision of the file's i-th rule.
+func (f *File) decision(i int) Decision {
+	if f.simple != nil {
+		return f.simple[i].Decision
+	}
+	return f.rules[i].Decision
+}
+
 // line is the line of the file's i-th rule.
 func (f *File) line(i int) int {
 	if f.simple != nil {
@@ -565,7 +573,7 @@ func Build(src Sources) (*Policy, error) {
 			var r *Rule
 			if f.simple != nil && f.rules[i] == nil {
 				s := &f.simple[i]
-				if f.Layer == Project && !src.ProjectTrusted && s.Decision == Allow {
+				if f.Layer == Project && !src.ProjectTrusted && f.decision(i) == Allow {
 					continue
 				}
 				scratch = Rule{}
@@ -599,7 +607,7 @@ func Build(src Sources) (*Policy, error) {
 		if f.Layer == Project && !src.ProjectTrusted {
 			n := 0
 			for i := range f.count() {
-				if f.simple != nil && f.simple[i].Decision == Allow || f.simple == nil && f.rules[i].Decision == Allow {
+				if f.decision(i) == Allow {
 					n++
 				}
 			}

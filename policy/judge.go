@@ -599,11 +599,13 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 			eff := e
 			eff.Access = acc
 			paths := set.path
-			pol.candMu.Lock()
-			if own := pol.idx.pathRules(pol, eff); len(own) > 0 {
-				paths = append(own, set.path...)
+			if len(pol.idx.paths) > 0 { // set by Build, never changed: no lock to read
+				pol.candMu.Lock()
+				if own := pol.idx.pathRules(pol, eff); len(own) > 0 {
+					paths = append(own, set.path...)
+				}
+				pol.candMu.Unlock()
 			}
-			pol.candMu.Unlock()
 			ev := pol.aspect(p, paths, v, explain, eff.String, func(r *Rule) (word.Tri, bool) {
 				if !r.isPath() || onlyOwn && r.Layer == Builtin {
 					return word.No, false

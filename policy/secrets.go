@@ -648,18 +648,10 @@ func onlyFindOutput(p *Part, e Effect) bool {
 		return false // another value known only at run time
 	}
 	for _, l := range p.Via {
-		if l.Kind != "find output" {
-			continue
+		if l.Kind == "find output" {
+			_, known := startingPoints(p, l.Argv)
+			return known
 		}
-		for _, a := range l.Argv[1:] {
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
-				break
-			}
-			if !filepath.IsAbs(a) && (p.Cwd.Unknown || len(p.Cwd.Dirs) == 0) {
-				return false // a starting point not known here
-			}
-		}
-		return true
 	}
 	return false
 }
@@ -956,23 +948,35 @@ func findSeeks(p *Part, ok func(string) bool, samples ...string) bool {
 func findRootsOf(p *Part) []string {
 	var out []string
 	for _, l := range p.Via {
-		if !strings.HasPrefix(l.Kind, "find ") {
-			continue
-		}
-		for _, a := range l.Argv[1:] {
-			if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
-				break
-			}
-			if !filepath.IsAbs(a) {
-				if len(p.Cwd.Dirs) == 0 {
-					continue
-				}
-				a = filepath.Join(p.Cwd.Dirs[0], a)
-			}
-			out = append(out, filepath.Clean(a))
+		if strings.HasPrefix(l.Kind, "find ") {
+			roots, _ := startingPoints(p, l.Argv)
+			out = append(out, roots...)
 		}
 	}
 	return out
+}
+
+// startingPoints are the starting points a find's argv names, made
+// absolute against each directory p may run in; known is false when one
+// is relative to a directory not known here (it is then left out).
+func startingPoints(p *Part, argv []string) (roots []string, known bool) {
+	known = true
+	for _, a := range argv[1:] {
+		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+			break
+		}
+		if filepath.IsAbs(a) {
+			roots = append(roots, filepath.Clean(a))
+			continue
+		}
+		if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
+			known = false
+		}
+		for _, d := range p.Cwd.Dirs {
+			roots = append(roots, filepath.Join(d, a))
+		}
+	}
+	return roots, known
 }
 
 // systemSecretRead matches reads of systemSecrets, and recursive reads of

@@ -479,10 +479,9 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 	if digitVars(name) {
 		return word.Word{Segs: []word.Seg{{Kind: word.Digits, Text: "$" + name}}}, false
 	}
-	// The environment's value, unless the text gives the name one
-	// somewhere (a trap handler, a function), or it is the working
-	// directory where that is data.
-	data = sc.may.wrote(name) || bashSetsFromText(name) || name == "PWD" && sc.cwd.Data
+	// The environment's value, unless the text may give it one
+	// (textValue: a trap handler, a function, bash itself).
+	data = sc.textValue(name)
 	return unknown(), false
 }
 
