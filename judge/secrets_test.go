@@ -1,10 +1,12 @@
 package judge_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -941,6 +943,94 @@ func TestSecretsPythonPaths(t *testing.T) {
 		res := judge.Judge(pol, judge.Request{Source: c.cmd, Cwd: proj, Getenv: getenv, Params: []string{"bash"}, Python: an})
 		if res.Decision != c.want {
 			t.Errorf("%q → %s (%s), want %s", c.cmd, res.Decision, res.Reason, c.want)
+		}
+	}
+}
+
+// Python's names whose values the analysis knows: a path is a literal
+// when every binding of the name, and every call of the function whose
+// parameter it is, gives one; anything that may give it another value
+// (in this file or in a module it imports) leaves it data.
+func TestSecretsPythonNames(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
+	}
+	pol, _, home, proj := secretWorld(t, nil)
+	getenv := func(k string) string {
+		switch k {
+		case "HOME":
+			return home
+		case "PATH":
+			return filepath.Dir(py)
+		}
+		return ""
+	}
+	an := &pycode.Analyser{Getenv: getenv}
+	secret := strconv.Quote(home + "/.aws/credentials")
+	reader := "def r(f):\n    return open(f).read()\n"
+	for i, c := range []struct {
+		files map[string]string // the first is run, the others it may import
+		args  string
+		want  string
+	}{
+		// Values known, and a secret among them.
+		{map[string]string{"s.py": "p = " + secret + "\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": reader + "r('notes.txt')\nr(" + secret + ")\n"}, "", "ask"},
+		{map[string]string{"s.py": "d = " + strconv.Quote(home) + "\nprint(open(f'{d}/.aws/credentials').read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "d = " + strconv.Quote(home) + "\nprint(open(d + '/.aws/credentials').read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "def r(f=" + secret + "):\n    return open(f).read()\nr()\n"}, "", "ask"},
+		{map[string]string{"s.py": reader + "r(f=" + secret + ")\n"}, "", "ask"},
+		{map[string]string{"s.py": "def r(f):\n    return open(f).read()\ndef q(g):\n    return r(g)\nq(" + secret + ")\n"}, "", "ask"},
+		// A binding whose value is not known here.
+		{map[string]string{"s.py": "p = 'notes.txt'\nfor p in [" + secret + "]:\n    pass\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "p = " + strconv.Quote(home) + "\np += '/.aws/credentials'\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "p = 'notes.txt'\ndef g():\n    global p\n    p = input()\ng()\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "x, p = 1, " + secret + "\nif x: p = 'notes.txt'\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "p = 'notes.txt'\nif (p := input()):\n    pass\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "p = 'notes.txt'\nmatch " + secret + ":\n    case p:\n        pass\nprint(open(p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "p = 'notes.txt'\ntry:\n    1/0\nexcept Exception as p:\n    pass\nprint(open(p).read())\n"}, "", "ask"},
+		// A function called where its arguments are not all seen.
+		{map[string]string{"s.py": reader + "r('notes.txt')\nlist(map(r, [" + secret + "]))\n"}, "", "ask"},
+		{map[string]string{"s.py": "def deco(fn):\n    return lambda *a: fn(" + secret + ")\n@deco\n" + reader + "r('notes.txt')\n"}, "", "ask"},
+		{map[string]string{"s.py": reader + "a = [" + secret + "]\nr(*a)\nr('notes.txt')\n"}, "", "ask"},
+		{map[string]string{"s.py": reader + "r(**{'f': " + secret + "})\nr('notes.txt')\n"}, "", "ask"},
+		{map[string]string{"s.py": "class C:\n    def r(self, f):\n        return open(f).read()\nC().r(" + secret + ")\n"}, "", "ask"},
+		{map[string]string{"s.py": reader + "r('notes.txt')\nr2 = r\nr2(" + secret + ")\n"}, "", "ask"},
+		{map[string]string{"s.py": reader + "r('notes.txt')\nr = lambda f: open(" + secret + ").read()\n"}, "", "ask"},
+		// Another module can call a module's functions and set its names.
+		{map[string]string{"s.py": "import helper\nprint(helper.r(" + secret + "))\n", "helper.py": reader + "r('notes.txt')\n"}, "", "ask"},
+		{map[string]string{"s.py": "import helper\nP = 'notes.txt'\nprint(open(P).read())\n", "helper.py": "import s\ns.P = " + secret + "\n"}, "", "ask"},
+		{map[string]string{"s.py": "import helper\n" + reader + "r('notes.txt')\n", "helper.py": "import s\nprint(s.r(" + secret + "))\n"}, "", "ask"},
+		// sys.argv changed or passed around: which word is read is not known.
+		{map[string]string{"s.py": "import sys\nsys.argv.pop(1)\nprint(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\na = sys.argv\na.pop(1)\nprint(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\nfrom sys import argv\nargv.pop(1)\nprint(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\ngetattr(sys, 'arg' + 'v').pop(1)\nprint(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\ndef len(x):\n    x.pop(1)\nlen(sys.argv)\nprint(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys, helper\nprint(open(sys.argv[1]).read())\n", "helper.py": "import sys\nsys.argv.pop(1)\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\nf = sys.argv[1]\nprint(open(f).read())\n"}, "~/.aws/credentials", "ask"},
+		// Known, and not a secret.
+		{map[string]string{"s.py": "p = 'notes.txt'\nprint(open(p).read())\n"}, "", "allow"},
+		{map[string]string{"s.py": reader + "r('notes.txt')\nr('README.md')\n"}, "", "allow"},
+		{map[string]string{"s.py": "def parse(n):\n    with open(f'maze_{n}_out.txt') as f:\n        return f.read()\nparse(1)\nparse(2)\n"}, "", "allow"},
+		{map[string]string{"s.py": "import sys\nif len(sys.argv) > 1:\n    print(open(sys.argv[1]).read())\n"}, "notes.txt", "allow"},
+		{map[string]string{"s.py": "import sys\nf = sys.argv[1]\nprint(open(f).read())\n"}, "notes.txt", "allow"},
+		{map[string]string{"s.py": "BASE = 'data'\ndef load(name, ext='.csv'):\n    return open(BASE + '/' + name + ext).read()\nload('a')\nload('b', ext='.json')\n"}, "", "allow"},
+	} {
+		dir := filepath.Join(proj, fmt.Sprintf("case%d", i))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for name, text := range c.files {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		cmd := strings.TrimSpace("python3 s.py " + c.args)
+		res := judge.Judge(pol, judge.Request{Source: cmd, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
+		if res.Decision != c.want {
+			t.Errorf("case %d %q with %q → %s (%s), want %s", i, cmd, c.files["s.py"], res.Decision, res.Reason, c.want)
 		}
 	}
 }

@@ -8,9 +8,7 @@ LIMIT = 20000
 def lit(n):
     if isinstance(n, ast.Name):
         return {"dyn": True, "name": n.id}
-    if (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "argv"
-            and isinstance(n.value.value, ast.Name) and n.value.value.id == "sys"
-            and isinstance(n.slice, ast.Constant) and type(n.slice.value) is int and n.slice.value >= 0):
+    if argv_index(n) is not None:
         # sys.argv[N]: the command's argument, when pycode knows them and
         # sys is the module.
         return {"dyn": True, "argv": n.slice.value}
@@ -25,6 +23,286 @@ def lit(n):
     if isinstance(v, bytes):
         return {"v": v.decode("latin-1"), "bytes": True}
     return {"dyn": True, "const": True}
+
+def argv_index(n):
+    if (isinstance(n, ast.Subscript) and isinstance(n.value, ast.Attribute) and n.value.attr == "argv"
+            and isinstance(n.value.value, ast.Name) and n.value.value.id == "sys"
+            and isinstance(n.slice, ast.Constant) and type(n.slice.value) is int and n.slice.value >= 0):
+        return n.slice.value
+    return None
+
+# Values of names. A name's value is known only when every binding of it
+# anywhere in the text (all scopes taken as one, which can only add
+# values) gives a value known here: a literal, another such name, an
+# f-string or + of them, a function parameter whose every call passes
+# one. Any other binding (a loop, with, import, augmented assignment,
+# del, a lambda's parameter, a function passed around or decorated, a
+# method) makes it unknown, and so do exec, eval, globals and the like
+# (pycode asks about those anyway). pycode takes these values only for
+# the code it was given, and only when no other module imports it: a
+# module's names and functions can be set and called from elsewhere.
+MAX_ALTS = 16
+DYNAMIC = {"exec", "eval", "compile", "globals", "locals", "vars", "setattr", "delattr", "__import__",
+           "__builtins__", "__dict__"}
+
+class Names:
+    def __init__(self, tree):
+        self.parent = {}
+        for n in ast.walk(tree):
+            for c in ast.iter_child_nodes(n):
+                self.parent[c] = n
+        self.exprs = {}    # name -> value expressions bound to it
+        self.unknown = set()
+        self.params = {}   # name -> [(def, arg)]
+        self.defs = {}     # name -> [def]
+        self.kinds = {}    # name -> number of bindings
+        self.calls = {}    # name -> [Call]
+        self.passed = set()  # names used other than as a call's function
+        self.off = False
+        self.stack = set()
+        self.memo = {}
+        for n in ast.walk(tree):
+            self.bind(n)
+        for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
+                if n.id in DYNAMIC:
+                    self.off = True
+                p = self.parent.get(n)
+                if isinstance(p, ast.Call) and p.func is n:
+                    self.calls.setdefault(n.id, []).append(p)
+                else:
+                    self.passed.add(n.id)
+            elif isinstance(n, ast.Attribute) and n.attr in DYNAMIC:
+                self.off = True
+            elif isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names):
+                self.off = True
+
+    def count(self, name):
+        self.kinds[name] = self.kinds.get(name, 0) + 1
+
+    def bind(self, n):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, (ast.Store, ast.Del)):
+            self.count(n.id)
+            p = self.parent.get(n)
+            if isinstance(p, ast.Assign) and any(t is n for t in p.targets):
+                self.exprs.setdefault(n.id, []).append(p.value)
+            elif isinstance(p, ast.AnnAssign) and p.target is n and p.value is not None:
+                self.exprs.setdefault(n.id, []).append(p.value)
+            elif isinstance(p, ast.NamedExpr) and p.target is n:
+                self.exprs.setdefault(n.id, []).append(p.value)
+            else:
+                self.unknown.add(n.id)
+        elif isinstance(n, (ast.Import, ast.ImportFrom)):
+            for a in n.names:
+                name = a.asname or a.name.split(".")[0]
+                self.count(name)
+                self.unknown.add(name)
+        elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            self.count(n.name)
+            self.unknown.add(n.name)
+            self.defs.setdefault(n.name, []).append(n)
+        elif isinstance(n, ast.ClassDef):
+            self.count(n.name)
+            self.unknown.add(n.name)
+        elif isinstance(n, ast.arg):
+            args = self.parent.get(n)
+            d = self.parent.get(args)
+            if (isinstance(d, (ast.FunctionDef, ast.AsyncFunctionDef)) and args is d.args
+                    and n is not args.vararg and n is not args.kwarg):
+                self.params.setdefault(n.arg, []).append((d, n))
+            else:
+                self.unknown.add(n.arg)
+        elif isinstance(n, ast.ExceptHandler) and n.name:
+            self.unknown.add(n.name)
+        elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
+            self.unknown.add(n.name)
+        elif isinstance(n, ast.MatchMapping) and n.rest:
+            self.unknown.add(n.rest)
+        elif type(n).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):
+            self.unknown.add(n.name)
+
+    def name(self, name):
+        # The values of a name, or None when one is not known here.
+        if self.off or name in self.unknown or name in self.stack:
+            return None
+        if name in self.memo:
+            return self.memo[name]
+        self.stack.add(name)
+        try:
+            out = []
+            for e in self.exprs.get(name, []):
+                vs = self.value(e)
+                if vs is None:
+                    return None
+                out += vs
+            for d, a in self.params.get(name, []):
+                vs = self.param(d, a)
+                if vs is None:
+                    return None
+                out += vs
+            if not out:
+                return None  # never bound here: a builtin, or not known
+            out = dedupe(out)
+            if len(out) > MAX_ALTS:
+                return None
+            self.memo[name] = out
+            return out
+        finally:
+            self.stack.discard(name)
+
+    def param(self, d, a):
+        # Every value a parameter gets: the function must be called only
+        # by its name, directly, where the arguments are seen.
+        if (self.kinds.get(d.name) != 1 or d.decorator_list or d.name in self.passed
+                or isinstance(self.parent.get(d), ast.ClassDef)):
+            return None
+        args = d.args
+        pos = list(args.posonlyargs) + list(args.args)
+        out = []
+        for c in self.calls.get(d.name, []):
+            if any(isinstance(x, ast.Starred) for x in c.args) or any(k.arg is None for k in c.keywords):
+                return None
+            given = None
+            if a in pos:
+                i = pos.index(a)
+                if i < len(c.args):
+                    given = c.args[i]
+                else:
+                    for k in c.keywords:
+                        if k.arg == a.arg:
+                            if a in args.posonlyargs:
+                                return None
+                            given = k.value
+                    if given is None:
+                        j = i - (len(pos) - len(args.defaults))
+                        if j < 0:
+                            continue  # a TypeError: the call does not run
+                        given = args.defaults[j]
+            else:
+                for k in c.keywords:
+                    if k.arg == a.arg:
+                        given = k.value
+                if given is None:
+                    given = args.kw_defaults[args.kwonlyargs.index(a)]
+                    if given is None:
+                        continue  # a TypeError
+            vs = self.value(given)
+            if vs is None:
+                return None
+            out += vs
+        return out
+
+    def value(self, e):
+        # The values of an expression: lit dicts, or None.
+        if isinstance(e, ast.Constant):
+            if isinstance(e.value, (str, int, float, bool)) or e.value is None:
+                return [{"v": e.value}]
+            return None
+        if isinstance(e, ast.Name):
+            return self.name(e.id)
+        if argv_index(e) is not None:
+            return [{"dyn": True, "argv": e.slice.value}]
+        if isinstance(e, ast.JoinedStr):
+            outs = [""]
+            for part in e.values:
+                if isinstance(part, ast.Constant) and isinstance(part.value, str):
+                    texts = [part.value]
+                elif isinstance(part, ast.FormattedValue):
+                    texts = self.formatted(part)
+                    if texts is None:
+                        return None
+                else:
+                    return None
+                outs = [o + t for o in outs for t in texts]
+                if len(outs) > MAX_ALTS:
+                    return None
+            return [{"v": o} for o in outs]
+        if isinstance(e, ast.BinOp) and isinstance(e.op, ast.Add):
+            l, r = self.value(e.left), self.value(e.right)
+            if l is None or r is None:
+                return None
+            outs = []
+            for x in l:
+                for y in r:
+                    if not isinstance(x.get("v"), str) or not isinstance(y.get("v"), str) or x.get("dyn") or y.get("dyn"):
+                        return None
+                    outs.append({"v": x["v"] + y["v"]})
+            return outs if len(outs) <= MAX_ALTS else None
+        return None
+
+    def formatted(self, part):
+        vs = self.value(part.value)
+        if vs is None:
+            return None
+        spec = ""
+        if part.format_spec is not None:
+            if not all(isinstance(x, ast.Constant) and isinstance(x.value, str) for x in part.format_spec.values):
+                return None
+            spec = "".join(x.value for x in part.format_spec.values)
+        out = []
+        for v in vs:
+            if v.get("dyn"):
+                return None
+            x = v["v"]
+            try:
+                x = {-1: lambda y: y, 115: str, 114: repr, 97: ascii}[part.conversion](x)
+                out.append(format(x, spec))  # values are str, int, float, bool, None: no code of the text runs
+            except Exception:
+                return None
+        return out
+
+def dedupe(vs):
+    seen, out = set(), []
+    for v in vs:
+        k = json.dumps(v, sort_keys=True)
+        if k not in seen:
+            seen.add(k)
+            out.append(v)
+    return out
+
+def alts(n):
+    # The values an argument may have: more than one when a name's
+    # bindings give several.
+    if names is not None and not isinstance(n, ast.Constant):
+        vs = names.value(n)
+        if vs is not None:
+            out = []
+            for v in vs:
+                v = dict(v, res=True)
+                if isinstance(n, ast.Name):
+                    v["name"] = n.id
+                out.append(v)
+            return out
+    return [lit(n)]
+
+def argv_stable(tree):
+    # Whether sys.argv[N] is the command's Nth word: nothing changes or
+    # passes around the list, or names it in a string (getattr, exec).
+    ok = set()
+    for n in ast.walk(tree):
+        if argv_index(n) is not None and isinstance(n.ctx, ast.Load):
+            ok.add(n.value)
+        elif (isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "len" and len(n.args) == 1
+              and not n.keywords and isinstance(n.args[0], ast.Attribute) and n.args[0].attr == "argv"):
+            ok.add(n.args[0])
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Attribute) and n.attr == "argv" and n not in ok:
+            return False
+        if isinstance(n, ast.ImportFrom) and any(a.name in ("argv", "*") for a in n.names):
+            return False
+        if isinstance(n, ast.Constant) and isinstance(n.value, (str, bytes)) and ("argv" in n.value if isinstance(n.value, str) else b"argv" in n.value):
+            return False
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == "len":
+            return False
+        if isinstance(n, ast.Name) and n.id == "len" and not isinstance(n.ctx, ast.Load):
+            return False
+        if isinstance(n, ast.arg) and n.arg == "len":
+            return False
+        if isinstance(n, ast.alias) and (n.asname or n.name) == "len":
+            return False
+    return True
+
+names = None
 
 def chain(n):
     parts = []
@@ -50,17 +328,32 @@ def add(kind, d):
     else:
         out["truncated"] = True
 
-def callinfo(c):
+def callinfos(c):
+    # One fact for each combination of the values its arguments may have.
     ch, base = chain(c.func)
-    d = {"chain": ch, "line": c.lineno,
-         "args": [lit(a) for a in c.args if not isinstance(a, ast.Starred)],
-         "kw": {k.arg: lit(k.value) for k in c.keywords if k.arg is not None},
-         "star": any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)}
-    if base is not None:
-        d["on"] = type(base).__name__
-        if isinstance(base, ast.Call):
-            d["recv"] = callinfo(base)
-    return d
+    args = [a for a in c.args if not isinstance(a, ast.Starred)]
+    kws = [k for k in c.keywords if k.arg is not None]
+    combos = [([], {})]
+    for a in args:
+        combos = [(xs + [v], kw) for xs, kw in combos for v in alts(a)]
+    for k in kws:
+        combos = [(xs, dict(kw, **{k.arg: v})) for xs, kw in combos for v in alts(k.value)]
+    if len(combos) > MAX_ALTS:
+        combos = [([lit(a) for a in args], {k.arg: lit(k.value) for k in kws})]
+    recvs = [None]
+    if isinstance(base, ast.Call):
+        recvs = callinfos(base)
+    out = []
+    for xs, kw in combos:
+        for r in recvs:
+            d = {"chain": ch, "line": c.lineno, "args": xs, "kw": kw,
+                 "star": any(isinstance(a, ast.Starred) for a in c.args) or any(k.arg is None for k in c.keywords)}
+            if base is not None:
+                d["on"] = type(base).__name__
+                if r is not None:
+                    d["recv"] = r
+            out.append(d)
+    return out[:MAX_ALTS * MAX_ALTS]
 
 class V(ast.NodeVisitor):
     def visit_Import(self, n):
@@ -71,7 +364,8 @@ class V(ast.NodeVisitor):
             add("imports", {"module": n.module or "", "name": a.name, "as": a.asname, "line": n.lineno, "level": n.level})
     def visit_Call(self, n):
         n.func._callee = True
-        add("calls", callinfo(n))
+        for d in callinfos(n):
+            add("calls", d)
         self.generic_visit(n)
     def visit_Attribute(self, n):
         ch, base = chain(n)
@@ -120,6 +414,8 @@ try:
         if enc not in ("utf-8", "utf-8-sig", "iso-8859-1", "ascii"):
             raise SyntaxError("the code declares the encoding %s, which the guard does not read" % enc)
     tree = ast.parse(src, filename="<code>")
+    out["argv_stable"] = argv_stable(tree)
+    names = Names(tree)
     V().visit(tree)
     out["ok"] = True
 except SyntaxError as e:

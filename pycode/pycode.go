@@ -145,7 +145,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 		return res
 	}
 	if src.Module != "" {
-		probe := &state{dirs: append([]string{src.Dir}, src.PathDirs...)}
+		probe := &state{shared: &shared{}, dirs: append([]string{src.Dir}, src.PathDirs...)}
 		if _, kind := probe.moduleFiles(src.Module, true); kind == notFound {
 			res.NotLocal = true
 			a.moduleShadows(src, res)
@@ -158,7 +158,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 		return res
 	}
 	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{},
-		exports: map[string]map[string][]binding{}, argv: src.Argv}
+		exports: map[string]map[string][]binding{}, argv: src.Argv, shared: &shared{}}
 	code, file := src.Code, ""
 	switch {
 	case src.Module != "":
@@ -209,6 +209,7 @@ func (a *Analyser) Analyse(src Source) *Result {
 	}
 	if file != "" {
 		st.visited[file] = true
+		st.main = realOrSame(file)
 	}
 	f, err := a.parse(interp, code, src.Inline && src.Code != "")
 	if err != nil {
@@ -219,6 +220,9 @@ func (a *Analyser) Analyse(src Source) *Result {
 	st.shadows(f, file, src.PathDirs)
 	if st.envChanged && len(res.Commands) > 0 {
 		st.ask("changes the environment (os.environ) of the commands it runs")
+	}
+	if st.argvUsed && st.argvUnstable {
+		st.ask("changes sys.argv or passes it around, so the guard cannot tell which of the command's words the code reads")
 	}
 	return res
 }
@@ -237,7 +241,7 @@ func (a *Analyser) moduleShadows(src Source, res *Result) {
 	}
 	st := &state{a: a, interp: interp, res: res, visited: map[string]bool{}, asked: map[string]bool{},
 		exports: map[string]map[string][]binding{}, dirs: append([]string{src.Dir}, src.PathDirs...),
-		stdlib: map[string]bool{}}
+		stdlib: map[string]bool{}, shared: &shared{}}
 	for _, m := range f.Stdlib {
 		st.stdlib[m] = true
 	}
@@ -245,18 +249,33 @@ func (a *Analyser) moduleShadows(src Source, res *Result) {
 }
 
 type state struct {
-	a          *Analyser
-	interp     string
-	dirs       []string
-	res        *Result
-	visited    map[string]bool
-	asked      map[string]bool
-	envChanged bool
-	stdlib     map[string]bool // the interpreter's standard library's top-level names
+	a       *Analyser
+	interp  string
+	dirs    []string
+	res     *Result
+	visited map[string]bool
+	asked   map[string]bool
+	*shared
+	stdlib map[string]bool // the interpreter's standard library's top-level names
 	// exports are the names each project module binds to modules.
 	exports map[string]map[string][]binding
 	inPkg   bool     // dirs is a package's directory (relative imports)
 	argv    []string // Source.Argv
+}
+
+// shared is what the analysis of every file of one run learns about the
+// whole program.
+type shared struct {
+	envChanged bool
+	// main is the file of the code the command runs ("" for -c and
+	// stdin); mainImported: a module of the project imports it, so its
+	// names can be set and its functions called from there.
+	main         string
+	mainImported bool
+	// argvUsed: a sys.argv[N] was taken as the command's word; a file
+	// where sys.argv may change or be passed around makes that unsound
+	// (argvUnstable).
+	argvUsed, argvUnstable bool
 }
 
 // localBinding is what a name bound to a project module stands for.
@@ -531,6 +550,9 @@ func realOrSame(file string) string {
 
 // follow judges a project module the code imports.
 func (st *state) follow(file string, depth int) {
+	if st.main != "" && realOrSame(file) == st.main {
+		st.mainImported = true
+	}
 	if st.visited[file] {
 		return
 	}
@@ -711,7 +733,7 @@ func (st *state) judge(f *facts, file string, depth int) {
 			for i := 1; i < im.Level; i++ {
 				base = filepath.Dir(base)
 			}
-			sub := &state{a: st.a, interp: st.interp, dirs: []string{base}, res: st.res, visited: st.visited, asked: st.asked,
+			sub := &state{a: st.a, interp: st.interp, dirs: []string{base}, res: st.res, visited: st.visited, asked: st.asked, shared: st.shared,
 				exports: st.exports, stdlib: st.stdlib, inPkg: true}
 			targets := []string{mod}
 			if mod == "" {
@@ -863,9 +885,35 @@ func (st *state) judge(f *facts, file string, depth int) {
 			}
 		}
 	}
+	if !f.ArgvStable {
+		st.argvUnstable = true
+	}
 	for _, c := range f.Calls {
+		if depth > 0 || st.mainImported {
+			// The values the analysis found for names hold only for the
+			// code the command runs, where every binding and call is seen.
+			c = unresolved(c)
+		}
 		st.call(c, binds)
 	}
+}
+
+// unresolved is c with the arguments whose values came from names (lit.Res)
+// known only at run time again.
+func unresolved(c *call) *call {
+	cp := *c
+	cp.Args = make([]lit, len(c.Args))
+	for i, a := range c.Args {
+		cp.Args[i] = a.unresolved()
+	}
+	cp.Kw = make(map[string]lit, len(c.Kw))
+	for k, a := range c.Kw {
+		cp.Kw[k] = a.unresolved()
+	}
+	if c.Recv != nil {
+		cp.Recv = unresolved(c.Recv)
+	}
+	return &cp
 }
 
 // envRead reports a read of the environment as the command that prints
@@ -1163,6 +1211,7 @@ func (st *state) withArgv(c *call, binds map[string][]binding) *call {
 			out = &cp
 		}
 		out.Args[i] = lit{V: st.argv[*a.Argv]}
+		st.argvUsed = true
 	}
 	if out == nil {
 		return c

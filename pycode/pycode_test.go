@@ -76,7 +76,9 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import os\nk = 'A'\nprint(os.environ[k])", cmds: "printenv"},
 		{code: "import os\nprint(sorted(os.environ.keys()))"},
 		// Hiding a call.
-		{code: "import os\ngetattr(os, 'sys'+'tem')('id')", ask: "getattr with a name built at run time"},
+		{code: "import os\ngetattr(os, input())('id')", ask: "getattr with a name built at run time"},
+		{code: "import os\ngetattr(os, 'sys'+'tem')('id')", ask: "uses os.system other than by calling it"},
+		{code: "import os\nn = 'sys'\nn += 'tem'\ngetattr(os, n)('id')", ask: "getattr with a name built at run time"},
 		{code: "import os\ngetattr(os, 'system')('id')", ask: "uses os.system other than by calling it"},
 		{code: "__import__('os').system('id')", ask: "__import__"},
 		{code: "import importlib\nimportlib.import_module('os')", ask: "imports importlib"},

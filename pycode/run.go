@@ -34,7 +34,10 @@ type facts struct {
 	// runs (sitecustomize, what .pth files import); nil: not known.
 	Startup []string `json:"startup"`
 	Trunc   bool     `json:"truncated"`
-	Imports []struct {
+	// ArgvStable: nothing in the code changes sys.argv or passes it
+	// around, so sys.argv[N] is the command's word N.
+	ArgvStable bool `json:"argv_stable"`
+	Imports    []struct {
 		Module string  `json:"module"`
 		Name   *string `json:"name"`
 		As     *string `json:"as"`
@@ -90,6 +93,16 @@ type lit struct {
 	Name  string `json:"name"` // a plain name, when the argument is one
 	Bytes bool   `json:"bytes"`
 	Argv  *int   `json:"argv"` // sys.argv[N], when the argument is that
+	// Res: the value is what the analysis found a name (or an f-string of
+	// names) to hold, one of the values it may have (see analyse.py).
+	Res bool `json:"res"`
+}
+
+func (l lit) unresolved() lit {
+	if !l.Res {
+		return l
+	}
+	return lit{Dyn: true, Name: l.Name}
 }
 
 func (l lit) str() (string, bool) {
