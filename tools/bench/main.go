@@ -81,11 +81,6 @@ func run(n int, cmd string, lines int) error {
 	if out, err := b.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the exec-only wrapper: %v\n%s", err, out)
 	}
-	for _, p := range []string{guard, wrapper} {
-		if err := settle(p); err != nil {
-			return err
-		}
-	}
 	env := append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "GUARD_EXEC_SESSION=bench")
 	// A configuration like the one guard-exec init writes for a Go and
 	// Node project, with a few rules of the user's own.

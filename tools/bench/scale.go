@@ -100,16 +100,6 @@ func scaleBench(n int, scriptsOnly, hookOnly bool, old string) error {
 	if out, err := exec.Command("./build", guard).CombinedOutput(); err != nil {
 		return fmt.Errorf("building guard-exec with ./build (run from the repository root): %v\n%s", err, out)
 	}
-	if old != "" {
-		copied := filepath.Join(dir, "old-guard-exec")
-		if err := copyFile(old, copied); err != nil {
-			return err
-		}
-		old = copied
-	}
-	if err := settle(guard); err != nil {
-		return err
-	}
 	base := append(os.Environ(), "XDG_STATE_HOME="+filepath.Join(dir, "state"), "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"GUARD_EXEC_SESSION=bench", "TMPDIR="+dir)
 
@@ -213,17 +203,11 @@ func hookBench(dir string, n int, guard, baseGuard string, base []string) error 
 	if out, err := b.CombinedOutput(); err != nil {
 		return fmt.Errorf("building the minimal hook: %v\n%s", err, out)
 	}
-	if err := settle(hook); err != nil {
-		return err
-	}
 	// The same minimal hook with the guard's packages linked in, built as
 	// ./build builds the guard: what their initialisation and the larger
 	// binary cost before any work.
 	linked := filepath.Join(dir, "linked-hook")
 	if err := buildLinkedHook(linked); err != nil {
-		return err
-	}
-	if err := settle(linked); err != nil {
 		return err
 	}
 	in := `{"session_id":"bench","cwd":"` + dir + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la | grep x"}}`
@@ -270,26 +254,4 @@ func buildLinkedHook(out string) error {
 		return fmt.Errorf("building the hook with the guard's packages linked: %v\n%s", err, o)
 	}
 	return nil
-}
-
-// settle rewrites a program the linker just wrote with a plain copy. How
-// a file was written decides how the kernel holds it in the page cache,
-// and that alone changed a hook's start by a fifth here (the linker's
-// writes through a mapping left the guard 0.9 ms slower than a copy of
-// the same bytes): every program timed side by side is written alike,
-// as an installed copy would be.
-func settle(path string) error {
-	tmp := path + ".copy"
-	if err := copyFile(path, tmp); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-func copyFile(from, to string) error {
-	b, err := os.ReadFile(from)
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(to, b, 0o755)
 }
