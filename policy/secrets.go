@@ -1,11 +1,10 @@
 package policy
 
 import (
+	"io/fs"
 	"os"
 	"os/user"
-	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -810,8 +809,18 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 			if tail, ok := literalTail(e.Written); ok && envFile(filepath.Base(tail)) {
 				return word.Maybe
 			}
-			if pathFromFind(p, e) && findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
-				return word.Maybe // find -execdir: the directory is not known
+			if !pathFromFind(p, e) {
+				return word.No
+			}
+			if last, ok := writtenName(e); ok {
+				// find -execdir cat .env: that name wherever find goes.
+				if envFile(last) {
+					return word.Maybe
+				}
+				return word.No
+			}
+			if findMayGive(p, dotenvSamples...) && dotenvBelow(p) {
+				return word.Maybe // a file find found (-exec cat {}, xargs)
 			}
 			return word.No
 		}
@@ -848,7 +857,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 			if tail, ok := literalTail(e.Path.String()); ok && envFile(filepath.Base(tail)) {
 				return t
 			}
-			if findSeeks(p, envFile, ".env", ".env.local", ".envrc") {
+			if findMayGive(p, dotenvSamples...) && dotenvBelow(p) {
 				return word.Maybe
 			}
 			return word.No
@@ -902,46 +911,85 @@ func mayBeDotfile(w word.Word) bool {
 	return true
 }
 
-// findSeeks reports whether a part run by find -exec (or -execdir, -ok)
-// gets files whose names a name test of that find lets through and ok
-// accepts, trying the sample names: find . -name '.env*' -exec cat {} +.
-func findSeeks(p *Part, ok func(string) bool, samples ...string) bool {
+// dotenvSamples are names of dotenv files that a find's name tests are
+// tried on (findMayGive).
+var dotenvSamples = []string{".env", ".env.local", ".envrc", ".env.production", ".env.development"}
+
+// findMayGive reports whether a part run by find (-exec, -execdir, -ok,
+// or xargs reading find's output) may get a file of one of the sample
+// names: unless the find's expression keeps every such file from its
+// actions (argspec.FindMayName), find . -type f | xargs cat reads the
+// project's .env, and find . -name '*.py' | xargs cat does not. A find
+// whose words are not all known text (-name "$p") may give anything.
+func findMayGive(p *Part, samples ...string) bool {
 	for _, l := range p.Via {
 		if !strings.HasPrefix(l.Kind, "find ") {
 			continue
 		}
-		for i := 1; i+1 < len(l.Argv); i++ {
-			test, pat := l.Argv[i], l.Argv[i+1]
-			for _, name := range samples {
-				if !ok(name) {
-					continue
-				}
-				switch test {
-				case "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename":
-					subject, pt := name, pat
-					if strings.HasPrefix(test, "-i") {
-						subject, pt = strings.ToLower(subject), strings.ToLower(pt)
-					}
-					if !strings.HasSuffix(test, "name") || test == "-wholename" || test == "-iwholename" {
-						subject = "./x/" + subject
-					}
-					if m, err := path.Match(pt, subject); err != nil || m {
-						return true
-					}
-					if strings.Contains(pt, "/") && strings.HasSuffix(pt, subject[strings.LastIndexByte(subject, '/')+1:]) {
-						return true
-					}
-				case "-regex", "-iregex":
-					re, err := regexp.Compile("(?s)^(" + pat + ")$")
-					if err != nil || re.MatchString("./x/"+name) {
-						return true
-					}
-				}
+		if !l.Static {
+			return true
+		}
+		for _, name := range samples {
+			if argspec.FindMayName(l.Argv, name) {
+				return true
 			}
 		}
 	}
 	return false
 }
+
+// writtenName returns the name a path ends in when the command wrote it
+// (find -execdir cat x reads x wherever find goes); not when it may be
+// one find gives (find -exec cat {}, xargs's input) or another value.
+func writtenName(e Effect) (string, bool) {
+	last := e.Written[strings.LastIndexByte(e.Written, '/')+1:]
+	if last == "" || last == "." || last == ".." || strings.ContainsAny(last, "{$`…*?[") {
+		return "", false
+	}
+	return last, true
+}
+
+// dotenvBelow reports whether a dotenv file may lie below the starting
+// points of the find that runs a part: it does when one is there now,
+// when a starting point is not known here, when find follows links (-L,
+// -follow), or when there are more than maxDotenvWalk entries to look
+// through. A dotenv file the command itself writes first holds what it
+// wrote; one it copies there is a read of that file, judged on its own.
+func dotenvBelow(p *Part) bool {
+	left := maxDotenvWalk
+	for _, l := range p.Via {
+		if !strings.HasPrefix(l.Kind, "find ") {
+			continue
+		}
+		if slices.ContainsFunc(l.Argv, func(a string) bool { return a == "-L" || a == "-follow" }) {
+			return true
+		}
+		roots, known := startingPoints(p, l.Argv)
+		if !known || len(roots) == 0 {
+			return true
+		}
+		for _, root := range roots {
+			found := false
+			filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return nil // find cannot read it either
+				}
+				if left--; left < 0 || envFile(d.Name()) {
+					found = true
+					return filepath.SkipAll
+				}
+				return nil
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// maxDotenvWalk bounds the entries dotenvBelow reads.
+const maxDotenvWalk = 5000
 
 // findRootsOf returns the absolute starting points of the find that runs
 // a part (find -exec, -execdir), if one does.

@@ -33,7 +33,7 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	b = appendBool(appendBool(b, c.Cwd.Unknown), c.Cwd.Data)
 	b = strconv.AppendInt(b, int64(len(c.Via)), 10)
 	for _, l := range c.Via {
-		b = appendStrs(appendStr(b, l.Kind), l.Argv)
+		b = appendBool(appendStrs(appendStr(b, l.Kind), l.Argv), l.Static)
 	}
 	b = appendBool(b, c.Wrapper)
 	b = appendBool(b, c.DotGlob)

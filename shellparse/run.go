@@ -1463,7 +1463,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 		if cmd.Stdin != nil && len(cmd.Stdin.Found) > 0 {
 			// find … | xargs CMD: its arguments lie below find's
 			// starting points (what policy reads of a find step).
-			w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found})
+			w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found, Static: true})
 			defer func() { w.via = w.via[:len(w.via)-1] }()
 		}
 		w.run(isc, in.Argv, assigns, nil, nil, noFuncs, bg)
@@ -2060,7 +2060,8 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				isc.cwd = Cwd{Unknown: true, Data: found.HasData() || sc.cwd.Data && !strings.HasPrefix(found.Prefix(), "/")}
 			}
 			cmd.Wrapper = true
-			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText()})
+			_, static := staticArgs(cmd.Argv)
+			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText(), Static: static})
 			w.run(isc, argv, nil, nil, nil, true, false)
 			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
 				// The first file the action gets is each starting point.

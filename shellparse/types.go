@@ -118,6 +118,9 @@ func (p Pos) String() string { return fmt.Sprintf("%d:%d", p.Line, p.Col) }
 type Step struct {
 	Kind string   // "wrapper", "eval", "shell -c", "stdin", "trap", "alias", "function", "$(…)", "<(…)", "find -exec", "xargs", …
 	Argv []string // the carrier's words as written, when it is a command
+	// Static: every word of Argv is the text the command gets (no
+	// expansion, no glob), so what it says can be read from Argv.
+	Static bool
 }
 
 func (l Step) String() string {
