@@ -367,6 +367,20 @@ func TestSecretsThroughData(t *testing.T) {
 		// -execdir runs in the directory of each file found.
 		"find ~/.ssh -execdir cat id_ed25519 \\;",
 		"find ~ -name .ssh -execdir cat .ssh/id_ed25519 \\;",
+		// find's own words: options before the starting points, no
+		// starting point (.), and what lies outside the home.
+		"find -L ~/.ssh | xargs cat",
+		"find -P ~/.ssh -type f | xargs cat",
+		"cd ~/.ssh && find -type f | xargs cat",
+		"find /etc -name shadow | xargs cat",
+		"cat $(find /etc -name shadow)",
+		"cat $(find ~/.ssh -type f)",
+		"cat $(find ~ -name '*.py')", // ~ holds the keys
+		"cat $(find -L src -name '*.go')",
+		"cat $(find src -name '*.go')/../../../.ssh/id_ed25519",
+		"cat $(find src -name '*.go'; echo ~/.ssh/id_ed25519)",
+		"find() { echo ~/.ssh/id_ed25519; }; cat $(find src)",
+		"cat $(find . -type f)", // the project's .env
 	), allow(
 		"for f in src/*.go; do cat \"$f\"; done",
 		"for f in *.txt; do wc -l \"$f\"; done",
@@ -394,6 +408,31 @@ func TestSecretsThroughData(t *testing.T) {
 		"declare x=notes.txt; cat \"$x\"",
 		"mv src src2 && cat src2/main.go",
 		"tar czf /tmp/src.tgz src",
+		"cat $(find src -name '*.go')",
+		"grep -n main $(find . -name '*.go')",
+		"head $(find src -type f)",
+		"find . -name '*.go' -not -path './keys/*' | xargs cat",
+	)...))
+}
+
+// A link below find's starting points is a file find gives, and what it
+// leads to is what cat reads.
+func TestSecretsFindLinks(t *testing.T) {
+	_, judgeIt, home, proj := secretWorld(t, nil)
+	if err := os.Symlink(filepath.Join(home, ".ssh", "id_ed25519"), filepath.Join(proj, "src", "k.go")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "notes.txt"), filepath.Join(proj, "src", "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, judgeIt, "links below find", append(ask(
+		"find src -name '*.go' | xargs cat",
+		"cat $(find src -name '*.go')",
+		"find src -type f -exec cat {} +",
+		"find . -name '*.go' -print0 | xargs -0 head",
+	), allow(
+		"find src -name '*.md' | xargs cat", // a link, to a file that is no secret
+		"find src -name '*.txt' | xargs cat",
 	)...))
 }
 
@@ -1014,6 +1053,12 @@ func TestSecretsPythonNames(t *testing.T) {
 		{map[string]string{"s.py": "class C:\n    def r(self, f):\n        return open(f).read()\nC().r(" + secret + ")\n"}, "", "ask"},
 		{map[string]string{"s.py": reader + "r('notes.txt')\nr2 = r\nr2(" + secret + ")\n"}, "", "ask"},
 		{map[string]string{"s.py": reader + "r('notes.txt')\nr = lambda f: open(" + secret + ").read()\n"}, "", "ask"},
+		// Bound without a statement, or under another name: a method in
+		// a block of its class, a name mangled in a class, __doc__.
+		{map[string]string{"s.py": "p = 'notes.txt'\nclass C:\n    if 1:\n        def __init__(self, p):\n            print(open(p).read())\nC(" + secret + ")\n"}, "", "ask"},
+		{map[string]string{"s.py": "_C__p = " + secret + "\n__p = 'notes.txt'\nclass C:\n    print(open(__p).read())\n"}, "", "ask"},
+		{map[string]string{"s.py": "def _C__f(p):\n    print(open(p).read())\n_C__f('notes.txt')\nclass C:\n    __f(" + secret + ")\n"}, "", "ask"},
+		{map[string]string{"s.py": secret + "\ndef g():\n    __doc__ = 'notes.txt'\nprint(open(__doc__).read())\n"}, "", "ask"},
 		// Another module can call a module's functions and set its names.
 		{map[string]string{"s.py": "import helper\nprint(helper.r(" + secret + "))\n", "helper.py": reader + "r('notes.txt')\n"}, "", "ask"},
 		{map[string]string{"s.py": "import helper\nP = 'notes.txt'\nprint(open(P).read())\n", "helper.py": "import s\ns.P = " + secret + "\n"}, "", "ask"},
@@ -1026,6 +1071,9 @@ func TestSecretsPythonNames(t *testing.T) {
 		{map[string]string{"s.py": "import sys\ndef len(x):\n    x.pop(1)\nlen(sys.argv)\nprint(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
 		{map[string]string{"s.py": "import sys, helper\nprint(open(sys.argv[1]).read())\n", "helper.py": "import sys\nsys.argv.pop(1)\n"}, "notes.txt ~/.aws/credentials", "ask"},
 		{map[string]string{"s.py": "import sys\nf = sys.argv[1]\nprint(open(f).read())\n"}, "~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\ndef f(a):\n    a.pop(1)\n    return 3\nmatch f:\n    case len:\n        pass\nif len(sys.argv) > 1:\n    print(open(sys.argv[1]).read())\n"}, "notes.txt ~/.aws/credentials", "ask"},
+		{map[string]string{"s.py": "import sys\nclass sys:\n    argv = ['x', " + secret + "]\nprint(open(sys.argv[1]).read())\n"}, "notes.txt", "ask"},
+		{map[string]string{"s.py": "import sys\nclass O:\n    argv = ['x', " + secret + "]\ndef f(sys):\n    print(open(sys.argv[1]).read())\nf(O)\n"}, "notes.txt", "ask"},
 		// Known, and not a secret.
 		{map[string]string{"s.py": "p = 'notes.txt'\nprint(open(p).read())\n"}, "", "allow"},
 		{map[string]string{"s.py": reader + "r('notes.txt')\nr('README.md')\n"}, "", "allow"},

@@ -109,6 +109,7 @@ type Part struct {
 	// does to its operands.
 	Known bool
 	env   *Env
+	trees map[string]foundTree // treeBelow's reads
 }
 
 // NewPart prepares a command for judging: its normalised argv and the
@@ -239,7 +240,11 @@ func (p *Part) resolve(w word.Word) []word.Word {
 			// A value known only at run time can hold "..", or be
 			// absolute: the path could be anywhere.
 			data := w.HasData() || !strings.HasPrefix(w.Prefix(), "/") && p.Cwd.Unknown && p.Cwd.Data
-			return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: data, Text: w.String()}}}}
+			var found []string
+			if len(w.Segs) == 1 {
+				found = s.Found // $(find …) alone: what find gives (secrets.go's findSteps)
+			}
+			return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: data, Text: w.String(), Found: found}}}}
 		}
 	}
 	if strings.HasPrefix(w.Prefix(), "/") {

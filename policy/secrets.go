@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -638,21 +639,49 @@ func readsDataPath(p *Part, e Effect) word.Tri {
 	return word.Maybe
 }
 
-// onlyFindOutput reports whether the data in a path is only what xargs
-// reads of a find's output (find … | xargs CMD) whose starting points are
-// known here: below them, belowFindRoots judges it.
+// onlyFindOutput reports whether the data in a path is only what find
+// prints, with starting points known here: what xargs reads of it (find
+// … | xargs CMD), or $(find …) as a whole word. belowFindRoots judges it.
 func onlyFindOutput(p *Part, e Effect) bool {
+	if substFind(e) != nil {
+		_, known := startingPoints(p, shellparse.Step{Argv: substFind(e)})
+		return known
+	}
 	rest := strings.ReplaceAll(strings.ReplaceAll(e.Written, "{input}", ""), "{}", "")
 	if strings.ContainsAny(rest, "$`…?") {
 		return false // another value known only at run time
 	}
 	for _, l := range p.Via {
 		if l.Kind == "find output" {
-			_, known := startingPoints(p, l.Argv)
+			_, known := startingPoints(p, l)
 			return known
 		}
 	}
 	return false
+}
+
+// substFind returns the argv of the find whose output a path is, when
+// the path's word is $(find …) alone (word.Seg.Found).
+func substFind(e Effect) []string {
+	if !bareHole(e.Path) {
+		return nil
+	}
+	return e.Path.Segs[0].Found
+}
+
+// findSteps are the finds a path may come from: those that run the part
+// (find -exec, find | xargs), and the one of $(find …) in its word.
+func findSteps(p *Part, e Effect) []shellparse.Step {
+	var out []shellparse.Step
+	for _, l := range p.Via {
+		if strings.HasPrefix(l.Kind, "find ") {
+			out = append(out, l)
+		}
+	}
+	if f := substFind(e); f != nil {
+		out = append(out, shellparse.Step{Kind: "find output", Argv: f, Static: true})
+	}
+	return out
 }
 
 // bareHole reports whether a path is wholly unknown (resolve turns a path
@@ -716,7 +745,12 @@ func (m *secretMatcher) belowFindRoots(p *Part, e Effect) bool {
 	if !pathFromFind(p, e) {
 		return false
 	}
-	for _, root := range findRootsOf(p) {
+	steps := findSteps(p, e)
+	t := treeBelow(p, steps)
+	if t.open {
+		return true
+	}
+	for _, root := range append(findRootsOf(p, e), t.links...) {
 		for _, hp := range m.pats() {
 			if hp.matchWord(Effect{Path: word.FromLit(root), Access: Read, Recursive: true}) != word.No {
 				return true
@@ -726,6 +760,73 @@ func (m *secretMatcher) belowFindRoots(p *Part, e Effect) bool {
 	return false
 }
 
+// foundTree is what lies below the starting points of the finds a path
+// may come from (findSteps), read once for a part.
+type foundTree struct {
+	dotenv bool     // a dotenv file, or a link to one
+	links  []string // where the symbolic links there lead, resolved
+	// open: what find may give is not all read here: a starting point
+	// not known here, links followed (-L, -follow), or more than
+	// maxFoundWalk entries.
+	open bool
+}
+
+// maxFoundWalk bounds the entries treeBelow reads.
+const maxFoundWalk = 20000
+
+// treeBelow reads what lies below the finds' starting points now. A link
+// there is a file find gives (or, with -L, a directory it walks) and cat
+// reads what it leads to. What the command itself writes there first is
+// what it wrote; what it copies there is a read judged on its own.
+func treeBelow(p *Part, steps []shellparse.Step) foundTree {
+	var key strings.Builder
+	for _, l := range steps {
+		key.WriteString(strings.Join(l.Argv, "\x00") + "\x01")
+	}
+	if t, ok := p.trees[key.String()]; ok {
+		return t
+	}
+	var t foundTree
+	left := maxFoundWalk
+	for _, l := range steps {
+		if slices.ContainsFunc(l.Argv, func(a string) bool { return a == "-L" || a == "-follow" }) {
+			t.open = true
+			break
+		}
+		roots, known := startingPoints(p, l)
+		if !known {
+			t.open = true
+			break
+		}
+		for _, root := range roots {
+			filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+				if err != nil {
+					return nil // find cannot read it either
+				}
+				if left--; left < 0 {
+					t.open = true
+					return filepath.SkipAll
+				}
+				if envFile(d.Name()) {
+					t.dotenv = true
+				}
+				if d.Type()&fs.ModeSymlink != 0 && (!l.Static || argspec.FindMayName(l.Argv, d.Name())) {
+					if to, err := filepath.EvalSymlinks(path); err == nil {
+						t.links = append(t.links, to)
+						t.dotenv = t.dotenv || envFile(filepath.Base(to))
+					}
+				}
+				return nil
+			})
+		}
+	}
+	if p.trees == nil {
+		p.trees = map[string]foundTree{}
+	}
+	p.trees[key.String()] = t
+	return t
+}
+
 // pathFromFind reports whether a path known only at run time may be one
 // find gives: find -exec's {}, or any in a command find | xargs runs
 // (what it appends, or puts for its placeholder, whatever that is).
@@ -733,7 +834,7 @@ func pathFromFind(p *Part, e Effect) bool {
 	if e.Path.IsStatic() {
 		return false
 	}
-	if strings.Contains(e.Written, "{}") {
+	if strings.Contains(e.Written, "{}") || substFind(e) != nil {
 		return true
 	}
 	relative := !strings.HasPrefix(e.Written, "/") && !strings.HasPrefix(e.Written, "~")
@@ -819,7 +920,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 				}
 				return word.No
 			}
-			if findMayGive(p, dotenvSamples...) && dotenvBelow(p) {
+			if findMayGive(findSteps(p, e), dotenvSamples...) && dotenvBelow(p, findSteps(p, e)) {
 				return word.Maybe // a file find found (-exec cat {}, xargs)
 			}
 			return word.No
@@ -857,7 +958,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 			if tail, ok := literalTail(e.Path.String()); ok && envFile(filepath.Base(tail)) {
 				return t
 			}
-			if findMayGive(p, dotenvSamples...) && dotenvBelow(p) {
+			if findMayGive(findSteps(p, e), dotenvSamples...) && dotenvBelow(p, findSteps(p, e)) {
 				return word.Maybe
 			}
 			return word.No
@@ -921,11 +1022,8 @@ var dotenvSamples = []string{".env", ".env.local", ".envrc", ".env.production", 
 // actions (argspec.FindMayName), find . -type f | xargs cat reads the
 // project's .env, and find . -name '*.py' | xargs cat does not. A find
 // whose words are not all known text (-name "$p") may give anything.
-func findMayGive(p *Part, samples ...string) bool {
-	for _, l := range p.Via {
-		if !strings.HasPrefix(l.Kind, "find ") {
-			continue
-		}
+func findMayGive(steps []shellparse.Step, samples ...string) bool {
+	for _, l := range steps {
 		if !l.Static {
 			return true
 		}
@@ -950,56 +1048,19 @@ func writtenName(e Effect) (string, bool) {
 }
 
 // dotenvBelow reports whether a dotenv file may lie below the starting
-// points of the find that runs a part: it does when one is there now,
-// when a starting point is not known here, when find follows links (-L,
-// -follow), or when there are more than maxDotenvWalk entries to look
-// through. A dotenv file the command itself writes first holds what it
-// wrote; one it copies there is a read of that file, judged on its own.
-func dotenvBelow(p *Part) bool {
-	left := maxDotenvWalk
-	for _, l := range p.Via {
-		if !strings.HasPrefix(l.Kind, "find ") {
-			continue
-		}
-		if slices.ContainsFunc(l.Argv, func(a string) bool { return a == "-L" || a == "-follow" }) {
-			return true
-		}
-		roots, known := startingPoints(p, l.Argv)
-		if !known || len(roots) == 0 {
-			return true
-		}
-		for _, root := range roots {
-			found := false
-			filepath.WalkDir(root, func(_ string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return nil // find cannot read it either
-				}
-				if left--; left < 0 || envFile(d.Name()) {
-					found = true
-					return filepath.SkipAll
-				}
-				return nil
-			})
-			if found {
-				return true
-			}
-		}
-	}
-	return false
+// points of the finds a path may come from (treeBelow).
+func dotenvBelow(p *Part, steps []shellparse.Step) bool {
+	t := treeBelow(p, steps)
+	return t.open || t.dotenv
 }
 
-// maxDotenvWalk bounds the entries dotenvBelow reads.
-const maxDotenvWalk = 5000
-
-// findRootsOf returns the absolute starting points of the find that runs
-// a part (find -exec, -execdir), if one does.
-func findRootsOf(p *Part) []string {
+// findRootsOf returns the absolute starting points of the finds a path
+// may come from (findSteps).
+func findRootsOf(p *Part, e Effect) []string {
 	var out []string
-	for _, l := range p.Via {
-		if strings.HasPrefix(l.Kind, "find ") {
-			roots, _ := startingPoints(p, l.Argv)
-			out = append(out, roots...)
-		}
+	for _, l := range findSteps(p, e) {
+		roots, _ := startingPoints(p, l)
+		out = append(out, roots...)
 	}
 	return out
 }
@@ -1007,20 +1068,38 @@ func findRootsOf(p *Part) []string {
 // startingPoints are the starting points a find's argv names, made
 // absolute against each directory p may run in; known is false when one
 // is relative to a directory not known here (it is then left out).
-func startingPoints(p *Part, argv []string) (roots []string, known bool) {
+func startingPoints(p *Part, l shellparse.Step) (roots []string, known bool) {
+	argv, cwd := l.Argv, p.Cwd
+	if l.Cwd != nil {
+		cwd = *l.Cwd // find -execdir: the part runs elsewhere
+	}
 	known = true
-	for _, a := range argv[1:] {
-		if strings.HasPrefix(a, "-") || a == "(" || a == "!" || a == ")" {
+	i := 1
+	for i < len(argv) && (argv[i] == "-H" || argv[i] == "-L" || argv[i] == "-P" || strings.HasPrefix(argv[i], "-O") || argv[i] == "-D") {
+		if argv[i] == "-D" {
+			i++ // its debug options
+		}
+		i++
+	}
+	points := []string{}
+	for _, a := range argv[min(i, len(argv)):] {
+		if strings.HasPrefix(a, "-") && a != "-" || a == "(" || a == "!" || a == ")" || a == "," {
 			break
 		}
+		points = append(points, a)
+	}
+	if len(points) == 0 {
+		points = []string{"."} // GNU find's default starting point
+	}
+	for _, a := range points {
 		if filepath.IsAbs(a) {
 			roots = append(roots, filepath.Clean(a))
 			continue
 		}
-		if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
+		if cwd.Unknown || len(cwd.Dirs) == 0 {
 			known = false
 		}
-		for _, d := range p.Cwd.Dirs {
+		for _, d := range cwd.Dirs {
 			roots = append(roots, filepath.Join(d, a))
 		}
 	}
@@ -1045,8 +1124,28 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 		}
 		return out
 	})
-	return func(p *Part, e Effect) word.Tri {
-		if !readsContent(e) || bareHole(e.Path) {
+	var match func(p *Part, e Effect) word.Tri
+	match = func(p *Part, e Effect) word.Tri {
+		if !readsContent(e) {
+			return word.No
+		}
+		if bareHole(e.Path) {
+			if !pathFromFind(p, e) {
+				return word.No
+			}
+			// What find gives: below its starting points, or where the
+			// links there lead (find /etc -name shadow | xargs cat).
+			t := treeBelow(p, findSteps(p, e))
+			if t.open {
+				return word.Maybe
+			}
+			best := word.No
+			for _, root := range append(findRootsOf(p, e), t.links...) {
+				best = orTri(best, match(p, Effect{Path: word.FromLit(root), Access: Read, Recursive: true}))
+			}
+			if best != word.No {
+				return word.Maybe
+			}
 			return word.No
 		}
 		s, static := e.Path.Static()
@@ -1066,6 +1165,7 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 		}
 		return best
 	}
+	return match
 }
 
 // expandBraces expands each {a,b} in a pattern (not nested), for the

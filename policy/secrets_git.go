@@ -64,7 +64,7 @@ func readsGitCredentials(p *Part, e Effect) word.Tri {
 		// find … -exec cat {} +, find | xargs cat: what it reads lies
 		// below find's roots.
 		e.Recursive, e.SkipHidden = true, false
-		paths = findRootsOf(p)
+		paths = findRootsOf(p, e)
 	}
 	for _, s := range paths {
 		if t := gitConfigRead(p, e, s); t != word.No {

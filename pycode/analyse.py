@@ -58,12 +58,19 @@ class Names:
         self.kinds = {}    # name -> number of bindings
         self.calls = {}    # name -> [Call]
         self.passed = set()  # names used other than as a call's function
+        self.other = set()   # names bound by something other than an import
         self.off = False
         self.stack = set()
         self.memo = {}
         for n in ast.walk(tree):
             self.bind(n)
         for n in ast.walk(tree):
+            if isinstance(n, ast.Name) and mangled(n.id) and self.in_class(n):
+                # Inside a class, __x is _C__x: the names as written are
+                # not the names bound.
+                self.off = True
+            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)) and mangled(n.name) and self.in_class(n):
+                self.off = True
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load):
                 if n.id in DYNAMIC:
                     self.off = True
@@ -76,6 +83,24 @@ class Names:
                 self.off = True
             elif isinstance(n, ast.ImportFrom) and any(a.name == "*" for a in n.names):
                 self.off = True
+
+    def in_class(self, n):
+        p = self.parent.get(n)
+        while p is not None:
+            if isinstance(p, ast.ClassDef):
+                return True
+            p = self.parent.get(p)
+        return False
+
+    def scope_of(self, n):
+        # The nearest enclosing function, lambda or class of a node.
+        p = self.parent.get(n)
+        while p is not None and not isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            p = self.parent.get(p)
+        return p
+
+    def bound_other_than_import(self, name):
+        return name in self.other or name in self.exprs or name in self.params
 
     def count(self, name):
         self.kinds[name] = self.kinds.get(name, 0) + 1
@@ -92,6 +117,7 @@ class Names:
                 self.exprs.setdefault(n.id, []).append(p.value)
             else:
                 self.unknown.add(n.id)
+            self.other.add(n.id)
         elif isinstance(n, (ast.Import, ast.ImportFrom)):
             for a in n.names:
                 name = a.asname or a.name.split(".")[0]
@@ -100,10 +126,12 @@ class Names:
         elif isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)):
             self.count(n.name)
             self.unknown.add(n.name)
+            self.other.add(n.name)
             self.defs.setdefault(n.name, []).append(n)
         elif isinstance(n, ast.ClassDef):
             self.count(n.name)
             self.unknown.add(n.name)
+            self.other.add(n.name)
         elif isinstance(n, ast.arg):
             args = self.parent.get(n)
             d = self.parent.get(args)
@@ -112,18 +140,25 @@ class Names:
                 self.params.setdefault(n.arg, []).append((d, n))
             else:
                 self.unknown.add(n.arg)
+            self.other.add(n.arg)
         elif isinstance(n, ast.ExceptHandler) and n.name:
             self.unknown.add(n.name)
+            self.other.add(n.name)
         elif isinstance(n, (ast.MatchAs, ast.MatchStar)) and n.name:
             self.unknown.add(n.name)
+            self.other.add(n.name)
         elif isinstance(n, ast.MatchMapping) and n.rest:
             self.unknown.add(n.rest)
+            self.other.add(n.rest)
         elif type(n).__name__ in ("TypeVar", "ParamSpec", "TypeVarTuple"):
             self.unknown.add(n.name)
+            self.other.add(n.name)
 
     def name(self, name):
         # The values of a name, or None when one is not known here.
-        if self.off or name in self.unknown or name in self.stack:
+        if self.off or name in self.unknown or name in self.stack or name.startswith("__"):
+            # __doc__, __name__ and the like are bound without a
+            # statement (a docstring sets __doc__).
             return None
         if name in self.memo:
             return self.memo[name]
@@ -154,8 +189,8 @@ class Names:
         # Every value a parameter gets: the function must be called only
         # by its name, directly, where the arguments are seen.
         if (self.kinds.get(d.name) != 1 or d.decorator_list or d.name in self.passed
-                or isinstance(self.parent.get(d), ast.ClassDef)):
-            return None
+                or isinstance(self.scope_of(d), ast.ClassDef)):
+            return None  # a method is called through its object, not by its name
         args = d.args
         pos = list(args.posonlyargs) + list(args.args)
         out = []
@@ -251,6 +286,9 @@ class Names:
                 return None
         return out
 
+def mangled(name):
+    return name.startswith("__") and not name.endswith("__")
+
 def dedupe(vs):
     seen, out = set(), []
     for v in vs:
@@ -336,9 +374,14 @@ def callinfos(c):
     combos = [([], {})]
     for a in args:
         combos = [(xs + [v], kw) for xs, kw in combos for v in alts(a)]
-    for k in kws:
-        combos = [(xs, dict(kw, **{k.arg: v})) for xs, kw in combos for v in alts(k.value)]
-    if len(combos) > MAX_ALTS:
+        if len(combos) > MAX_ALTS:
+            break
+    if len(combos) <= MAX_ALTS:
+        for k in kws:
+            combos = [(xs, dict(kw, **{k.arg: v})) for xs, kw in combos for v in alts(k.value)]
+            if len(combos) > MAX_ALTS:
+                break
+    if len(combos) > MAX_ALTS or any(len(xs) != len(args) or len(kw) != len(kws) for xs, kw in combos):
         combos = [([lit(a) for a in args], {k.arg: lit(k.value) for k in kws})]
     recvs = [None]
     if isinstance(base, ast.Call):
@@ -414,8 +457,11 @@ try:
         if enc not in ("utf-8", "utf-8-sig", "iso-8859-1", "ascii"):
             raise SyntaxError("the code declares the encoding %s, which the guard does not read" % enc)
     tree = ast.parse(src, filename="<code>")
-    out["argv_stable"] = argv_stable(tree)
     names = Names(tree)
+    # sys.argv is the command's list only while sys is the module (bound
+    # by imports alone) and len is the builtin (bound nowhere).
+    out["argv_stable"] = (argv_stable(tree) and not names.bound_other_than_import("sys")
+                          and "len" not in names.unknown and not names.bound_other_than_import("len"))
     V().visit(tree)
     out["ok"] = True
 except SyntaxError as e:

@@ -34,6 +34,10 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(len(c.Via)), 10)
 	for _, l := range c.Via {
 		b = appendBool(appendStrs(appendStr(b, l.Kind), l.Argv), l.Static)
+		b = appendBool(b, l.Cwd != nil)
+		if l.Cwd != nil {
+			b = appendBool(appendBool(appendStrs(b, l.Cwd.Dirs), l.Cwd.Unknown), l.Cwd.Data)
+		}
 	}
 	b = appendBool(b, c.Wrapper)
 	b = appendBool(b, c.DotGlob)
@@ -82,7 +86,7 @@ func appendWord(b []byte, w word.Word) []byte {
 	for _, s := range w.Segs {
 		b = strconv.AppendInt(append(b, ','), int64(s.Kind), 10)
 		b = appendBool(b, s.Data)
-		b = appendStr(b, s.Text)
+		b = appendStrs(appendStr(b, s.Text), s.Found)
 	}
 	b = appendBool(appendBool(b, w.Split), w.Multi)
 	return appendStrs(b, w.Matches)

@@ -56,6 +56,10 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			switch letters[j] {
 			case 'i':
 				asks = append(asks, "python -i reads commands after the code runs")
+			case 'x':
+				// Python skips the script's first line: the rest is other
+				// code than the file the guard reads (a quote opened there).
+				asks = append(asks, "python -x skips the script's first line, so the code it runs is not the file as read")
 			case 'W', 'X', 'Q':
 				// A value follows, in this word or the next.
 				v := letters[j+1:]

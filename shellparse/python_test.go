@@ -61,6 +61,7 @@ func TestPythonWalk(t *testing.T) {
 		{`python3 -c unknown`, "python3 -c unknown | python3 -c unknown (python3 runs inline code (-c) (not in the fake))"},
 		{`PYTHONSTARTUP=x python3 -c 'print(1)'`, "PYTHONSTARTUP=x (setting PYTHONSTARTUP runs that file in python) | PYTHONSTARTUP=x python3 -c print(1) | PYTHONSTARTUP=x python3 -c print(1) (PYTHONSTARTUP is set, which changes what python runs)"},
 		{`python3 -i -c 'print(1)'`, "python3 -i -c print(1) | python3 -i -c print(1) (python -i reads commands after the code runs)"},
+		{`python3 -x -c 'print(1)'`, "python3 -x -c print(1) | python3 -x -c print(1) (python -x skips the script's first line, so the code it runs is not the file as read)"},
 		{`python3 -W ignore -c 'print(1)'`, "python3 -W ignore -c print(1)"},
 		{`python3 -W error::foo.Bar -c 'print(1)'`, "python3 -W error::foo.Bar -c print(1) | python3 -W error::foo.Bar -c print(1) (python -W names a warning category in a module, which python imports)"},
 		{`cd "$D" && python3 -m pytest`, "cd $D | python3 -m pytest | pytest [python3 -m]"},

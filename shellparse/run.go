@@ -2061,7 +2061,8 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			}
 			cmd.Wrapper = true
 			_, static := staticArgs(cmd.Argv)
-			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText(), Static: static})
+			findCwd := sc.cwd
+			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText(), Static: static, Cwd: &findCwd})
 			w.run(isc, argv, nil, nil, nil, true, false)
 			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
 				// The first file the action gets is each starting point.

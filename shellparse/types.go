@@ -121,6 +121,10 @@ type Step struct {
 	// Static: every word of Argv is the text the command gets (no
 	// expansion, no glob), so what it says can be read from Argv.
 	Static bool
+	// Cwd, for a find that runs the command (-exec, -execdir), is where
+	// that find runs, which is where its starting points are; nil: the
+	// command's own working directory.
+	Cwd *Cwd
 }
 
 func (l Step) String() string {

@@ -438,7 +438,9 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 			w.addValue(sc, b, word.FromLit(v), ctx)
 			break
 		}
-		w.addDynamic(b, word.Seg{Kind: word.Hole, Data: true, Text: "$(…)"}, ctx)
+		// The output of a find whose words are known: paths below its
+		// starting points (policy judges them by where find looks).
+		w.addDynamic(b, word.Seg{Kind: word.Hole, Data: true, Text: "$(…)", Found: w.substFound(sc, p.Stmts)}, ctx)
 	case *syntax.ProcSubst:
 		w.subst(sc, p.Stmts, p.Op.String()+"…)")
 		b.add(word.Seg{Kind: word.Hole, Text: p.Op.String() + "…)"})
@@ -519,6 +521,24 @@ func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
 		return strings.TrimRight(in.Text, "\n"), true
 	}
 	return "", false
+}
+
+// substFound returns the argv of the find a command substitution runs
+// when it is one simple command with known words that prints paths (as
+// literalOutput reads it), else nil.
+func (w *walker) substFound(sc *scope, stmts []*syntax.Stmt) []string {
+	if len(stmts) != 1 || w.aliases {
+		return nil
+	}
+	st := stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(st.Redirs) > 0 || len(call.Args) == 0 {
+		return nil
+	}
+	if name, ok := staticWord(call.Args[0]); !ok || name != "find" || w.mayBeFunc(sc, name) {
+		return nil // only a find is read again (literalOutput expands its words)
+	}
+	return w.literalOutput(sc, st).Found
 }
 
 // mayBeFunc reports whether a command name may call a shell function:

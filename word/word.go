@@ -24,6 +24,10 @@ type Seg struct {
 	// environment, the arguments), which the command cannot choose.
 	Data bool
 	Text string
+	// Found, for a Data Hole that is the output of a find whose words are
+	// known ($(find src -name '*.go')), is that find's argv: paths below
+	// its starting points, as far as file names without blanks go.
+	Found []string
 }
 
 // Word is a bash word as far as it is known statically.
