@@ -965,16 +965,16 @@ func TestSecretsKeyFiles(t *testing.T) {
 	)...))
 }
 
-// Python's reads, judged by the analysis (with a real interpreter): a
-// path it computes is data, unless it is the command's own argument
-// (sys.argv[N]), which is judged as written.
-func TestSecretsPythonPaths(t *testing.T) {
+// pythonWorld is secretWorld with the Python analysis, which needs a real
+// interpreter (the test is skipped without one).
+func pythonWorld(t *testing.T) (pol *policy.Policy, home, proj string, getenv func(string) string, an *pycode.Analyser) {
+	t.Helper()
 	py, err := exec.LookPath("python3")
 	if err != nil {
 		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
 	}
-	pol, _, home, proj := secretWorld(t, nil)
-	getenv := func(k string) string {
+	pol, _, home, proj = secretWorld(t, nil)
+	getenv = func(k string) string {
 		switch k {
 		case "HOME":
 			return home
@@ -983,7 +983,14 @@ func TestSecretsPythonPaths(t *testing.T) {
 		}
 		return ""
 	}
-	an := &pycode.Analyser{Getenv: getenv}
+	return pol, home, proj, getenv, &pycode.Analyser{Getenv: getenv}
+}
+
+// Python's reads, judged by the analysis (with a real interpreter): a
+// path it computes is data, unless it is the command's own argument
+// (sys.argv[N]), which is judged as written.
+func TestSecretsPythonPaths(t *testing.T) {
+	pol, home, proj, getenv, an := pythonWorld(t)
 	for _, c := range []row{
 		{"python3 -c 'import sys; print(open(sys.argv[1]).read())' ~/.aws/credentials", "ask"},
 		{"python3 -c 'import sys; print(open(sys.argv[1]).read())' notes.txt", "allow"},
@@ -1007,21 +1014,7 @@ func TestSecretsPythonPaths(t *testing.T) {
 // parameter it is, gives one; anything that may give it another value
 // (in this file or in a module it imports) leaves it data.
 func TestSecretsPythonNames(t *testing.T) {
-	py, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
-	}
-	pol, _, home, proj := secretWorld(t, nil)
-	getenv := func(k string) string {
-		switch k {
-		case "HOME":
-			return home
-		case "PATH":
-			return filepath.Dir(py)
-		}
-		return ""
-	}
-	an := &pycode.Analyser{Getenv: getenv}
+	pol, home, proj, getenv, an := pythonWorld(t)
 	secret := strconv.Quote(home + "/.aws/credentials")
 	reader := "def r(f):\n    return open(f).read()\n"
 	for i, c := range []struct {
