@@ -87,6 +87,49 @@ func checkRows(t *testing.T, judgeIt func(string) *judge.Result, label string, r
 	}
 }
 
+// What find prints is judged as the command gets it: xargs's other
+// input, find's errors, names split at blanks, a placeholder joined to
+// text, links to a dotenv file, dotenv names of any suffix.
+func TestSecretsFindOutputAsRead(t *testing.T) {
+	_, judgeIt, home, proj := secretWorld(t, nil)
+	for f, text := range map[string]string{"b/x .env y.go": "x", "b/m.go": "x", "e/.env.test": "K=v", "e/m.go": "x",
+		"list": home + "/.ssh/id_ed25519\n"} {
+		p := filepath.Join(proj, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.MkdirAll(filepath.Join(proj, "a"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../.env", filepath.Join(proj, "a", "k.go")); err != nil {
+		t.Fatal(err)
+	}
+	checkRows(t, judgeIt, "find output as read", append(ask(
+		"find '/x "+home+"/.ssh/id_ed25519 y' 2>&1 | xargs cat",
+		"find '/x "+home+"/.ssh/id_ed25519 y' |& xargs cat",
+		"find src -name '*.go' | xargs -a list cat",
+		"find src -name '*.go' | xargs -n 1 --arg-file=list cat",
+		"find . -maxdepth 0 -name . | xargs -I{} cat {}env",
+		"find . -maxdepth 0 -name . | xargs -I XX cat XXenv",
+		"find . -maxdepth 0 -name . -exec cat {}env \\;",
+		"find b -name '*.go' | xargs cat",
+		"cat $(find b -name '*.go')",
+		"find a -name '*.go' | xargs cat",
+		"find a -name '*.go' -exec cat {} +",
+		"find e -name '.env.t*' | xargs cat",
+		"find e -name .env.test -exec cat {} +",
+	), allow(
+		"find b -name '*.go' -exec cat {} +",
+		"find b -name '*.go' -print0 | xargs -0 cat",
+		"find e -name '*.go' | xargs cat",
+		"find src -name '*.go' | xargs -n1 -P4 cat",
+	)...))
+}
+
 // Issue 14: reads of the home's credentials ask, in every spelling that
 // reaches them; their harmless neighbours stay allowed.
 func TestSecretsHomeCredentials(t *testing.T) {

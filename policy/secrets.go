@@ -6,6 +6,7 @@ import (
 	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -648,7 +649,7 @@ func onlyFindOutput(p *Part, e Effect) bool {
 		return known
 	}
 	rest := strings.ReplaceAll(strings.ReplaceAll(e.Written, "{input}", ""), "{}", "")
-	if strings.ContainsAny(rest, "$`…?") {
+	if strings.ContainsAny(rest, "$`…?") || joinedPlaceholder(e) {
 		return false // another value known only at run time
 	}
 	for _, l := range p.Via {
@@ -679,7 +680,7 @@ func findSteps(p *Part, e Effect) []shellparse.Step {
 		}
 	}
 	if f := substFind(e); f != nil {
-		out = append(out, shellparse.Step{Kind: "find output", Argv: f, Static: true})
+		out = append(out, shellparse.Step{Kind: "find output", Argv: f, Static: true, Split: true})
 	}
 	return out
 }
@@ -747,7 +748,7 @@ func (m *secretMatcher) belowFindRoots(p *Part, e Effect) bool {
 	}
 	steps := findSteps(p, e)
 	t := treeBelow(p, steps)
-	if t.open {
+	if t.open || joinedPlaceholder(e) {
 		return true
 	}
 	for _, root := range append(findRootsOf(p, e), t.links...) {
@@ -763,12 +764,21 @@ func (m *secretMatcher) belowFindRoots(p *Part, e Effect) bool {
 // foundTree is what lies below the starting points of the finds a path
 // may come from (findSteps), read once for a part.
 type foundTree struct {
-	dotenv bool     // a dotenv file, or a link to one
-	links  []string // where the symbolic links there lead, resolved
+	dotenvs []string // the names of the dotenv files there
+	// linkDotenv: a link there that find may give leads to a dotenv file.
+	linkDotenv bool
+	links      []string // where the symbolic links there lead, resolved
 	// open: what find may give is not all read here: a starting point
-	// not known here, links followed (-L, -follow), or more than
-	// maxFoundWalk entries.
+	// not known here, links followed (-L, -follow), more than
+	// maxFoundWalk entries, or a name that splitting or globbing turns
+	// into other paths, when the output is split (Step.Split).
 	open bool
+}
+
+// oddName reports whether a file name is not one path once xargs or bash
+// has split (blanks, quotes, backslashes) and globbed it.
+func oddName(name string) bool {
+	return strings.ContainsAny(name, " \t\n\v\f\r'\"\\*?[")
 }
 
 // maxFoundWalk bounds the entries treeBelow reads.
@@ -781,7 +791,11 @@ const maxFoundWalk = 20000
 func treeBelow(p *Part, steps []shellparse.Step) foundTree {
 	var key strings.Builder
 	for _, l := range steps {
-		key.WriteString(strings.Join(l.Argv, "\x00") + "\x01")
+		key.WriteString(strings.Join(l.Argv, "\x00") + "\x01" + strconv.FormatBool(l.Split))
+		if l.Cwd != nil {
+			key.WriteString("\x01" + strings.Join(l.Cwd.Dirs, "\x00") + strconv.FormatBool(l.Cwd.Unknown))
+		}
+		key.WriteString("\x02")
 	}
 	if t, ok := p.trees[key.String()]; ok {
 		return t
@@ -808,12 +822,16 @@ func treeBelow(p *Part, steps []shellparse.Step) foundTree {
 					return filepath.SkipAll
 				}
 				if envFile(d.Name()) {
-					t.dotenv = true
+					t.dotenvs = append(t.dotenvs, d.Name())
+				}
+				if l.Split && oddName(d.Name()) {
+					t.open = true
+					return filepath.SkipAll
 				}
 				if d.Type()&fs.ModeSymlink != 0 && (!l.Static || argspec.FindMayName(l.Argv, d.Name())) {
 					if to, err := filepath.EvalSymlinks(path); err == nil {
 						t.links = append(t.links, to)
-						t.dotenv = t.dotenv || envFile(filepath.Base(to))
+						t.linkDotenv = t.linkDotenv || envFile(filepath.Base(to))
 					}
 				}
 				return nil
@@ -920,7 +938,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 				}
 				return word.No
 			}
-			if findMayGive(findSteps(p, e), dotenvSamples...) && dotenvBelow(p, findSteps(p, e)) {
+			if joinedPlaceholder(e) || dotenvGiven(p, findSteps(p, e)) {
 				return word.Maybe // a file find found (-exec cat {}, xargs)
 			}
 			return word.No
@@ -958,7 +976,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 			if tail, ok := literalTail(e.Path.String()); ok && envFile(filepath.Base(tail)) {
 				return t
 			}
-			if findMayGive(findSteps(p, e), dotenvSamples...) && dotenvBelow(p, findSteps(p, e)) {
+			if joinedPlaceholder(e) || dotenvGiven(p, findSteps(p, e)) {
 				return word.Maybe
 			}
 			return word.No
@@ -1012,10 +1030,6 @@ func mayBeDotfile(w word.Word) bool {
 	return true
 }
 
-// dotenvSamples are names of dotenv files that a find's name tests are
-// tried on (findMayGive).
-var dotenvSamples = []string{".env", ".env.local", ".envrc", ".env.production", ".env.development"}
-
 // findMayGive reports whether a part run by find (-exec, -execdir, -ok,
 // or xargs reading find's output) may get a file of one of the sample
 // names: unless the find's expression keeps every such file from its
@@ -1047,11 +1061,32 @@ func writtenName(e Effect) (string, bool) {
 	return last, true
 }
 
-// dotenvBelow reports whether a dotenv file may lie below the starting
-// points of the finds a path may come from (treeBelow).
-func dotenvBelow(p *Part, steps []shellparse.Step) bool {
+// dotenvGiven reports whether the finds a path may come from may give a
+// dotenv file: one below their starting points (treeBelow) whose name
+// their expressions let through, or a link there that leads to one.
+func dotenvGiven(p *Part, steps []shellparse.Step) bool {
 	t := treeBelow(p, steps)
-	return t.open || t.dotenv
+	if t.open || t.linkDotenv {
+		return true
+	}
+	for _, name := range t.dotenvs {
+		if findMayGive(steps, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// joinedPlaceholder reports whether find's file is joined to other text
+// in one path component ({}env, {}.bak): the name read is then not a
+// name find gives.
+func joinedPlaceholder(e Effect) bool {
+	for _, c := range strings.Split(e.Written, "/") {
+		if c != "{}" && c != "{input}" && (strings.Contains(c, "{}") || strings.Contains(c, "{input}")) {
+			return true
+		}
+	}
+	return false
 }
 
 // findRootsOf returns the absolute starting points of the finds a path

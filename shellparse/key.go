@@ -34,7 +34,7 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(len(c.Via)), 10)
 	for _, l := range c.Via {
 		b = appendBool(appendStrs(appendStr(b, l.Kind), l.Argv), l.Static)
-		b = appendBool(b, l.Cwd != nil)
+		b = appendBool(appendBool(b, l.Cwd != nil), l.Split)
 		if l.Cwd != nil {
 			b = appendBool(appendBool(appendStrs(b, l.Cwd.Dirs), l.Cwd.Unknown), l.Cwd.Data)
 		}

@@ -1460,10 +1460,10 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 			}
 			return
 		}
-		if cmd.Stdin != nil && len(cmd.Stdin.Found) > 0 {
+		if fromStdin, split := xargsInput(cmd.Argv); cmd.Stdin != nil && len(cmd.Stdin.Found) > 0 && fromStdin {
 			// find … | xargs CMD: its arguments lie below find's
 			// starting points (what policy reads of a find step).
-			w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found, Static: true})
+			w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found, Static: true, Split: split})
 			defer func() { w.via = w.via[:len(w.via)-1] }()
 		}
 		w.run(isc, in.Argv, assigns, nil, nil, noFuncs, bg)
@@ -1477,6 +1477,19 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 // nothing a rule looks at), or with -I one command per line. Input read
 // from elsewhere (-a), split otherwise (-0, -d), or too long stays
 // unknown.
+// xargsInput reads xargs's own options: whether its arguments come from
+// its standard input (not with -a FILE, nor with options not read here),
+// and whether it splits them at blanks and quotes (not with -0 or -d).
+func xargsInput(argv []word.Word) (fromStdin, split bool) {
+	n := argspec.Normalize(argv, false)
+	fromStdin = !n.Open && !n.HasAny("-a", "--arg-file")
+	split = !n.HasAny("-0", "--null", "-d", "--delimiter")
+	for _, o := range n.Opts {
+		fromStdin = fromStdin && o.Known
+	}
+	return fromStdin, split
+}
+
 func xargsRuns(cmd *Cmd, tmpl []word.Word) ([][]word.Word, bool) {
 	if cmd.Stdin == nil || !cmd.Stdin.Known || len(tmpl) == 0 {
 		return nil, false

@@ -125,6 +125,10 @@ type Step struct {
 	// that find runs, which is where its starting points are; nil: the
 	// command's own working directory.
 	Cwd *Cwd
+	// Split: the command gets find's output split at blanks and quotes
+	// (xargs without -0 or -d; $(find …) unquoted), so a file name with a
+	// blank in it gives other paths.
+	Split bool
 }
 
 func (l Step) String() string {

@@ -354,6 +354,13 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 		out := &Input{Desc: "the output of another command"}
 		if mayReadCode(c.Y) {
 			out = w.literalOutput(sc, c.X)
+			if c.Op == syntax.PipeAll && out.Found != nil {
+				// |& pipes find's errors too, which quote its starting
+				// points as written (find 'x /home/u/.ssh/id_rsa y').
+				cp := *out
+				cp.Found = nil
+				out = &cp
+			}
 		}
 		right := sc.clone()
 		w.stmt(right, c.Y, out)
@@ -756,7 +763,9 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 	}
 	switch args[0] {
 	case "find":
-		if findPrintsPaths(args) {
+		// Only find's standard output: a redirection may send its errors
+		// there, and they hold the starting points as written.
+		if findPrintsPaths(args) && len(st.Redirs) == 0 {
 			unknown.Found = args
 		}
 	case "echo":
