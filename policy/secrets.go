@@ -241,6 +241,9 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "read of a path from run-time data", spec: 20, predEffect: readsDataPath,
 			Why:     "reads a file whose path comes from data the command reads at run time (a command's output, a line read, a value made of them): it may be a secret's, and what an agent reads goes to the model",
 			Instead: "name the files, or a glob of them, so that each can be checked; or ask the person"},
+		&Rule{Decision: Ask, Name: "read of what find gives, not all known here", spec: 20, predEffect: readsUnreadFindOutput,
+			Why:     "reads what find gives, and not all of it is known here (a starting point not known here, links followed, a large tree, a file name that splitting turns into other paths, or find's file joined to other text): it may be a secret's, and what an agent reads goes to the model",
+			Instead: "give each name whole (find … -exec CMD {} +, or find … -print0 | xargs -0 CMD), look below fewer directories, or ask the person"},
 		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,
 			Why:     "reads a private key, keystore, Terraform state or token file (by its name, or by what it holds): what an agent reads goes to the model",
 			Instead: "ask the person, or read a file that holds no secret (a certificate, the public key)"},
@@ -640,6 +643,19 @@ func readsDataPath(p *Part, e Effect) word.Tri {
 	return word.Maybe
 }
 
+// readsUnreadFindOutput: a read of what find gives (pathFromFind) when
+// what lies below its starting points is not all read here (foundTree's
+// open), or find's file is joined to other text in the path.
+func readsUnreadFindOutput(p *Part, e Effect) word.Tri {
+	if !readsContent(e) || !pathFromFind(p, e) {
+		return word.No
+	}
+	if joinedPlaceholder(e) || treeBelow(p, findSteps(p, e)).open {
+		return word.Maybe
+	}
+	return word.No
+}
+
 // onlyFindOutput reports whether the data in a path is only what find
 // prints, with starting points known here: what xargs reads of it (find
 // … | xargs CMD), or $(find …) as a whole word. belowFindRoots judges it.
@@ -746,11 +762,7 @@ func (m *secretMatcher) belowFindRoots(p *Part, e Effect) bool {
 	if !pathFromFind(p, e) {
 		return false
 	}
-	steps := findSteps(p, e)
-	t := treeBelow(p, steps)
-	if t.open || joinedPlaceholder(e) {
-		return true
-	}
+	t := treeBelow(p, findSteps(p, e)) // what is not read here: readsUnreadFindOutput
 	for _, root := range append(findRootsOf(p, e), t.links...) {
 		for _, hp := range m.pats() {
 			if hp.matchWord(Effect{Path: word.FromLit(root), Access: Read, Recursive: true}) != word.No {
@@ -1065,8 +1077,8 @@ func writtenName(e Effect) (string, bool) {
 // dotenv file: one below their starting points (treeBelow) whose name
 // their expressions let through, or a link there that leads to one.
 func dotenvGiven(p *Part, steps []shellparse.Step) bool {
-	t := treeBelow(p, steps)
-	if t.open || t.linkDotenv {
+	t := treeBelow(p, steps) // what is not read here: readsUnreadFindOutput
+	if t.linkDotenv {
 		return true
 	}
 	for _, name := range t.dotenvs {
@@ -1170,10 +1182,7 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 			}
 			// What find gives: below its starting points, or where the
 			// links there lead (find /etc -name shadow | xargs cat).
-			t := treeBelow(p, findSteps(p, e))
-			if t.open {
-				return word.Maybe
-			}
+			t := treeBelow(p, findSteps(p, e)) // what is not read here: readsUnreadFindOutput
 			best := word.No
 			for _, root := range append(findRootsOf(p, e), t.links...) {
 				best = orTri(best, match(p, Effect{Path: word.FromLit(root), Access: Read, Recursive: true}))
