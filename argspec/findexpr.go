@@ -18,13 +18,7 @@ import (
 // match a path ending in /name. An action in A -a B is reached when it is
 // in A, or in B and A is not false; in A -o B when it is in either.
 func FindMayName(argv []string, name string) bool {
-	i := 1
-	for i < len(argv) && (argv[i] == "-H" || argv[i] == "-L" || argv[i] == "-P" || strings.HasPrefix(argv[i], "-O")) {
-		i++
-	}
-	for i < len(argv) && !(strings.HasPrefix(argv[i], "-") && argv[i] != "-" || argv[i] == "(" || argv[i] == "!" || argv[i] == ",") {
-		i++ // starting points
-	}
+	_, i := FindStartingPoints(argv)
 	r := findReader{words: argv[i:], name: name}
 	if len(r.words) == 0 {
 		return true
@@ -37,6 +31,29 @@ func FindMayName(argv []string, name string) bool {
 		return e.reach
 	}
 	return !e.never
+}
+
+// FindStartingPoints returns the starting points a find's argv (argv[0]
+// the program) names, after its leading options (-H, -L, -P, -D DEBUG,
+// -Olevel), and the index where its expression starts. With none, GNU
+// find starts at ".", which the caller supplies.
+func FindStartingPoints(argv []string) (points []string, expr int) {
+	i := 1
+	for i < len(argv) && (argv[i] == "-H" || argv[i] == "-L" || argv[i] == "-P" || argv[i] == "-D" || strings.HasPrefix(argv[i], "-O")) {
+		if argv[i] == "-D" {
+			i++ // its debug options
+		}
+		i++
+	}
+	i = min(i, len(argv))
+	for ; i < len(argv); i++ {
+		a := argv[i]
+		if strings.HasPrefix(a, "-") && a != "-" || a == "(" || a == "!" || a == ")" || a == "," {
+			break
+		}
+		points = append(points, a)
+	}
+	return points, i
 }
 
 type findReader struct {

@@ -1121,20 +1121,7 @@ func startingPoints(p *Part, l shellparse.Step) (roots []string, known bool) {
 		cwd = *l.Cwd // find -execdir: the part runs elsewhere
 	}
 	known = true
-	i := 1
-	for i < len(argv) && (argv[i] == "-H" || argv[i] == "-L" || argv[i] == "-P" || strings.HasPrefix(argv[i], "-O") || argv[i] == "-D") {
-		if argv[i] == "-D" {
-			i++ // its debug options
-		}
-		i++
-	}
-	points := []string{}
-	for _, a := range argv[min(i, len(argv)):] {
-		if strings.HasPrefix(a, "-") && a != "-" || a == "(" || a == "!" || a == ")" || a == "," {
-			break
-		}
-		points = append(points, a)
-	}
+	points, _ := argspec.FindStartingPoints(argv)
 	if len(points) == 0 {
 		points = []string{"."} // GNU find's default starting point
 	}

@@ -480,22 +480,14 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 // at all, which may be expanded) leaves it unknown, and so does any
 // redirection but of its input: $(echo x >/dev/null) is empty.
 func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
-	if len(stmts) != 1 || w.aliases {
-		return "", false
-	}
-	st := stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) == 0 {
+	st, call, name, ok := w.simpleSubst(sc, stmts)
+	if !ok {
 		return "", false
 	}
 	for _, r := range st.Redirs {
 		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc || r.N != nil {
 			return "", false
 		}
-	}
-	name, ok := staticWord(call.Args[0])
-	if !ok || w.mayBeFunc(sc, name) {
-		return "", false
 	}
 	if name == "pwd" {
 		var args []string
@@ -527,18 +519,30 @@ func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
 // when it is one simple command with known words that prints paths (as
 // literalOutput reads it), else nil.
 func (w *walker) substFound(sc *scope, stmts []*syntax.Stmt) []string {
-	if len(stmts) != 1 || w.aliases {
-		return nil
-	}
-	st := stmts[0]
-	call, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(st.Redirs) > 0 || len(call.Args) == 0 {
-		return nil
-	}
-	if name, ok := staticWord(call.Args[0]); !ok || name != "find" || w.mayBeFunc(sc, name) {
+	st, _, name, ok := w.simpleSubst(sc, stmts)
+	if !ok || name != "find" || len(st.Redirs) > 0 {
 		return nil // only a find is read again (literalOutput expands its words)
 	}
 	return w.literalOutput(sc, st).Found
+}
+
+// simpleSubst returns the one simple command a substitution runs, when it
+// is that (no assignments, not negated or in the background) and names a
+// program with a known word that no alias or function may take the place of.
+func (w *walker) simpleSubst(sc *scope, stmts []*syntax.Stmt) (*syntax.Stmt, *syntax.CallExpr, string, bool) {
+	if len(stmts) != 1 || w.aliases {
+		return nil, nil, "", false
+	}
+	st := stmts[0]
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || st.Negated || st.Background || st.Coprocess || len(call.Assigns) > 0 || len(call.Args) == 0 {
+		return nil, nil, "", false
+	}
+	name, ok := staticWord(call.Args[0])
+	if !ok || w.mayBeFunc(sc, name) {
+		return nil, nil, "", false
+	}
+	return st, call, name, true
 }
 
 // mayBeFunc reports whether a command name may call a shell function:
