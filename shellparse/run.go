@@ -1460,11 +1460,13 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 			}
 			return
 		}
-		if fromStdin, split := xargsInput(cmd.Argv); cmd.Stdin != nil && len(cmd.Stdin.Found) > 0 && fromStdin {
+		if cmd.Stdin != nil && len(cmd.Stdin.Found) > 0 {
 			// find … | xargs CMD: its arguments lie below find's
 			// starting points (what policy reads of a find step).
-			w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found, Static: true, Split: split})
-			defer func() { w.via = w.via[:len(w.via)-1] }()
+			if fromStdin, split := xargsInput(cmd.Argv); fromStdin {
+				w.via = append(w.via, Step{Kind: "find output", Argv: cmd.Stdin.Found, Static: true, Split: split})
+				defer func() { w.via = w.via[:len(w.via)-1] }()
+			}
 		}
 		w.run(isc, in.Argv, assigns, nil, nil, noFuncs, bg)
 		return
