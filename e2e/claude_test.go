@@ -132,6 +132,31 @@ func (x *tmux) waitFor(timeout time.Duration, texts ...string) string {
 	}
 }
 
+// press sends a key on a screen that shows from, until it shows to: a
+// TUI that has drawn its dialog may not read keys yet, and a key sent then
+// is lost (Codex's folder-trust dialog under load). Sent again only while
+// the screen still shows from.
+func (x *tmux) press(timeout time.Duration, key, from, to string) string {
+	x.t.Helper()
+	deadline := time.Now().Add(timeout)
+	x.cmd("send-keys", "-t", "e2e", key)
+	sent := time.Now()
+	for {
+		s := x.screen()
+		if strings.Contains(s, to) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			x.t.Fatalf("the screen never showed %q within %v after %s; it shows:\n%s", to, timeout, key, s)
+		}
+		if strings.Contains(s, from) && time.Since(sent) > 3*time.Second {
+			x.cmd("send-keys", "-t", "e2e", key)
+			sent = time.Now()
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
 // claudeOnboarded writes the state Claude Code's interactive UI keeps in
 // ~/.claude.json, so that it starts without its first-run questions:
 // onboarding done, the API key approved, the project folder trusted.

@@ -33,8 +33,7 @@ func TestCodexTUI(t *testing.T) {
 	x.start(append(append(append(targv, w.baseEnv()...), env...), argv...))
 
 	x.waitFor(time.Minute, "Trust this folder?", "› 1. Trust and continue")
-	x.cmd("send-keys", "-t", "e2e", "Enter")
-	x.waitFor(time.Minute, "Hooks need review")
+	x.press(time.Minute, "Enter", "Trust this folder?", "Hooks need review")
 	x.cmd("send-keys", "-t", "e2e", "2")
 	x.waitFor(time.Minute, "› 2. Trust all and continue")
 	x.cmd("send-keys", "-t", "e2e", "Enter")
