@@ -102,6 +102,39 @@ func TestDeepLayers(t *testing.T) {
 	}
 }
 
+// A substitution's words are read again for what it prints ($(echo …),
+// $(find …) feeding a reader): the layers inside are not walked again.
+// Each layer re-read walked the ones below twice, so 24 layers took 2^24
+// steps and ended in "too much work"; now 60 cost a few times 30.
+func TestRereadSubstitutionsLinear(t *testing.T) {
+	for _, layer := range []string{
+		"$(find X)", `"$(find X)"`, "$(find X | xargs cat)", "${v:-$(find X)}", "a=$(find X)",
+		"$(find . -name X -exec cat {} +)", "$(echo X)", "$(printf %s X)", "$(cat <<E\n$(echo X)\nE\n)",
+	} {
+		nest := func(depth int) string {
+			s := "x"
+			for range depth {
+				s = strings.ReplaceAll(layer, "X", s)
+			}
+			return "cat " + s
+		}
+		half, _, err1 := allocated(nest(30))
+		full, res, err2 := allocated(nest(60))
+		if err1 != nil || err2 != nil {
+			t.Errorf("%s 60 deep: %v, %v", layer, err1, err2)
+			continue
+		}
+		if full > 6*half {
+			t.Errorf("%s: 60 layers take %.1f times the memory of 30 (%d KiB)", layer, float64(full)/float64(half), full>>10)
+		}
+		if strings.HasPrefix(layer, "$(echo") || strings.HasPrefix(layer, "$(printf") {
+			if got := res.Cmds[len(res.Cmds)-1].Argv; len(got) != 2 || got[1].String() != "x" {
+				t.Errorf("%s 60 deep: cat's words %v; want its value, x", layer, got)
+			}
+		}
+	}
+}
+
 // A word built of many pieces costs memory in proportion to its length:
 // eight times the text, about eight times the memory (it was 64 times:
 // each piece copied the text so far).

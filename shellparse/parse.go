@@ -30,6 +30,10 @@ type walker struct {
 	fatal      *ParseError
 	curScope   *scope
 	checking   bool // walking only to find differentials (uncalled functions)
+	// rereading: expanding words the walk has walked already, for their
+	// values only (literalOutput). Substitutions in them are not walked
+	// again: each layer re-read would double the work of the layers below.
+	rereading bool
 	arithDepth int
 	// arithNames are the names the current arithmetic (arithDepth > 0)
 	// has evaluated: true while one is being evaluated, false once done.

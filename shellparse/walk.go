@@ -749,9 +749,9 @@ func (w *walker) literalOutput(sc *scope, st *syntax.Stmt) *Input {
 		return unknown
 	}
 	unknown.Desc = "the output of " + call.Args[0].Lit()
-	was := w.checking
-	w.checking = true // words were walked already; only compute values
-	defer func() { w.checking = was }()
+	was, wasRe := w.checking, w.rereading
+	w.checking, w.rereading = true, true // words were walked already; only compute values
+	defer func() { w.checking, w.rereading = was, wasRe }()
 	var argv []word.Word
 	for _, a := range call.Args {
 		argv = w.appendFields(argv, sc.clone(), a)

@@ -432,17 +432,22 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 	case *syntax.ParamExp:
 		w.paramPart(sc, b, p, ctx)
 	case *syntax.CmdSubst:
-		w.subst(sc, p.Stmts, "$(…)")
-		if v, ok := w.substValue(sc, p.Stmts); ok {
+		if !w.rereading {
+			w.subst(sc, p.Stmts, "$(…)")
+		}
+		out := w.substOutput(sc, p.Stmts)
+		if out.Known {
 			// Expanded like a variable's value: split and globbed unquoted.
-			w.addValue(sc, b, word.FromLit(v), ctx)
+			w.addValue(sc, b, word.FromLit(strings.TrimRight(out.Text, "\n")), ctx)
 			break
 		}
 		// The output of a find whose words are known: paths below its
 		// starting points (policy judges them by where find looks).
-		w.addDynamic(b, word.Seg{Kind: word.Hole, Data: true, Text: "$(…)", Found: w.substFound(sc, p.Stmts)}, ctx)
+		w.addDynamic(b, word.Seg{Kind: word.Hole, Data: true, Text: "$(…)", Found: out.Found}, ctx)
 	case *syntax.ProcSubst:
-		w.subst(sc, p.Stmts, p.Op.String()+"…)")
+		if !w.rereading {
+			w.subst(sc, p.Stmts, p.Op.String()+"…)")
+		}
 		b.add(word.Seg{Kind: word.Hole, Text: p.Op.String() + "…)"})
 		b.has = true
 	case *syntax.ArithmExp:
@@ -473,57 +478,47 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 	}
 }
 
-// substValue is the output of a command substitution that prints known
-// text: $(pwd) in a known directory, $(echo WORDS), $(printf …) and $(cat
-// <<'EOF' …) of literal text (literalOutput). Its trailing newlines are
-// removed, as bash does. A function or alias of that name (or any alias
-// at all, which may be expanded) leaves it unknown, and so does any
-// redirection but of its input: $(echo x >/dev/null) is empty.
-func (w *walker) substValue(sc *scope, stmts []*syntax.Stmt) (string, bool) {
+// substOutput is what a command substitution prints, when it is known
+// here: the text of $(pwd) in a known directory, of $(echo WORDS), $(printf
+// …) and $(cat <<'EOF' …) of literal text, or the argv of a find that
+// prints paths below its starting points (literalOutput reads them; the
+// caller removes trailing newlines, as bash does). A function or alias of
+// that name (or any alias at all, which may be expanded) leaves it
+// unknown, and so does any redirection but of its input: $(echo x
+// >/dev/null) is empty. Re-read words (w.rereading) get no find output:
+// it is not a value, and reading it would re-read the layers below.
+func (w *walker) substOutput(sc *scope, stmts []*syntax.Stmt) *Input {
+	unknown := &Input{}
 	st, call, name, ok := w.simpleSubst(sc, stmts)
-	if !ok {
-		return "", false
+	if !ok || name == "find" && w.rereading {
+		return unknown
 	}
 	for _, r := range st.Redirs {
 		if r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc && r.Op != syntax.WordHdoc || r.N != nil {
-			return "", false
+			return unknown
 		}
 	}
-	if name == "pwd" {
-		var args []string
-		for _, a := range call.Args {
-			t, ok := staticWord(a)
-			if !ok {
-				return "", false
-			}
-			args = append(args, t)
-		}
-		if len(args) > 1 && !(len(args) == 2 && (args[1] == "-L" || args[1] == "-P")) {
-			return "", false
-		}
-		if sc.cwd.Unknown || len(sc.cwd.Dirs) != 1 {
-			return "", false
-		}
-		if len(args) == 2 && args[1] == "-P" {
-			return "", false // symlinks resolved: not known here
-		}
-		return sc.cwd.Dirs[0], true
+	if name != "pwd" {
+		return w.literalOutput(sc, st)
 	}
-	if in := w.literalOutput(sc, st); in.Known {
-		return strings.TrimRight(in.Text, "\n"), true
+	var args []string
+	for _, a := range call.Args {
+		t, ok := staticWord(a)
+		if !ok {
+			return unknown
+		}
+		args = append(args, t)
 	}
-	return "", false
-}
-
-// substFound returns the argv of the find a command substitution runs
-// when it is one simple command with known words that prints paths (as
-// literalOutput reads it), else nil.
-func (w *walker) substFound(sc *scope, stmts []*syntax.Stmt) []string {
-	st, _, name, ok := w.simpleSubst(sc, stmts)
-	if !ok || name != "find" || len(st.Redirs) > 0 {
-		return nil // only a find is read again (literalOutput expands its words)
+	if len(args) > 1 && !(len(args) == 2 && (args[1] == "-L" || args[1] == "-P")) {
+		return unknown
 	}
-	return w.literalOutput(sc, st).Found
+	if sc.cwd.Unknown || len(sc.cwd.Dirs) != 1 {
+		return unknown
+	}
+	if len(args) == 2 && args[1] == "-P" {
+		return unknown // symlinks resolved: not known here
+	}
+	return &Input{Text: sc.cwd.Dirs[0], Known: true}
 }
 
 // simpleSubst returns the one simple command a substitution runs, when it
