@@ -33,7 +33,7 @@ type walker struct {
 	// rereading: expanding words the walk has walked already, for their
 	// values only (literalOutput). Substitutions in them are not walked
 	// again: each layer re-read would double the work of the layers below.
-	rereading bool
+	rereading  bool
 	arithDepth int
 	// arithNames are the names the current arithmetic (arithDepth > 0)
 	// has evaluated: true while one is being evaluated, false once done.
