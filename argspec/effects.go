@@ -47,6 +47,9 @@ type Effect struct {
 	// named .* below Path (rg and ag without --hidden, tree and ls -R
 	// without -a): ~/.ssh is not read by rg pattern ~.
 	SkipHidden bool
+	// Whole is set on a recursive read that gives on the whole content of
+	// every file below Path (see whole.go): tar c, zip -r, grep -r ''.
+	Whole *WholeRead
 }
 
 // ReadsStdin reports whether a command may read its standard input: it
@@ -443,11 +446,16 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		case c.HasAny("--create", "--append", "--update", "--catenate", "--delete"):
 			addAll(files, Write, "", false)
 			effs = append(effs, listedFiles(c.Values("--files-from"), true)...)
+			archives := !c.HasAny("--catenate", "--delete") // their operands are archives, or members
 			for _, a := range args {
 				if len(dirs) > 0 {
 					a = join(dirs[len(dirs)-1], a)
 				}
-				add(a, Read, "", true)
+				if archives {
+					effs = append(effs, Effect{Path: a, Access: Read, Recursive: true, Whole: tarWhole(c)})
+				} else {
+					add(a, Read, "", true)
+				}
 			}
 		default:
 			addAll(files, Read, "", false)
@@ -576,8 +584,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			for _, o := range opts {
 				byOpt = byOpt || c.Has(o)
 			}
+			var operand []word.Word
 			if !byOpt && len(args) > 0 {
-				args = args[1:]
+				operand, args = args[:1], args[1:]
 			}
 			// rg, ag and ack search directories by default; rg and ag pass
 			// over hidden files and directories unless told not to (rg -uu
@@ -600,14 +609,26 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			case "ack":
 				rec = !rawFlag(c, "", "-n", "--no-recurse")
 			default:
-				rec = c.HasAny("--recursive", "--dereference-recursive") || directoriesRecurse(c)
+				rec = c.HasAny("--recursive", "--dereference-recursive") || directoriesRecurse(c) ||
+					c.Raw && rawFlag(c, "rR", "--recursive", "--dereference-recursive") // egrep, fgrep
 			}
 			// -q, -l, -L, -c show whether, where or how often a pattern
 			// matches: no line of the files (grep -q ^KEY= .env).
 			names := c.HasAny("--quiet", "--files-with-matches", "--files-without-match", "--count", "--count-matches", "--files") ||
 				c.Raw && rawFlag(c, "qlLc", "--quiet", "--silent", "--files-with-matches", "--files-without-matches", "--count")
+			names = names && c.Prog != "sed" && !strings.HasSuffix(c.Prog, "awk")
+			var whole *WholeRead
+			if rec && !names && c.Prog != "sed" && searchPrintsAll(c, operand) {
+				whole = grepWhole(c)
+			}
+			if rec && len(args) == 0 && c.Prog != "sed" && !c.Open {
+				// grep -r, rg, ag and ack given no file search the working
+				// directory (rg and ag read a piped input instead, which is
+				// less than this).
+				args = []word.Word{word.FromLit(".")}
+			}
 			for _, a := range args {
-				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip, Names: names && c.Prog != "sed" && !strings.HasSuffix(c.Prog, "awk")})
+				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip, Names: names, Whole: whole})
 			}
 			return effs, true
 		}
@@ -729,7 +750,7 @@ func gitEffects(c *Cmd) []Effect {
 			// Two directories are compared file by file, and a file
 			// only one has is printed whole (git diff --no-index e ~).
 			for _, p := range paths {
-				effs = append(effs, Effect{Path: p, Access: Read, Recursive: true})
+				effs = append(effs, Effect{Path: p, Access: Read, Recursive: true, Whole: &WholeRead{}})
 			}
 		case c.DashDash >= 0:
 			for _, p := range paths[c.DashDash:] {
@@ -881,7 +902,11 @@ func zipEffects(c *Cmd) []Effect {
 			// zip ARCHIVE -: the data read from stdin, stored.
 			continue
 		}
-		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
+		var whole *WholeRead
+		if rec {
+			whole = &WholeRead{Follow: !rawFlag(c, "y", "--symlinks")} // zip stores what links lead to
+		}
+		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec, Whole: whole})
 	}
 	return effs
 }

@@ -350,7 +350,7 @@ func TestEffects(t *testing.T) {
 		{"tree -RL 1 d", []string{"write:create d R", "read 1 R", "read d R"}},
 		{"tree --infofile=i d", []string{"read i", "read d R"}},
 		// pagers that run with no terminal (pagerEffects, batEffects)
-		{"ag --pag=less x", []string{"write what ag's pager less does"}},
+		{"ag --pag=less x", []string{"write what ag's pager less does", "read . R"}}, // ag searches the working directory
 		{"bat --paging=always --pager less f", []string{"write what bat's pager less does", "read less", "read f"}},
 		{"bat cache --build", []string{"write:delete bat's cache (~/.cache/bat) and themes R", "read cache"}},
 		// cloc's options as Getopt::Long reads them (clocEffects).
@@ -359,7 +359,7 @@ func TestEffects(t *testing.T) {
 		{"cloc --report=r --exclude-dir=node_modules .", []string{"write r", "read ."}},
 		{"strings @opts f", []string{"read opts", "read @opts", "read f"}},
 		{"yq --in-place -y .b=2 f.yaml", []string{"read/write f.yaml", "read .b=2", "read f.yaml"}},
-		{"ack -files-f=names x", []string{"read names"}},
+		{"ack -files-f=names x", []string{"read names", "read . R"}}, // read as if it searched the working directory too
 		{"json_pp -f=eval", []string{"write what the Perl code json_pp -f eval evaluates does", "read/write eval"}},
 		{"json_pp -f json -t dumper", []string{"read/write json", "read/write dumper"}},
 		{"ss -tlnp", []string{}},

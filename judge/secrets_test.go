@@ -568,6 +568,66 @@ func TestSecretsDotenv(t *testing.T) {
 	)...))
 }
 
+// A whole read (an archive of a tree, a search every line may match)
+// gives on every file below its path, so a dotenv or key file there is
+// read; a search with a pattern of its own is not looked into.
+func TestSecretsWholeReads(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	for f, text := range map[string]string{
+		"certs/server.key": "-----BEGIN EC PRIVATE KEY-----\nx\n",
+		"certs/cert.pem":   "-----BEGIN CERTIFICATE-----\nx\n",
+		"deploy/id_rsa":    "x",
+		"deploy/run.sh":    "x",
+	} {
+		p := filepath.Join(proj, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkRows(t, judgeIt, "whole reads", append(ask(
+		"tar cf - .",
+		"tar czf /tmp/x.tgz .",
+		"tar -C config -cf - .",
+		"tar chf - --exclude='.env*' .", // -h: keys/ leads to ~/.ssh
+		"zip -r - .",
+		"zip -r /tmp/x.zip config",
+		"grep -r '' .",
+		"grep -rn . .",
+		"grep -rv xyzzy .",
+		"grep -rh '^' config",
+		"grep -r ''", // no operand: the working directory
+		"cd config && grep -r '' .",
+		"grep -R --exclude='.env*' '' .", // -R follows keys/ to ~/.ssh
+		"grep -r '' \"$D\"",
+		"egrep -r '' .",
+		"rg -uu ''",
+		"rg --hidden --passthru x config",
+		"git diff --no-index /dev/null config",
+		"tar cf - certs",
+		"grep -r '' deploy",
+		"tar cf - src certs | base64",
+		"rg ''", // passes over .env, not deploy/id_rsa
+	), allow(
+		"tar cf - src",
+		"tar cf - --exclude='.env*' --exclude=certs --exclude=deploy .",
+		"zip -r - src",
+		"grep -r TODO .",
+		"grep -rn 'func main' .",
+		"grep -r --exclude='.env*' --exclude-dir=certs --exclude-dir=deploy '' .",
+		"grep -r --include='*.go' '' .",
+		"grep -rl '' .",
+		"grep -rc '' .",
+		"rg '' src",
+		"rg -g '!*.key' x src", // hidden .env passed over
+		"git diff --no-index /dev/null src",
+		"grep -r --exclude='*.key' '' certs",
+		"tar cf - --exclude=id_rsa deploy",
+	)...))
+}
+
 // Issue 14: secret-named variables are not printed; a bare dump of the
 // environment asks only when the environment holds one.
 func TestSecretsVariables(t *testing.T) {
@@ -947,7 +1007,7 @@ func TestSecretsSystem(t *testing.T) {
 func TestSecretsGitConfig(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
 	cfg := filepath.Join(proj, ".git", "config")
-	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn x .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'", "find . -path ./.git/config -exec cat {} +", "find . -path ./.git/config | xargs cat"}
+	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn TODO .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'", "find . -path ./.git/config -exec cat {} +", "find . -path ./.git/config | xargs cat"}
 	if err := os.WriteFile(cfg, []byte("[remote \"origin\"]\n\turl = https://github.com/o/r.git\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

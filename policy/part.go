@@ -73,6 +73,9 @@ type Effect struct {
 	// contents. SkipHidden: a recursive read that passes over entries
 	// named .* below Path (rg, tree). See argspec.Effect.
 	Names, SkipHidden bool
+	// Whole: a recursive read that gives on every file's whole content
+	// (argspec.Effect.Whole), looked through by readsWholeTree.
+	Whole *argspec.WholeRead
 	// Under lists the directories a Path known only at run time lies
 	// under as written: the literal directory before its first unknown
 	// part (/home/u/.ssh for ~/.ssh/$k), or for a relative path each
@@ -107,9 +110,10 @@ type Part struct {
 	Effects []Effect
 	// Known is false when the catalogue does not know what the program
 	// does to its operands.
-	Known bool
-	env   *Env
-	trees map[string]foundTree // treeBelow's reads
+	Known  bool
+	env    *Env
+	trees  map[string]foundTree // treeBelow's reads
+	wholes map[string]wholeTree // readsWholeTree's
 }
 
 // NewPart prepares a command for judging: its normalised argv and the
@@ -136,7 +140,7 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 		}
 		for _, e := range effs {
 			n := len(p.Effects)
-			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Names: e.Names, SkipHidden: e.SkipHidden})
+			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Names: e.Names, SkipHidden: e.SkipHidden, Whole: e.Whole})
 			if !known && e.Access == argspec.Unknown {
 				for i := n; i < len(p.Effects); i++ {
 					p.Effects[i].Guessed = true

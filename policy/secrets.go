@@ -200,7 +200,7 @@ func notTemporary(hs []string, dir string) bool {
 // files under the home, dotenv files, secret-named variables printed,
 // and the cloud metadata endpoints.
 func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
-	out := make([]*Rule, 0, len(secretFiles)+7)
+	out := make([]*Rule, 0, len(secretFiles)+8)
 	// Other users' credentials are no less secret, where they can be read
 	// (cat /root/.aws/credentials, /home/*/.ssh/id_rsa).
 	all := append(append(make([]string, 0, len(hs)+len(otherHomes)), hs...), otherHomes...)
@@ -244,6 +244,9 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "read of what find gives, not all known here", spec: 20, predEffect: readsUnreadFindOutput,
 			Why:     "reads what find gives, and not all of it is known here (a starting point not known here, links followed, a large tree, a file name that splitting turns into other paths, or find's file joined to other text): it may be a secret's, and what an agent reads goes to the model",
 			Instead: "give each name whole (find … -exec CMD {} +, or find … -print0 | xargs -0 CMD), look below fewer directories, or ask the person"},
+		&Rule{Decision: Ask, Name: "whole read of a tree that holds secrets", spec: 20, predEffect: readsWholeTree,
+			Why:     "gives on every file below a directory whole (an archive of it, or a search that every line may match), and a dotenv or key file lies there, or the tree is not all looked through here (known only at run time, more than 20,000 entries, links followed to other directories): what an agent reads goes to the model",
+			Instead: "leave the secrets out (grep --exclude='.env*', tar --exclude='.env*'), search for a pattern of your own (grep -r TODO .), name the files, or ask the person"},
 		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,
 			Why:     "reads a private key, keystore, Terraform state or token file (by its name, or by what it holds): what an agent reads goes to the model",
 			Instead: "ask the person, or read a file that holds no secret (a certificate, the public key)"},
@@ -825,14 +828,7 @@ func treeBelow(p *Part, steps []shellparse.Step) foundTree {
 			break
 		}
 		for _, root := range roots {
-			filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-				if err != nil {
-					return nil // find cannot read it either
-				}
-				if left--; left < 0 {
-					t.open = true
-					return filepath.SkipAll
-				}
+			complete := walkBounded(root, &left, func(path string, d fs.DirEntry) error {
 				if envFile(d.Name()) {
 					t.dotenvs = append(t.dotenvs, d.Name())
 				}
@@ -848,6 +844,7 @@ func treeBelow(p *Part, steps []shellparse.Step) foundTree {
 				}
 				return nil
 			})
+			t.open = t.open || !complete
 		}
 	}
 	if p.trees == nil {
