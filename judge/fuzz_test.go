@@ -2,6 +2,7 @@ package judge_test
 
 import (
 	"flag"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"testing"
@@ -69,6 +70,10 @@ func FuzzJudge(f *testing.F) {
 		f.Fuzz(func(*testing.T, string) {})
 		return
 	}
+	// As in isolate's child: runaway recursion fails in a moment, not
+	// after seconds growing a 1 GB stack (either way it is fatal, and
+	// the input is the one GUARD_EXEC_TEST_PROGRESS notes last).
+	debug.SetMaxStack(32 << 20)
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}

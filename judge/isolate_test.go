@@ -79,10 +79,14 @@ func fail(t testing.TB, format string, args ...any) {
 	t.Errorf("%s", msg)
 }
 
-// progressLog records which inputs a child has started and finished.
+// progressLog records which inputs a child has started and finished. A
+// fuzzing process keeps only the input it is judging, in a file of its
+// own (the path with ".PID" added): a log of every input would grow by
+// megabytes a second.
 type progressLog struct {
-	mu sync.Mutex
-	f  *os.File
+	mu      sync.Mutex
+	f       *os.File
+	current bool
 }
 
 var (
@@ -93,7 +97,13 @@ var (
 func progress() *progressLog {
 	progOnce.Do(func() {
 		progLog = &progressLog{}
-		if p := os.Getenv(progressEnv); p != "" {
+		p := os.Getenv(progressEnv)
+		switch {
+		case p == "":
+		case fuzzing():
+			progLog.current = true
+			progLog.f, _ = os.OpenFile(fmt.Sprintf("%s.%d", p, os.Getpid()), os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+		default:
 			progLog.f, _ = os.OpenFile(p, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		}
 	})
@@ -107,6 +117,13 @@ func (p *progressLog) note(verb, name string) {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if p.current {
+		p.f.Truncate(0)
+		if verb == "start" {
+			p.f.WriteAt([]byte(fmt.Sprintf("%q\n", name)), 0)
+		}
+		return
+	}
 	fmt.Fprintf(p.f, "%s %q\n", verb, name)
 }
 
