@@ -35,15 +35,7 @@ func secretWorld(t *testing.T, vars map[string]string) (pol *policy.Policy, judg
 		"src/app/.env": "K=v", "src/app/.env.local": "K=v", "src/app/.env.example": "K=", "src/app/.envrc": "export K=v",
 		"src/app/src/main.go": "package main", "src/app/config/.env": "K=v",
 	}
-	for f, text := range files {
-		p := filepath.Join(home, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, home, files)
 	if err := os.Mkdir(filepath.Join(proj, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -77,6 +69,20 @@ func secretWorld(t *testing.T, vars map[string]string) (pol *policy.Policy, judg
 	return pol, judgeIt, home, proj
 }
 
+// writeFiles writes each file (with the directories above it) below dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for f, text := range files {
+		p := filepath.Join(dir, f)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func checkRows(t *testing.T, judgeIt func(string) *judge.Result, label string, rows []row) {
 	t.Helper()
 	for _, r := range rows {
@@ -92,16 +98,8 @@ func checkRows(t *testing.T, judgeIt func(string) *judge.Result, label string, r
 // text, links to a dotenv file, dotenv names of any suffix.
 func TestSecretsFindOutputAsRead(t *testing.T) {
 	_, judgeIt, home, proj := secretWorld(t, nil)
-	for f, text := range map[string]string{"b/x .env y.go": "x", "b/m.go": "x", "e/.env.test": "K=v", "e/m.go": "x",
-		"list": home + "/.ssh/id_ed25519\n"} {
-		p := filepath.Join(proj, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, proj, map[string]string{"b/x .env y.go": "x", "b/m.go": "x", "e/.env.test": "K=v", "e/m.go": "x",
+		"list": home + "/.ssh/id_ed25519\n"})
 	if err := os.MkdirAll(filepath.Join(proj, "a"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -573,20 +571,12 @@ func TestSecretsDotenv(t *testing.T) {
 // read; a search with a pattern of its own is not looked into.
 func TestSecretsWholeReads(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
-	for f, text := range map[string]string{
+	writeFiles(t, proj, map[string]string{
 		"certs/server.key": "-----BEGIN EC PRIVATE KEY-----\nx\n",
 		"certs/cert.pem":   "-----BEGIN CERTIFICATE-----\nx\n",
 		"deploy/id_rsa":    "x",
 		"deploy/run.sh":    "x",
-	} {
-		p := filepath.Join(proj, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	checkRows(t, judgeIt, "whole reads", append(ask(
 		"tar cf - .",
 		"tar czf /tmp/x.tgz .",
@@ -1029,7 +1019,7 @@ func TestSecretsGitConfig(t *testing.T) {
 // means a secret, or by what a file with a name that may holds.
 func TestSecretsKeyFiles(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
-	for f, text := range map[string]string{
+	writeFiles(t, proj, map[string]string{
 		"certs/server.key": "-----BEGIN EC PRIVATE KEY-----\nx\n-----END EC PRIVATE KEY-----\n",
 		"certs/cert.pem":   "-----BEGIN CERTIFICATE-----\nx\n",
 		"certs/both.pem":   "-----BEGIN CERTIFICATE-----\nx\n-----BEGIN RSA PRIVATE KEY-----\ny\n",
@@ -1038,15 +1028,7 @@ func TestSecretsKeyFiles(t *testing.T) {
 		"gcp-sa-key.json":  `{"type": "service_account", "private_key": "x"}`,
 		"api-keys.json":    `{"names": ["a"]}`,
 		"package.json":     `{"name": "x"}`,
-	} {
-		p := filepath.Join(proj, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o600); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	checkRows(t, judgeIt, "key files", append(ask(
 		"cat certs/server.key",
 		"head -3 certs/both.pem",
