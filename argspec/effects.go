@@ -447,14 +447,35 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			addAll(files, Write, "", false)
 			effs = append(effs, listedFiles(c.Values("--files-from"), true)...)
 			archives := !c.HasAny("--catenate", "--delete") // their operands are archives, or members
-			for _, a := range args {
-				if len(dirs) > 0 {
-					a = join(dirs[len(dirs)-1], a)
+			// -C applies to the operands after it, relative to the one
+			// before: with several, an operand is read below any of them.
+			var bases [][]word.Word
+			switch {
+			case len(dirs) == 1:
+				bases = [][]word.Word{{dirs[0]}}
+			case len(dirs) > 1:
+				bases = [][]word.Word{nil}
+				for k, d := range dirs {
+					if ds, ok := d.Static(); k > 0 && (!ok || !strings.HasPrefix(ds, "/")) {
+						d = word.Unknown("a directory tar -C " + d.String() + " names, after another -C")
+					}
+					bases = append(bases, []word.Word{d})
 				}
-				if archives {
-					effs = append(effs, Effect{Path: a, Access: Read, Recursive: true, Whole: tarWhole(c)})
-				} else {
-					add(a, Read, "", true)
+			default:
+				bases = [][]word.Word{nil}
+			}
+			members := append(args, c.Values("--add-file")...)
+			for _, m := range members {
+				for _, b := range bases {
+					a := m
+					if len(b) > 0 {
+						a = join(b[0], m)
+					}
+					if archives {
+						effs = append(effs, Effect{Path: a, Access: Read, Recursive: true, Whole: tarWhole(c)})
+					} else {
+						add(a, Read, "", true)
+					}
 				}
 			}
 		default:
@@ -600,7 +621,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 						n++
 					}
 				}
-				rec, skip = true, n < 2 && !c.Has("--hidden")
+				// A glob, a type or an ignore file's whitelist (-g '*',
+				// -t, --ignore-file) takes in hidden files too.
+				rec, skip = true, n < 2 && !c.HasAny("--hidden", "--glob", "--iglob", "--type", "--type-add", "--ignore-file")
 				if rawFlag(c, "", "-.") {
 					skip = false
 				}
@@ -756,6 +779,12 @@ func gitEffects(c *Cmd) []Effect {
 			for _, p := range paths[c.DashDash:] {
 				effs = append(effs, Effect{Path: p, Access: Read})
 			}
+		case len(paths) == 2:
+			// Two operands, one of them outside the work tree (git diff
+			// /dev/null .env): git diffs them as --no-index does.
+			for _, p := range paths {
+				effs = append(effs, Effect{Path: p, Access: Read, Recursive: true, Whole: &WholeRead{}})
+			}
 		}
 	case "log", "blame", "grep", "annotate":
 		// Paths after "--" are read: log -p and blame print what they
@@ -777,6 +806,11 @@ func gitEffects(c *Cmd) []Effect {
 		} else if (sub == "blame" || sub == "annotate") && len(paths) > 0 {
 			effs = append(effs, Effect{Path: paths[len(paths)-1], Access: Read})
 		}
+	}
+	if sub == "grep" {
+		effs = append(effs, gitGrepEffects(c)...)
+	}
+	switch sub {
 	case "show", "cat-file":
 		// REV:PATH prints PATH as committed (git show HEAD:.env). The
 		// path is the repository's; the working directory is taken for
@@ -788,6 +822,55 @@ func gitEffects(c *Cmd) []Effect {
 		}
 	}
 	return append(effs, gitOptionEffects(c, sub)...)
+}
+
+// gitGrepEffects are git grep's whole reads (whole.go): with a pattern
+// every line may match it prints the files it searches whole, the
+// tracked ones (and untracked ones, --untracked; all, --no-index) below
+// its pathspecs or the working directory, read here as every file there.
+// A revision's tree (git grep ” HEAD) is not looked into.
+func gitGrepEffects(c *Cmd) []Effect {
+	if c.HasAny("--files-with-matches", "--name-only", "--files-without-match", "--count", "--quiet") {
+		return nil
+	}
+	args := c.Args
+	var operand []word.Word
+	if !c.HasAny("-e", "-f") && len(args) > 0 {
+		operand, args = args[:1], args[1:]
+	}
+	// Read as grep's: -e is --regexp; -f, -v, --not and -W print what
+	// a pattern does not choose.
+	as := &Cmd{Prog: "grep", Open: c.Open}
+	for _, o := range c.Opts {
+		switch o.Name {
+		case "-e":
+			as.Opts = append(as.Opts, Opt{Name: "--regexp", Value: o.Value, Known: true})
+		case "-f", "--invert-match", "--not", "--function-context":
+			as.Opts = append(as.Opts, Opt{Name: "--invert-match", Known: true})
+		}
+	}
+	if !c.Raw && !searchPrintsAll(as, operand) {
+		return nil
+	}
+	dd := c.DashDash - (len(c.Args) - len(args))
+	var roots []word.Word
+	switch {
+	case dd >= 0 && dd <= len(args):
+		if dd > 0 {
+			roots = append(roots, word.Unknown("the tree of a revision git grep searches"))
+		}
+		roots = append(roots, args[dd:]...)
+	default:
+		roots = args
+	}
+	if len(roots) == 0 {
+		roots = []word.Word{word.FromLit(".")}
+	}
+	var effs []Effect
+	for _, r := range roots {
+		effs = append(effs, Effect{Path: r, Access: Read, Recursive: true, Whole: &WholeRead{}})
+	}
+	return effs
 }
 
 // nonOptions drops words that look like options from a raw argv.
@@ -859,7 +942,10 @@ func rawFlag(c *Cmd, shorts string, longs ...string) bool {
 // directoriesRecurse reports grep -d recurse (--directories=recurse).
 func directoriesRecurse(c *Cmd) bool {
 	for _, v := range c.Values("--directories") {
-		if s, ok := v.Static(); !ok || s == "recurse" {
+		// grep takes any unique abbreviation of read, recurse and skip
+		// (argmatch): only those of read and skip do not recurse.
+		s, ok := v.Static()
+		if !ok || s == "" || !(len(s) >= 3 && strings.HasPrefix("read", s) || strings.HasPrefix("skip", s)) {
 			return true
 		}
 	}
@@ -905,6 +991,9 @@ func zipEffects(c *Cmd) []Effect {
 		var whole *WholeRead
 		if rec {
 			whole = &WholeRead{Follow: !rawFlag(c, "y", "--symlinks")} // zip stores what links lead to
+		}
+		if rawFlag(c, "R", "--recurse-patterns") {
+			w = word.FromLit(".") // -R: the operands are patterns matched below it
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec, Whole: whole})
 	}
@@ -1545,8 +1634,17 @@ func diffEffects(c *Cmd) []Effect {
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
 	}
+	// With -N a file only one side has is printed whole: a tree against
+	// an empty one is every file of it.
+	var whole *WholeRead
+	if c.HasAny("--new-file", "--unidirectional-new-file") {
+		whole = &WholeRead{}
+	}
 	for _, a := range c.Args {
-		add(a, true)
+		if s, ok := a.Static(); ok && s == "-" {
+			continue
+		}
+		effs = append(effs, Effect{Path: a, Access: Read, Recursive: true, Whole: whole})
 	}
 	for _, o := range []string{"--from-file", "--to-file"} {
 		for _, v := range c.Values(o) {

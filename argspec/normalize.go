@@ -14,6 +14,9 @@ type Opt struct {
 	Name  string     // canonical name ("--recursive"), or the name as written when unknown
 	Value *word.Word // nil when the option has no value
 	Known bool       // the spec knows this option
+	// After is how many operands came before it, where the generic
+	// reader read it (tar's --exclude applies to the operands after it).
+	After int
 }
 
 // Cmd is an argv read the way its program reads it.
@@ -35,6 +38,11 @@ type Cmd struct {
 	// DashDash is the index in Args of the first operand after "--", or
 	// -1 (git checkout -- FILE: the operands are paths, not a branch).
 	DashDash int
+}
+
+func (c *Cmd) addOpt(o Opt) {
+	o.After = len(c.Args)
+	c.Opts = append(c.Opts, o)
 }
 
 // Has reports whether the command certainly has the option with canonical
@@ -225,7 +233,7 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 					v := afterEq(w)
 					opt.Value = &v
 				}
-				c.Opts = append(c.Opts, opt)
+				c.addOpt(opt)
 				continue
 			}
 			opt := Opt{Name: o.Canon, Known: true}
@@ -239,20 +247,20 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 				opt.Value = &v
 			}
 			_ = val
-			c.Opts = append(c.Opts, opt)
+			c.addOpt(opt)
 			continue
 		}
 		// A cluster of short options.
 		if s.NumericOpt != "" && word.IsDigits(t[1:]) {
 			v := word.FromLit(t[1:])
-			c.Opts = append(c.Opts, Opt{Name: s.NumericOpt, Value: &v, Known: true})
+			c.addOpt(Opt{Name: s.NumericOpt, Value: &v, Known: true})
 			continue
 		}
 		rs := []rune(t[1:])
 		for j := 0; j < len(rs); j++ {
 			o := s.short[rs[j]]
 			if o == nil {
-				c.Opts = append(c.Opts, Opt{Name: "-" + string(rs[j])})
+				c.addOpt(Opt{Name: "-" + string(rs[j])})
 				continue
 			}
 			opt := Opt{Name: o.Canon, Known: true}
@@ -267,10 +275,10 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 					v := args[i]
 					opt.Value = &v
 				}
-				c.Opts = append(c.Opts, opt)
+				c.addOpt(opt)
 				break
 			}
-			c.Opts = append(c.Opts, opt)
+			c.addOpt(opt)
 		}
 	}
 }

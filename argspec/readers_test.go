@@ -89,8 +89,13 @@ func TestEffectsReaders(t *testing.T) {
 		{"git log -p -- a b", []string{"read a", "read b"}},
 		{"git log --oneline", []string{}},
 		{"git blame f", []string{"read f"}},
-		{"git grep x -- a", []string{"read a"}},
-		{"git grep x", []string{}},
+		{"git grep TODO -- a", []string{"read a"}},
+		{"git grep TODO", []string{}},
+		// A pattern every line may match prints the files whole.
+		{"git grep x -- a", []string{"read a", "read a R"}},
+		{"git grep ''", []string{"read . R"}},
+		{"git grep --no-index -v TODO src", []string{"read src R"}},
+		{"git grep -e '' HEAD -- src", []string{"read src", "read the tree of a revision git grep searches R", "read src R"}},
 	} {
 		if got := show(tt.argv); !slices.Equal(got, tt.want) {
 			t.Errorf("Effects(%q)\n got  %q\n want %q", tt.argv, got, tt.want)

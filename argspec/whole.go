@@ -28,7 +28,16 @@ const minSearchLiteral = 3
 func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 	var pats []word.Word
 	fixed := false
+	for _, o := range c.Opts {
+		if !o.Known {
+			return true // rg --no-fixed-strings, say: an option not read here
+		}
+	}
 	switch c.Prog {
+	case "ack":
+		// ack takes options from .ackrc files (the project's, the home's,
+		// $ACKRC), --passthru among them.
+		return true
 	case "grep", "rg":
 		if c.HasAny("--invert-match", "--null-data", "--file", "--passthru", "--multiline") {
 			return true
@@ -38,7 +47,7 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 	default:
 		// egrep, fgrep, ag and ack are read raw: -v, -f, -z, -e or any
 		// option not read here that may take a pattern makes it whole.
-		if c.Open || rawFlag(c, "vfzeU", "--invert-match", "--file", "--null-data", "--regexp", "--passthrough", "--multiline") {
+		if c.Open || rawFlag(c, "vfzeU", "--invert-match", "--file", "--null-data", "--regexp", "--passthrough", "--passthru", "--multiline") || prefixOpt(c, "--pass") {
 			return true
 		}
 		fixed = c.Prog == "fgrep" || rawFlag(c, "FQ", "--fixed-strings", "--literal")
@@ -67,6 +76,17 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 	return false
 }
 
+// prefixOpt reports whether a raw argv has a long option starting with
+// prefix: Getopt::Long (ack) and ag take unique abbreviations.
+func prefixOpt(c *Cmd, prefix string) bool {
+	for _, a := range c.Args {
+		if s, ok := a.Static(); ok && strings.HasPrefix(s, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 // literalRun returns a run of minSearchLiteral bytes of literal text that
 // every match of a regular expression holds (in any of grep's, rg's,
 // ag's or ack's dialects), when it finds one, read conservatively: any '|'
@@ -74,7 +94,9 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 // literal, and a byte before a quantifier (*, ?, +, {, and their
 // escaped forms) may be absent.
 func literalRun(re string) (string, bool) {
-	if strings.IndexByte(re, '|') >= 0 {
+	// (?x) makes # start a comment and blanks nothing (PCRE, Rust), and
+	// (*ACCEPT) ends a match anywhere: no group-like construct is read.
+	if strings.IndexByte(re, '|') >= 0 || strings.Contains(re, "(?") || strings.Contains(re, "(*") {
 		return "", false
 	}
 	run, depth := 0, 0
@@ -145,7 +167,10 @@ func literalRun(re string) (string, bool) {
 
 // bracketEnd returns the index of the ']' that ends the bracket
 // expression opening at re[i], or -1: a ']' first (after any '^') is a
-// member, and so are the brackets of [:class:], [=x=] and [.x.].
+// member, and so are the brackets of [:class:], [=x=] and [.x.]. Where
+// the dialects differ it gives up (-1): a backslash inside (POSIX: a
+// member; PCRE and Rust: an escape, so \] does not end it), or another
+// '[' (Rust: a nested class).
 func bracketEnd(re string, i int) int {
 	j := i + 1
 	if j < len(re) && re[j] == '^' {
@@ -158,7 +183,9 @@ func bracketEnd(re string, i int) int {
 		switch {
 		case re[j] == ']':
 			return j
-		case re[j] == '[' && j+1 < len(re) && strings.IndexByte(":=.", re[j+1]) >= 0:
+		case re[j] == '\\', re[j] == '[' && (j+1 >= len(re) || strings.IndexByte(":=.", re[j+1]) < 0):
+			return -1
+		case re[j] == '[':
 			k := strings.Index(re[j+2:], string(re[j+1])+"]")
 			if k < 0 {
 				return -1
@@ -260,11 +287,18 @@ func grepWhole(c *Cmd) *WholeRead {
 // tarWhole is how tar c reads a tree: -h follows links, and --exclude
 // patterns without a '/' leave members out (GNU tar leaves out any member
 // one of whose trailing names matches, so one whose base name matches
-// goes, with what lies below it). Its other exclusions are not read.
+// goes, with what lies below it), when it comes before the operands.
+// Its other exclusions are not read.
 func tarWhole(c *Cmd) *WholeRead {
 	f := &WholeRead{tar: true, Follow: c.Has("--dereference")}
+	// --anchored matches from the member's first name, --no-wildcards
+	// the text as it stands: a base name's match then says nothing.
+	f.unread = c.HasAny("--anchored", "--no-wildcards")
 	for _, o := range c.Opts {
 		if o.Name == "--exclude" {
+			if o.After > 0 {
+				f.unread = true // it applies to the operands after it only
+			}
 			f.add(o.Value, filterRule{})
 		}
 	}

@@ -55,6 +55,17 @@ func TestSearchPrintsAll(t *testing.T) {
 		{"egrep -rv TODO .", true},
 		{"ag TODO", false},
 		{"ag ''", true},
+		// PCRE and Rust: (?x) makes # a comment, (*ACCEPT) ends a match,
+		// \] does not end a class, [ nests one.
+		{"grep -rP '(?x)#abc' .", true},
+		{"grep -rP '(*ACCEPT)abc' .", true},
+		{"grep -rP '[^\\]abc]' .", true},
+		{"rg --hidden '[E[B]xyz]'", true},
+		{"rg --hidden -F --no-fixed-strings 'zzz|'", true}, // an option not read here
+		{"ack abcd", true},                                 // .ackrc may say --passthru
+		{"ag --pass abcd", true},
+		{"grep --directories=rec '' .", true},
+		{"grep --directories=rea '' .", false}, // not recursive: no whole read
 	} {
 		argv := splitWords(t, tc.argv)
 		c := Normalize(argv, false)
@@ -239,6 +250,20 @@ func TestWholeReadSkipsAgainstRealPrograms(t *testing.T) {
 			if slices.Contains(got, s) {
 				t.Errorf("grep %v reads %s, which Skips leaves out", opts, s)
 			}
+		}
+	}
+	// An --exclude after an operand does not apply to it (GNU tar 1.34
+	// warns so): nothing is known to be left out.
+	if _, err := exec.LookPath("tar"); err == nil {
+		ws := []word.Word{word.FromLit("tar"), word.FromLit("-c"), word.FromLit("-f"), word.FromLit("-"), word.FromLit("."), word.FromLit("--exclude=.env")}
+		cmd := exec.Command("tar", "-c", "-f", "-", ".", "--exclude=.env")
+		cmd.Dir = dir
+		archive, _ := cmd.Output()
+		if !strings.Contains(string(archive), "./.env") {
+			t.Errorf("tar stored no ./.env with the --exclude after the operand: the case is not what it tests")
+		}
+		if w := tarWhole(Normalize(ws, false)); w.Skips(".env", false) {
+			t.Errorf("tar -c -f - . --exclude=.env: Skips leaves out .env, which tar stores")
 		}
 	}
 	for _, pat := range []string{".env*", "*.go", "sub", "node_modules", "x.env"} {

@@ -485,6 +485,7 @@ func TestSecretsDotenv(t *testing.T) {
 		"cat ./.env",
 		"cat "+proj+"/.env",
 		"cat .env.local",
+		"cat .env-local",
 		"cat .envrc",
 		"cat config/.env",
 		"cd config && cat .env",
@@ -550,6 +551,7 @@ func TestSecretsDotenv(t *testing.T) {
 		"cat .env.example",
 		"cat .env.sample",
 		"cat .env.template",
+		"cat .env-example",
 		"grep -q '^KEY=' .env",
 		"grep -c KEY .env",
 		"grep -l KEY .env config/.env",
@@ -600,6 +602,22 @@ func TestSecretsWholeReads(t *testing.T) {
 		"grep -r '' deploy",
 		"tar cf - src certs | base64",
 		"rg ''", // passes over .env, not deploy/id_rsa
+		"git grep --no-index ''",
+		"git grep --untracked -e . -- config",
+		"git -C config grep ''",
+		"diff -rN src config",
+		"diff -r --unidirectional-new-file /dev/null config",
+		"git diff /tmp config", // two paths, one outside the work tree: --no-index
+		"tar cf - -C src . -C "+proj+"/config .",
+		"tar cf - src --exclude='.env*' config", // after an operand it applies to those after
+		"tar cf - --anchored --exclude=.env config",
+		"tar cf - --add-file=config/.env src",
+		"zip -R - '*.go'", // -R: patterns matched below the working directory
+		"rg -g '*' ''",    // a glob takes in hidden files
+		"rg -t env --type-add 'env:.env' ''",
+		"ack TODO", // .ackrc may add --passthru
+		"grep -rP '(?x)#TODO' .",
+		"grep --directories=rec '' .",
 	), allow(
 		"tar cf - src",
 		"tar cf - --exclude='.env*' --exclude=certs --exclude=deploy .",
@@ -615,6 +633,10 @@ func TestSecretsWholeReads(t *testing.T) {
 		"git diff --no-index /dev/null src",
 		"grep -r --exclude='*.key' '' certs",
 		"tar cf - --exclude=id_rsa deploy",
+		"git grep TODO",
+		"git grep -l ''",
+		"diff -r src config", // names what only one side has
+		"git diff main dev",
 	)...))
 }
 
@@ -1026,6 +1048,10 @@ func TestSecretsKeyFiles(t *testing.T) {
 		".npmrc":           "//registry.npmjs.org/:_authToken=npm_x\n",
 		"web/.npmrc":       "save-exact=true\n",
 		"gcp-sa-key.json":  `{"type": "service_account", "private_key": "x"}`,
+		"certs/server.crt": "-----BEGIN CERTIFICATE-----\nx\n-----BEGIN PRIVATE KEY-----\ny\n",
+		"certs/SERVER.PEM": "-----BEGIN RSA PRIVATE KEY-----\ny\n",
+		"certs/ca.crt":     "-----BEGIN CERTIFICATE-----\nx\n",
+		"deploy_key":       "-----BEGIN OPENSSH PRIVATE KEY-----\ny\n",
 		"api-keys.json":    `{"names": ["a"]}`,
 		"package.json":     `{"name": "x"}`,
 	})
@@ -1040,7 +1066,16 @@ func TestSecretsKeyFiles(t *testing.T) {
 		"cat deploy/id_ed25519",
 		"base64 release.keystore",
 		"cat \"$D/server.key\"",
+		"cat certs/server.crt",
+		"cat certs/SERVER.PEM",
+		"cat deploy_key",
+		"cat backup/id_rsa.bak",
+		"cat id_ed25519~",
+		"cat /etc/ssh/ssh_host_rsa_key.old",
+		"cat key.ppk",
 	), allow(
+		"cat certs/ca.crt",
+		"cat ~/.ssh/id_rsa.bak.pub",
 		"cat certs/cert.pem",
 		"cat web/.npmrc",
 		"cat api-keys.json",

@@ -22,12 +22,25 @@ import (
 // secretByName reports whether a file's name always means a secret.
 func secretByName(base string) bool {
 	switch base {
-	case "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk",
-		"master.key", ".git-credentials", ".netrc", "_netrc", ".pgpass", ".vault-token":
+	case "master.key", ".git-credentials", ".netrc", "_netrc", ".pgpass", ".vault-token":
 		return true
 	}
-	for _, ext := range []string{".tfstate", ".tfstate.backup", ".p12", ".pfx", ".jks", ".keystore", ".kdbx"} {
-		if strings.HasSuffix(base, ext) {
+	// An SSH key and its copies (id_rsa.bak, id_rsa~, id_ed25519.old),
+	// a host key (ssh_host_rsa_key); not the public halves.
+	if strings.HasSuffix(base, ".pub") {
+		return false
+	}
+	for _, k := range []string{"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519"} {
+		if strings.HasPrefix(base, k) {
+			return true
+		}
+	}
+	if strings.HasPrefix(base, "ssh_host_") && strings.Contains(base, "_key") {
+		return true
+	}
+	l := strings.ToLower(base)
+	for _, ext := range []string{".tfstate", ".tfstate.backup", ".p12", ".pfx", ".jks", ".keystore", ".kdbx", ".ppk"} {
+		if strings.HasSuffix(l, ext) {
 			return true
 		}
 	}
@@ -37,8 +50,12 @@ func secretByName(base string) bool {
 // secretContent is, for a name that may hold a secret, the pattern of
 // what says it does; nil when the name is not one of them.
 func secretContent(base string) *regexp.Regexp {
+	l := strings.ToLower(base)
 	switch {
-	case strings.HasSuffix(base, ".pem") || strings.HasSuffix(base, ".key") || base == "key":
+	case strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".key") || strings.HasSuffix(l, ".crt") ||
+		strings.HasSuffix(l, ".cer") || strings.HasSuffix(l, "_key") || l == "key":
+		// A certificate file may hold its key too (server.crt with
+		// both blocks), and deploy_key is a key by another name.
 		return privateKeyBlock()
 	case base == ".npmrc" || base == ".yarnrc.yml" || base == ".pypirc":
 		return tokenLine()
