@@ -1,12 +1,14 @@
 package argspec
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/word"
 )
 
-// EnvEffects are the paths a tool writes because a variable has a value
+// EnvEffects are the paths a tool writes (or, for TAR_OPTIONS and
+// ZIPOPT, archives) because a variable has a value
 // (GOCACHE=DIR go build, CARGO_TARGET_DIR=DIR cargo build,
 // PYTEST_ADDOPTS=--basetemp=DIR pytest): each tool reads its own
 // variables as places to write, or as more options. The names are the
@@ -52,6 +54,15 @@ func EnvEffects(name string, value word.Word) []Effect {
 			return nil
 		}
 		return []Effect{{Path: value, Access: Write}}
+	case "TAR_OPTIONS", "ZIPOPT", "ZIP":
+		// Options tar and zip read before their command line's: -h, -r
+		// or --anchored there change what a whole read takes in, so
+		// what they archive is not known here (whole.go), unless every
+		// option only changes how (owners, modes, compression, -v, -q).
+		if v, ok := value.Static(); ok && !slices.ContainsFunc(strings.Fields(v), func(o string) bool { return !archiveStyleOption(o) }) {
+			return nil
+		}
+		return []Effect{{Path: word.Unknown("the files tar or zip archive as " + name + " says"), Access: Read, Recursive: true, Whole: &WholeRead{Follow: true}}}
 	case "PYTEST_ADDOPTS":
 		// Read as options before the command line's (shlex-split: a
 		// value not known here may be any option).
@@ -205,4 +216,18 @@ func envCodeEffects(name string, value word.Word) ([]Effect, bool) {
 		return append(effs, runs("a program the kubeconfig may name (a user's exec credential plugin)")), true
 	}
 	return nil, false
+}
+
+// archiveStyleOption reports whether a tar or zip option only changes
+// how members are stored or restored, not which are read.
+func archiveStyleOption(o string) bool {
+	name, _, _ := strings.Cut(o, "=")
+	switch name {
+	case "--no-same-owner", "--same-owner", "--no-same-permissions", "--same-permissions", "--preserve-permissions",
+		"-p", "-v", "--verbose", "--warning", "--numeric-owner", "--owner", "--group", "--mode", "--mtime", "--sort",
+		"--format", "-z", "-j", "-J", "--gzip", "--bzip2", "--xz", "--zstd", "--no-overwrite-dir", "--overwrite",
+		"--keep-old-files", "--skip-old-files", "--delay-directory-restore", "--touch", "-m", "-q", "--quiet", "-X":
+		return true
+	}
+	return len(o) == 2 && o[0] == '-' && o[1] >= '0' && o[1] <= '9' // zip -0 … -9
 }

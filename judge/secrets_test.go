@@ -618,6 +618,8 @@ func TestSecretsWholeReads(t *testing.T) {
 		"ack TODO", // .ackrc may add --passthru
 		"grep -rP '(?x)#TODO' .",
 		"grep --directories=rec '' .",
+		"TAR_OPTIONS=-h tar cf - src", // options not read here: -h follows links
+		"export ZIPOPT=-r; zip -0 - src",
 	), allow(
 		"tar cf - src",
 		"tar cf - --exclude='.env*' --exclude=certs --exclude=deploy .",
@@ -637,7 +639,24 @@ func TestSecretsWholeReads(t *testing.T) {
 		"git grep -l ''",
 		"diff -r src config", // names what only one side has
 		"git diff main dev",
+		"TAR_OPTIONS=--no-same-owner tar cf - src",
 	)...))
+}
+
+// rg and ag pass over hidden files unless an ignore file takes them back
+// in: a '!' pattern in the tree, in a directory above, or in git's own
+// excludes makes what they read not known here.
+func TestSecretsIgnoreWhitelist(t *testing.T) {
+	_, judgeIt, home, proj := secretWorld(t, nil)
+	writeFiles(t, proj, map[string]string{"web/.env": "K=v", "web/a.js": "x", "api/.env": "K=v", "api/.gitignore": "!.env\n"})
+	writeFiles(t, home, map[string]string{"notes/.env": "K=v"})
+	checkRows(t, judgeIt, "before any whitelist", allow("rg '' web", "rg x ~/notes"))
+	checkRows(t, judgeIt, "a whitelist in the tree", ask("rg '' api", "rg -v zzz api"))
+	writeFiles(t, proj, map[string]string{".ignore": "!.env\n"})
+	checkRows(t, judgeIt, "a whitelist above", ask("rg '' web"))
+	writeFiles(t, home, map[string]string{".rgignore": "!.ssh\n"})
+	checkRows(t, judgeIt, "a whitelist in the home", ask("rg x ~", "cd ~ && rg x"))
+	checkRows(t, judgeIt, "searches are not looked into", allow("rg TODO web"))
 }
 
 // Issue 14: secret-named variables are not printed; a bare dump of the

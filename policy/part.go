@@ -114,6 +114,7 @@ type Part struct {
 	env    *Env
 	trees  map[string]foundTree // treeBelow's reads
 	wholes map[string]wholeTree // readsWholeTree's
+	hidden map[string]bool      // hiddenWhitelisted's
 }
 
 // NewPart prepares a command for judging: its normalised argv and the
@@ -161,7 +162,7 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 			}
 		}
 		for _, e := range argspec.EnvEffects(a.Name, a.Value) {
-			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive})
+			p.addEffect(e.Path, Effect{Access: e.Access, Op: e.Op, Recursive: e.Recursive, Whole: e.Whole})
 		}
 	}
 	for _, r := range c.Redirs {

@@ -406,8 +406,8 @@ func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
 		// its own.
 		return word.No
 	}
-	if e.SkipHidden && configuredReader(p) {
-		e.SkipHidden = false // a ripgreprc may say --hidden
+	if e.SkipHidden && (configuredReader(p) || hiddenRootWhitelisted(p, e)) {
+		e.SkipHidden = false // a ripgreprc may say --hidden, an ignore file !.ssh
 	}
 	if m.belowFindRoots(p, e) {
 		return word.Maybe
@@ -613,6 +613,13 @@ func existsBelow(root, prefix string) bool {
 	}
 	_, err := os.Lstat(prefix)
 	return err == nil
+}
+
+// hiddenRootWhitelisted is hiddenWhitelisted for a read whose root is
+// known here; one that is not is held to the rows as it stands.
+func hiddenRootWhitelisted(p *Part, e Effect) bool {
+	s, ok := e.Path.Static()
+	return ok && p.hiddenWhitelisted(s)
 }
 
 // configuredReader reports whether a reader takes options from a file

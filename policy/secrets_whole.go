@@ -24,8 +24,8 @@ import (
 type wholeTree struct {
 	found string // a secret there: a dotenv or key file, or where a link leads
 	// open: not all was looked through: more than maxFoundWalk entries,
-	// more than maxWholeProbes files to look into, or a link followed to
-	// a directory.
+	// more than maxWholeProbes files to look into, a link followed to a
+	// directory, or an ignore file that may take hidden files back in.
 	open bool
 }
 
@@ -81,8 +81,16 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 			}
 		}
 	}
+	skipHidden := e.SkipHidden && !p.hiddenWhitelisted(root)
 	complete := walkBounded(root, &left, func(path string, d fs.DirEntry) error {
-		if path != root && (e.SkipHidden && strings.HasPrefix(d.Name(), ".") || e.Whole.Skips(d.Name(), d.IsDir())) {
+		if skipHidden && d.IsDir() && whitelistsHidden(path) {
+			// An ignore file below says !.env: what rg passes over is
+			// not known here; look through the hidden entries too.
+			skipHidden = false
+			t.open = true
+			return filepath.SkipAll
+		}
+		if path != root && (skipHidden && strings.HasPrefix(d.Name(), ".") || e.Whole.Skips(d.Name(), d.IsDir())) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -116,6 +124,62 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 	}
 	p.wholes[key] = t
 	return t
+}
+
+// ignoreFiles are the files rg and ag read patterns to pass over from,
+// in each directory: a pattern there that starts with '!' takes back in
+// what it names, hidden files included (!.env).
+var ignoreFiles = []string{".gitignore", ".ignore", ".rgignore", ".agignore"}
+
+// whitelistsHidden reports whether an ignore file in dir has a '!' line.
+func whitelistsHidden(dir string) bool {
+	for _, n := range ignoreFiles {
+		if b, err := atomicfile.ReadFile(filepath.Join(dir, n), maxSecretProbe); err == nil || errors.Is(err, atomicfile.ErrTooLarge) {
+			if errors.Is(err, atomicfile.ErrTooLarge) || negates(b) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func negates(b []byte) bool {
+	for _, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "!") {
+			return true
+		}
+	}
+	return false
+}
+
+// hiddenWhitelisted reports whether rg reading the tree at root may read
+// its hidden entries after all: an ignore file there or in a directory
+// above takes one back in, or git's own excludes may (the home's
+// ~/.config/git/ignore, or a core.excludesFile set in ~/.gitconfig).
+func (p *Part) hiddenWhitelisted(root string) bool {
+	if v, ok := p.hidden[root]; ok {
+		return v
+	}
+	v := false
+	for dir := root; !v; dir = filepath.Dir(dir) {
+		v = whitelistsHidden(dir)
+		if dir == filepath.Dir(dir) {
+			break
+		}
+	}
+	if !v && p.env != nil && p.env.Home != "" {
+		if b, err := atomicfile.ReadFile(filepath.Join(p.env.Home, ".config", "git", "ignore"), maxSecretProbe); err == nil {
+			v = negates(b)
+		}
+		if b, err := atomicfile.ReadFile(filepath.Join(p.env.Home, ".gitconfig"), maxSecretProbe); err == nil {
+			v = v || strings.Contains(strings.ToLower(string(b)), "excludesfile")
+		}
+	}
+	if p.hidden == nil {
+		p.hidden = map[string]bool{}
+	}
+	p.hidden[root] = v
+	return v
 }
 
 // holdsSecret reports whether the file at path may hold what re says is
