@@ -59,8 +59,12 @@ func EnvEffects(name string, value word.Word) []Effect {
 		// or --anchored there change what a whole read takes in, so
 		// what they archive is not known here (whole.go), unless every
 		// option only changes how (owners, modes, compression, -v, -q).
+		effs, _ := envCodeEffects(name, value) // --checkpoint-action=exec=…
 		if v, ok := value.Static(); ok && !slices.ContainsFunc(strings.Fields(v), func(o string) bool { return !archiveStyleOption(o) }) {
-			return nil
+			return effs
+		}
+		if len(effs) > 0 {
+			return effs // asked for already: what it runs
 		}
 		return []Effect{{Path: word.Unknown("the files tar or zip archive as " + name + " says"), Access: Read, Recursive: true, Whole: &WholeRead{Follow: true}}}
 	case "PYTEST_ADDOPTS":
