@@ -143,7 +143,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	*may = mayState{second: may.second, written: may.written, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
-		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second,
+		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}

@@ -949,6 +949,9 @@ func (w *walker) cdpath(sc *scope, assigns []Assign) cdpathState {
 // under each of its entries, or here.
 func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState) {
 	args := argv[1:]
+	// cd -P resolves links as it goes (so does cd after set -P), and
+	// cd -L does not; the last of them wins.
+	physical := w.may.physical
 	for len(args) > 0 {
 		t, ok := args[0].Static()
 		if !ok || !strings.HasPrefix(t, "-") || t == "-" || t == "--" {
@@ -957,9 +960,17 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 			}
 			break
 		}
+		if name == "cd" {
+			if i := strings.LastIndexAny(t, "LP"); i > 0 {
+				physical = t[i] == 'P'
+			}
+		}
 		args = args[1:]
 	}
 	prev := sc.cwd
+	if physical && name == "cd" {
+		defer w.physicalCwd(sc, prev, args)
+	}
 	if name == "popd" {
 		sc.cwd = Cwd{Unknown: true, Data: true} // a directory the text pushed
 		return
@@ -1024,6 +1035,50 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: true, val: word.FromLit(first(prev.Dirs))})
 }
 
+// physicalCwd makes the directories cd went to what they physically
+// are, once cd has followed them as written (from prev, to the operand
+// in args): cd -P src/link/.. is the parent of where the link leads, not
+// src. One that cannot be resolved now is not known here.
+func (w *walker) physicalCwd(sc *scope, prev Cwd, args []word.Word) {
+	if sc.cwd.Unknown || len(args) == 0 {
+		return
+	}
+	t, _ := args[0].Static()
+	if t == "-" || filepath.IsAbs(t) && !strings.Contains(t, "..") && !mayHoldLink(t) {
+		return
+	}
+	var dirs []string
+	for _, d := range sc.cwd.Dirs {
+		raw := t
+		if !filepath.IsAbs(t) {
+			// The operand as written below the directory it came from:
+			// Join read its .. as written. One found through CDPATH is
+			// not followed here.
+			raw = ""
+			for _, p := range prev.Dirs {
+				if filepath.Join(p, t) == d {
+					raw = p + "/" + t
+					break
+				}
+			}
+		}
+		real, err := filepath.EvalSymlinks(raw)
+		if raw == "" || err != nil {
+			sc.cwd = Cwd{Unknown: true, Data: sc.cwd.Data}
+			return
+		}
+		dirs = append(dirs, real)
+	}
+	sc.cwd.Dirs = uniq(dirs)
+}
+
+// mayHoldLink reports whether an absolute path has a component that is
+// a symbolic link now.
+func mayHoldLink(p string) bool {
+	real, err := filepath.EvalSymlinks(p)
+	return err != nil || real != filepath.Clean(p)
+}
+
 func first(ss []string) string {
 	if len(ss) == 0 {
 		return ""
@@ -1059,6 +1114,10 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 				w.may.keyword, w.may.exportF = true, true // it could be -k or -a
 			}
 			return
+		}
+		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "P") ||
+			t == "-o" && i+2 < len(argv) && !argv[i+2].IsStatic() || t == "-o" && i+2 < len(argv) && argv[i+2].String() == "physical") {
+			w.may.physical = true // set -P, set -o physical: cd resolves links
 		}
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.ContainsAny(t, "ka") ||
 			(t == "-o" || t == "+o") && i+2 < len(argv) && keywordOrAllexport(argv[i+2])) {

@@ -3,6 +3,9 @@ package shellparse_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -349,7 +352,55 @@ func TestCwd(t *testing.T) {
 		{"env -C /etc x", []string{"env -C /etc x", "x via=wrapper env cwd=/etc"}},
 		{"env --chdir=/etc x", []string{"env --chdir=/etc x", "x via=wrapper env cwd=/etc"}},
 		{"sudo -D /etc x", []string{"sudo -D /etc x", "x via=wrapper sudo cwd=/etc"}},
+		// cd -P (or cd after set -P) resolves links as it goes: where a
+		// directory is not there now, it is not known (TestPhysicalCd).
+		{"cd -P a && x", []string{"cd -P a", "x cwd=?"}},
+		{"cd -LP a && x", []string{"cd -LP a", "x cwd=?"}},
+		{"cd -PL a && x", []string{"cd -PL a", "x cwd=/home/u/proj/a"}},
+		{"set -P; cd a && x", []string{"set -P", "cd a", "x cwd=?"}},
+		{"cd a && x; set -o physical", []string{"cd a", "x cwd=?", "set -o physical cwd=/home/u/proj?"}},
 	})
+}
+
+// A physical cd goes where the links lead: cd -P src/up/.. is the parent
+// of up's target, not src, as bash has it.
+func TestPhysicalCd(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []string{"src", "config/sub"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../config/sub", filepath.Join(dir, "src", "up")); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ src, cwd string }{
+		{"cd -P src/up/.. && x", dir + "/config"},
+		{"cd src/up/.. && x", dir + "/src"},
+		{"cd -P src/up && cd .. && x", dir + "/config"},
+		{"cd src/up && cd -P .. && x", dir + "/config"},
+		{"set -P; cd src/up/.. && x", dir + "/config"},
+		{"cd -P " + dir + "/src/up/.. && x", dir + "/config"},
+		{"cd -P src && x", dir + "/src"},
+	} {
+		res, err := shellparse.Parse(tc.src, shellparse.Options{Cwd: dir, Getenv: getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := res.Cmds[len(res.Cmds)-1]
+		if x.Cwd.Unknown || len(x.Cwd.Dirs) != 1 || x.Cwd.Dirs[0] != tc.cwd {
+			t.Errorf("%s: x runs in %v, want %s", tc.src, x.Cwd, tc.cwd)
+		}
+		// bash agrees.
+		sh := exec.Command("bash", "-c", strings.Replace(tc.src, "&& x", "&& pwd -P", 1))
+		sh.Dir = dir
+		if out, err := sh.Output(); err != nil || strings.TrimSpace(string(out)) != tc.cwd {
+			t.Errorf("%s: bash is in %q (%v)", tc.src, out, err)
+		}
+	}
 }
 
 func TestCodeInStrings(t *testing.T) {
