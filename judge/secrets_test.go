@@ -532,7 +532,17 @@ func TestSecretsDotenv(t *testing.T) {
 		"git blame .env",
 		"xargs -a .env echo",
 		"xargs --arg-file=.env echo",
+		// globstar's ** is any depth; a glob in a directory cd may or
+		// may not have reached is matched in each; an array holds what
+		// its globs matched.
+		"shopt -s dotglob globstar; cat **",
+		"bash -O dotglob -O globstar -c 'cat **'",
+		"shopt -s dotglob; cd config; cat *",
+		"cd config; GLOBIGNORE=x; cat *",
+		"shopt -s dotglob; cd src; cat ../config/*",
+		"a=(config/.e*); cat \"${a[@]}\"",
 	), allow(
+		"shopt -s globstar; cat src/**/*.go",
 		"git log --oneline -- src",
 		"git diff -- src/main.go",
 		"git blame src/main.go",
@@ -602,6 +612,7 @@ func TestSecretsWholeReads(t *testing.T) {
 		"grep -r '' deploy",
 		"tar cf - src certs | base64",
 		"rg ''", // passes over .env, not deploy/id_rsa
+		"cd deploy; cat *",
 		"git grep --no-index ''",
 		"git grep --untracked -e . -- config",
 		"git -C config grep ''",

@@ -971,8 +971,8 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 				return word.Yes
 			}
 		}
-		if !mayBeDotfile(e.Path) {
-			return word.No // dist/*: a glob's * never matches a leading dot
+		if !e.DotGlob && !mayBeDotfile(e.Path) {
+			return word.No // dist/*: a glob's * never matches a leading dot (without dotglob)
 		}
 		ps := pats()
 		t := word.No

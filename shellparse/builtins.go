@@ -192,18 +192,31 @@ func (w *walker) shoptCmd(cmd *Cmd) {
 	argv := cmd.Argv
 	w.emit(cmd)
 	for _, a := range argv[1:] {
-		if t, ok := a.Static(); (!ok || t == "nullglob" || t == "failglob") && !w.may.second {
-			w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
-		}
-		if t, ok := a.Static(); (!ok || t == "dotglob") && !w.may.second {
-			w.may.dotglob = true // globs may match names starting with a dot
-		}
-		if t, ok := a.Static(); (!ok || t == "nocaseglob") && !w.may.second {
-			w.may.nocase = true // globs may match letters of either case
-		}
-		if t, ok := a.Static(); (!ok || t == "lastpipe") && !w.may.second {
-			w.may.lastpipe = true // a pipeline's last command may run in this shell
-		}
+		t, ok := a.Static()
+		w.shoptMay(t, ok)
+	}
+}
+
+// shoptMay notes a shell option that shopt -s (or bash -O) may turn on
+// anywhere in the text; one not known here may be any of them.
+func (w *walker) shoptMay(t string, known bool) {
+	if w.may.second {
+		return
+	}
+	if !known || t == "nullglob" || t == "failglob" {
+		w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
+	}
+	if !known || t == "dotglob" {
+		w.may.dotglob = true // globs may match names starting with a dot
+	}
+	if !known || t == "nocaseglob" {
+		w.may.nocase = true // globs may match letters of either case
+	}
+	if !known || t == "globstar" {
+		w.may.globstar = true // ** may match any depth of directories
+	}
+	if !known || t == "lastpipe" {
+		w.may.lastpipe = true // a pipeline's last command may run in this shell
 	}
 }
 

@@ -50,6 +50,7 @@ type mayState struct {
 	nullglob bool                // shopt -s nullglob or failglob anywhere
 	dotglob  bool                // shopt -s dotglob, or GLOBIGNORE set, anywhere (or inherited)
 	nocase   bool                // shopt -s nocaseglob anywhere (or inherited through BASHOPTS)
+	globstar bool                // shopt -s globstar anywhere: ** matches any depth
 	exportF  bool                // export -f, declare -fx or set -a anywhere
 	src      string              // the text being walked, for function bodies' text
 
@@ -194,8 +195,8 @@ func (m *mayState) decide() *mayState {
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred,
-		physical: m.physical}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical
+		physical: m.physical, globstar: m.globstar}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar
 	next.written = make(map[string]bool, len(m.vars)+len(m.given))
 	for name := range m.given {
 		next.written[name] = true

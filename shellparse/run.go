@@ -76,7 +76,9 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 				n := len(elems)
 				elems = w.appendFields(elems, sc, el.Value) // bounded as a whole (appendExpanded)
 				for _, f := range elems[n:] {
-					if f.Multi || f.Split && f.HasHole() {
+					// A glob is expanded when the array is made: a("*")
+					// holds the names it matched, as many as they are.
+					if f.Multi || f.Split && f.HasHole() || f.HasGlob() {
 						plain = false // how many elements is not known
 					}
 				}
@@ -1736,6 +1738,15 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 	}
 	inv, err := bashargv.ParseArgv(append([]string{prog}, args...), false)
+	if err == nil {
+		// bash -O globstar -c '…': the code runs with them on.
+		for _, o := range inv.ShoptOn {
+			w.shoptMay(o, !strings.Contains(o, stand))
+		}
+		if slices.Contains(inv.SetOn, "physical") && !w.may.second {
+			w.may.physical = true
+		}
+	}
 	// A script named by a known word may get arguments not known here:
 	// they are its positional parameters, unknown.
 	knownFile := err == nil && inv.Mode == bashargv.ModeFile && !strings.Contains(inv.File, stand)

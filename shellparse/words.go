@@ -2,13 +2,16 @@ package shellparse
 
 import (
 	"fmt"
+	"io/fs"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/guard-exec/guard-exec/word"
@@ -313,19 +316,79 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 		return f
 	}
 	pat := globPattern(f)
-	if !strings.HasPrefix(pat, "/") {
-		if len(sc.cwd.Dirs) != 1 || sc.cwd.Unknown {
+	glob := w.opts.Glob
+	if (w.may.globstar || w.globstarEnv) && slices.Contains(strings.Split(pat, "/"), "**") {
+		// With globstar, ** is any depth of directories: what it
+		// matches is looked for below the pattern's literal directory,
+		// bounded; past the bound the word is not known here.
+		ok := true
+		glob = func(p string) []string {
+			m, complete := globstarMatches(p)
+			ok = ok && complete
+			return m
+		}
+		defer func() {
+			if !ok {
+				f = word.UnknownData("a ** glob over more than " + strconv.Itoa(maxGlobstarWalk) + " entries")
+			}
+		}()
+	}
+	if strings.HasPrefix(pat, "/") {
+		f.Matches = glob(pat)
+	} else {
+		if len(sc.cwd.Dirs) == 0 || sc.cwd.Unknown {
 			return f
 		}
-		pat = filepath.Join(sc.cwd.Dirs[0], pat)
+		// In each directory the command may run in (cd x; cat *: x or
+		// here, if cd failed), what the glob matches there.
+		f.Matches = nil
+		for _, d := range sc.cwd.Dirs {
+			f.Matches = append(f.Matches, glob(filepath.Join(d, pat))...)
+		}
 	}
-	f.Matches = w.opts.Glob(pat)
 	if len(f.Matches) == 0 && w.may.nullglob {
 		// With nullglob somewhere in the text, a glob that matches
 		// nothing may be no word at all: what follows it shifts.
 		f.Multi = true
 	}
 	return f
+}
+
+// maxGlobstarWalk bounds the entries globstarMatches reads.
+const maxGlobstarWalk = 20000
+
+// globstarMatches is what an absolute pattern with a ** component matches
+// as bash's globstar reads it (hidden names too: a superset without
+// dotglob), and whether all of the tree below its literal directory was
+// read.
+func globstarMatches(pat string) ([]string, bool) {
+	root := "/"
+	for _, c := range strings.Split(pat, "/") {
+		if c == "" {
+			continue
+		}
+		if strings.ContainsAny(c, "*?[\\") {
+			break
+		}
+		root = filepath.Join(root, c)
+	}
+	var out []string
+	left := maxGlobstarWalk
+	complete := true
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if left--; left < 0 {
+			complete = false
+			return filepath.SkipAll
+		}
+		if m, _ := doublestar.Match(pat, p); m {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out, complete
 }
 
 // caseless is a glob word as nocaseglob reads it: each letter of its
