@@ -1,6 +1,7 @@
 package argspec
 
 import (
+	"net/url"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -457,7 +458,7 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 				bases = [][]word.Word{nil}
 				for k, d := range dirs {
 					if ds, ok := d.Static(); k > 0 && (!ok || !strings.HasPrefix(ds, "/")) {
-						d = word.Unknown("a directory tar -C " + d.String() + " names, after another -C")
+						d = word.UnknownData("a directory tar -C " + d.String() + " names, after another -C")
 					}
 					bases = append(bases, []word.Word{d})
 				}
@@ -857,9 +858,12 @@ func gitGrepEffects(c *Cmd) []Effect {
 	switch {
 	case dd >= 0 && dd <= len(args):
 		if dd > 0 {
-			roots = append(roots, word.Unknown("the tree of a revision git grep searches"))
+			roots = append(roots, word.UnknownData("the tree of a revision git grep searches"))
 		}
 		roots = append(roots, args[dd:]...)
+	case len(args) > 0 && !c.Has("--no-index"):
+		// Each may be a revision (git grep '' HEAD) as well as a path.
+		roots = append(append(roots, args...), word.UnknownData("the tree of a revision git grep searches"))
 	default:
 		roots = args
 	}
@@ -963,7 +967,9 @@ func zipEffects(c *Cmd) []Effect {
 	valued := map[string]bool{"-b": true, "-n": true, "-t": true, "-tt": true, "-P": true, "-O": true, "-Z": true,
 		"-s": true, "-sp": false, "-U": false, "-I": false, "--password": true, "--out": true, "--temp-path": true,
 		"--suffixes": true, "--compression-method": true, "--split-size": true, "-ll": false}
-	rec := rawFlag(c, "rR", "--recurse-paths", "--recurse-patterns")
+	// zip takes a long option's unique abbreviation (--recurse-path);
+	// --recurse-pa… is read as both.
+	rec := rawFlag(c, "rR", "--recurse-paths", "--recurse-patterns") || prefixOpt(c, "--recurse-p")
 	archive := true
 	patterns := false
 	for i := 0; i < len(c.Args); i++ {
@@ -992,7 +998,7 @@ func zipEffects(c *Cmd) []Effect {
 		if rec {
 			whole = &WholeRead{Follow: !rawFlag(c, "y", "--symlinks")} // zip stores what links lead to
 		}
-		if rawFlag(c, "R", "--recurse-patterns") {
+		if rawFlag(c, "R", "--recurse-patterns") || prefixOpt(c, "--recurse-pat") {
 			w = word.FromLit(".") // -R: the operands are patterns matched below it
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec, Whole: whole})
@@ -1172,8 +1178,10 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 			f, _ = u.TrimPrefix(u.Prefix()[:len("file://localhost")])
 		case strings.HasPrefix(p, "file:///"):
 			f, _ = u.TrimPrefix(u.Prefix()[:len("file://")])
+		case strings.HasPrefix(p, "file:/") && !strings.HasPrefix(p, "file://"):
+			f, _ = u.TrimPrefix(u.Prefix()[:len("file:")]) // file:/etc/passwd
 		case strings.HasPrefix(p, "file:"):
-			f = word.Unknown("the path of a file: URL")
+			f = word.UnknownData("the path of a file: URL")
 		case !strings.Contains(p, ":"):
 			if u.IsStatic() {
 				continue // host[:port]/path: curl takes it as http
@@ -1182,11 +1190,25 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		default:
 			continue
 		}
-		// URL globbing ({a,b}, [1-9]) names other files than the text.
+		// URL globbing ({a,b}, [1-9]) names other files than the text:
+		// which ones is not worked out here.
 		if t, ok := f.Static(); ok && globbing && strings.ContainsAny(t, "{}[]") {
-			f = prefixThenHole(t, strings.IndexAny(t, "{}[]"), "a path curl's URL glob expands")
+			f = word.UnknownData("a path curl's URL glob expands (" + t + ")")
 		}
 		add(f, Read, false)
+		// curl opens the path decoded (%76 is v) and without a
+		// fragment: each reading is a read.
+		if t, ok := f.Static(); ok {
+			if i := strings.IndexByte(t, '#'); i >= 0 {
+				t = t[:i]
+				add(word.FromLit(t), Read, false)
+			}
+			if d, err := url.PathUnescape(t); err != nil {
+				add(word.UnknownData("a file: URL's path that does not decode"), Read, false)
+			} else if d != t {
+				add(word.FromLit(d), Read, false)
+			}
+		}
 	}
 	return l.effs
 }
@@ -1634,12 +1656,11 @@ func diffEffects(c *Cmd) []Effect {
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec})
 	}
-	// With -N a file only one side has is printed whole: a tree against
-	// an empty one is every file of it.
-	var whole *WholeRead
-	if c.HasAny("--new-file", "--unidirectional-new-file") {
-		whole = &WholeRead{}
-	}
+	// Two directories are compared file by file, and what differs in
+	// each pair of files is printed (diff config ../other prints both
+	// .env files); with -N a file only one side has is printed whole.
+	// Every operand is a whole read (of a file, the file itself).
+	whole := &WholeRead{}
 	for _, a := range c.Args {
 		if s, ok := a.Static(); ok && s == "-" {
 			continue

@@ -66,7 +66,7 @@ func EnvEffects(name string, value word.Word) []Effect {
 		if len(effs) > 0 {
 			return effs // asked for already: what it runs
 		}
-		return []Effect{{Path: word.Unknown("the files tar or zip archive as " + name + " says"), Access: Read, Recursive: true, Whole: &WholeRead{Follow: true}}}
+		return []Effect{{Path: word.UnknownData("the files tar or zip archive as " + name + " says"), Access: Read, Recursive: true, Whole: &WholeRead{Follow: true}}}
 	case "PYTEST_ADDOPTS":
 		// Read as options before the command line's (shlex-split: a
 		// value not known here may be any option).

@@ -94,6 +94,7 @@ func TestEffectsReaders(t *testing.T) {
 		// A pattern every line may match prints the files whole.
 		{"git grep x -- a", []string{"read a", "read a R"}},
 		{"git grep ''", []string{"read . R"}},
+		{"git grep '' HEAD", []string{"read HEAD R", "read the tree of a revision git grep searches R"}},
 		{"git grep --no-index -v TODO src", []string{"read src R"}},
 		{"git grep -e '' HEAD -- src", []string{"read src", "read the tree of a revision git grep searches R", "read src R"}},
 	} {

@@ -51,6 +51,9 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 			return true
 		}
 		fixed = c.Prog == "fgrep" || rawFlag(c, "FQ", "--fixed-strings", "--literal")
+		if c.Prog == "ag" && agTakesValues(c) {
+			return true
+		}
 	}
 	if c.Open {
 		return true
@@ -71,6 +74,28 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 			if _, ok := literalRun(alt); fixed && len(alt) < minSearchLiteral || !fixed && !ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// agOptionsRead are the options of ag (2.2) that take no value and
+// leave its pattern the first operand; any other option (-m 100,
+// --ignore DIR, -f, which is --follow) may shift it, and a pattern that
+// is not the operand read here may be any.
+var agOptionsRead = map[string]bool{"-i": true, "--ignore-case": true, "-s": true, "--case-sensitive": true,
+	"-S": true, "--smart-case": true, "-w": true, "--word-regexp": true, "-Q": true, "--literal": true,
+	"--nocolor": true, "--noheading": true, "--nogroup": true, "--hidden": true, "-u": true, "--unrestricted": true,
+	"-n": true, "--numbers": true, "--column": true, "--vimgrep": true, "-H": true, "--no-filename": true, "-h": true}
+
+func agTakesValues(c *Cmd) bool {
+	for _, a := range c.Args {
+		s, ok := a.Static()
+		if !ok {
+			return true
+		}
+		if strings.HasPrefix(s, "-") && !agOptionsRead[s] {
+			return true
 		}
 	}
 	return false
@@ -261,7 +286,8 @@ func (f *WholeRead) Skips(name string, dir bool) bool {
 // as leaving nothing out (their globs and ignore files are not read
 // here); rg and ag follow links when told to.
 func grepWhole(c *Cmd) *WholeRead {
-	f := &WholeRead{Follow: c.Has("--dereference-recursive") || rawFlag(c, "LR", "--follow", "--dereference-recursive")}
+	f := &WholeRead{Follow: c.Has("--dereference-recursive") || rawFlag(c, "LR", "--follow", "--dereference-recursive") ||
+		c.Prog == "ag" && rawFlag(c, "f", "--follow")}
 	if c.Prog != "grep" {
 		return f
 	}

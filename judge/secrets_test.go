@@ -532,6 +532,10 @@ func TestSecretsDotenv(t *testing.T) {
 		"git blame .env",
 		"xargs -a .env echo",
 		"xargs --arg-file=.env echo",
+		"curl file://"+proj+"/.en%76",
+		"curl file:"+proj+"/.env",
+		"curl 'file://"+proj+"/.en[u-w]'",
+		"curl file://"+proj+"/.env#x",
 		// globstar's ** is any depth; a glob in a directory cd may or
 		// may not have reached is matched in each; an array holds what
 		// its globs matched.
@@ -603,7 +607,7 @@ func TestSecretsWholeReads(t *testing.T) {
 		"grep -r ''", // no operand: the working directory
 		"cd config && grep -r '' .",
 		"grep -R --exclude='.env*' '' .", // -R follows keys/ to ~/.ssh
-		"grep -r '' \"$D\"",
+		"grep -r '' \"$(cat dirs)\"",     // a tree from run-time data
 		"egrep -r '' .",
 		"rg -uu ''",
 		"rg --hidden --passthru x config",
@@ -613,9 +617,18 @@ func TestSecretsWholeReads(t *testing.T) {
 		"tar cf - src certs | base64",
 		"rg ''", // passes over .env, not deploy/id_rsa
 		"cd deploy; cat *",
+		"diff config src", // two directories: each pair of files' differences
+		// Here only names (Only in config: .env), but which files the two
+		// share is not worked out: any may be printed.
+		"diff -r src config",
+		"ag --hidden -m 100 '^' .", // -m takes a value: the pattern is ^
+		"ag --hidden -f x config",  // -f is --follow
+		"zip -0 --recurse-path - config",
+		"zip -0 --recurse-patt - '*'",
 		"git grep --no-index ''",
 		"git grep --untracked -e . -- config",
 		"git -C config grep ''",
+		"git grep '' HEAD", // a revision's tree is not looked into
 		"diff -rN src config",
 		"diff -r --unidirectional-new-file /dev/null config",
 		"git diff /tmp config", // two paths, one outside the work tree: --no-index
@@ -648,9 +661,10 @@ func TestSecretsWholeReads(t *testing.T) {
 		"tar cf - --exclude=id_rsa deploy",
 		"git grep TODO",
 		"git grep -l ''",
-		"diff -r src config", // names what only one side has
 		"git diff main dev",
 		"TAR_OPTIONS=--no-same-owner tar cf - src",
+		"grep -r '' \"$D\"", // from the environment: judged as written, as cat "$f" is
+		"diff <(sort a) <(sort b)",
 	)...))
 }
 
@@ -668,6 +682,9 @@ func TestSecretsIgnoreWhitelist(t *testing.T) {
 	writeFiles(t, home, map[string]string{".rgignore": "!.ssh\n"})
 	checkRows(t, judgeIt, "a whitelist in the home", ask("rg x ~", "cd ~ && rg x"))
 	checkRows(t, judgeIt, "searches are not looked into", allow("rg TODO web"))
+	writeFiles(t, proj, map[string]string{"repo/.env": "K=v", "repo/.git/info/exclude": "!.env\n"})
+	checkRows(t, judgeIt, "a repository's own excludes", ask("rg '' repo"))
+	checkRows(t, judgeIt, "git's global excludes set in the text", ask("XDG_CONFIG_HOME=/tmp/x rg x ~/notes"))
 }
 
 // Issue 14: secret-named variables are not printed; a bare dump of the

@@ -34,8 +34,8 @@ type wholeTree struct {
 const maxWholeProbes = 64
 
 // readsWholeTree matches a whole read of a tree that holds a secret the
-// read takes in: Yes when one is there now, Maybe when the tree is not
-// known here or not all looked through.
+// read takes in: Yes when one is there now, Maybe when the tree comes
+// from run-time data or is not all looked through.
 func readsWholeTree(p *Part, e Effect) word.Tri {
 	if e.Whole == nil || !readsContent(e) {
 		return word.No
@@ -44,7 +44,13 @@ func readsWholeTree(p *Part, e Effect) word.Tri {
 	if s, ok := e.Path.Static(); ok {
 		roots = []string{s}
 	} else if len(roots) == 0 || e.Path.HasHole() {
-		return word.Maybe // a tree known only at run time
+		// A tree that comes from run-time data may be any; one from
+		// outside the text (diff <(…), grep -r x "$D") is judged as
+		// written, as cat "$f" is.
+		if e.Path.HasData() {
+			return word.Maybe
+		}
+		return word.No
 	}
 	for _, root := range roots {
 		t := p.wholeTree(root, e)
@@ -134,13 +140,17 @@ var ignoreFiles = []string{".gitignore", ".ignore", ".rgignore", ".agignore"}
 // whitelistsHidden reports whether an ignore file in dir has a '!' line.
 func whitelistsHidden(dir string) bool {
 	for _, n := range ignoreFiles {
-		if b, err := atomicfile.ReadFile(filepath.Join(dir, n), maxSecretProbe); err == nil || errors.Is(err, atomicfile.ErrTooLarge) {
-			if errors.Is(err, atomicfile.ErrTooLarge) || negates(b) {
-				return true
-			}
+		if fileNegates(filepath.Join(dir, n)) {
+			return true
 		}
 	}
 	return false
+}
+
+// fileNegates reports whether the ignore file at path has a '!' line.
+func fileNegates(path string) bool {
+	b, err := atomicfile.ReadFile(path, maxSecretProbe)
+	return err == nil && negates(b) || errors.Is(err, atomicfile.ErrTooLarge)
 }
 
 func negates(b []byte) bool {
@@ -162,17 +172,28 @@ func (p *Part) hiddenWhitelisted(root string) bool {
 	}
 	v := false
 	for dir := root; !v; dir = filepath.Dir(dir) {
-		v = whitelistsHidden(dir)
+		// A repository's own excludes count as its .gitignore does.
+		v = whitelistsHidden(dir) || fileNegates(filepath.Join(dir, ".git", "info", "exclude"))
 		if dir == filepath.Dir(dir) {
 			break
 		}
 	}
+	// git's global excludes: $XDG_CONFIG_HOME/git/ignore (~/.config when
+	// not set; one the text sets is not read here), or a
+	// core.excludesFile in git's global configuration.
+	for _, a := range p.Assigns {
+		v = v || a.Name == "XDG_CONFIG_HOME"
+	}
 	if !v && p.env != nil && p.env.Home != "" {
-		if b, err := atomicfile.ReadFile(filepath.Join(p.env.Home, ".config", "git", "ignore"), maxSecretProbe); err == nil {
-			v = negates(b)
+		config := p.env.ConfigHome
+		if config == "" {
+			config = filepath.Join(p.env.Home, ".config")
 		}
-		if b, err := atomicfile.ReadFile(filepath.Join(p.env.Home, ".gitconfig"), maxSecretProbe); err == nil {
-			v = v || strings.Contains(strings.ToLower(string(b)), "excludesfile")
+		v = fileNegates(filepath.Join(config, "git", "ignore"))
+		for _, cfg := range []string{filepath.Join(p.env.Home, ".gitconfig"), filepath.Join(config, "git", "config")} {
+			if b, err := atomicfile.ReadFile(cfg, maxSecretProbe); err == nil {
+				v = v || strings.Contains(strings.ToLower(string(b)), "excludesfile")
+			}
 		}
 	}
 	if p.hidden == nil {
