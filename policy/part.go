@@ -48,6 +48,31 @@ type Env struct {
 	// gitCreds remembers, for one judgement, which git configuration
 	// files hold a credential (secrets_git.go).
 	gitCreds *credCache
+	// walkLeft is what the tree walks of one judgement (what find gives,
+	// whole reads) may still read in all: each is bounded, and so is
+	// their sum, however many commands a text holds. Nil: each walk's
+	// own bound only.
+	walkLeft *int
+}
+
+// maxJudgementWalk bounds the entries all tree walks of one judgement read.
+const maxJudgementWalk = 100000
+
+// walkBudget returns how many entries a tree walk may read now: its own
+// bound, or less when the judgement's walks have read most of theirs.
+func (p *Part) walkBudget() int {
+	if p.env == nil || p.env.walkLeft == nil {
+		return maxFoundWalk
+	}
+	return max(0, min(maxFoundWalk, *p.env.walkLeft))
+}
+
+// walked takes what a walk read (its budget less what was left of it)
+// from the judgement's.
+func (p *Part) walked(budget, left int) {
+	if p.env != nil && p.env.walkLeft != nil {
+		*p.env.walkLeft -= budget - max(left, 0)
+	}
 }
 
 // ForJudgement returns the environment for one judgement. With
@@ -61,6 +86,8 @@ func (e *Env) ForJudgement() *Env {
 	c := *e
 	c.Resolve = Resolver()
 	c.gitCreds = &credCache{m: map[string]bool{}}
+	left := maxJudgementWalk
+	c.walkLeft = &left
 	return &c
 }
 

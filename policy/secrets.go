@@ -824,7 +824,9 @@ func treeBelow(p *Part, steps []shellparse.Step) foundTree {
 		return t
 	}
 	var t foundTree
-	left := maxFoundWalk
+	budget := p.walkBudget()
+	left := budget
+	defer func() { p.walked(budget, left) }()
 	for _, l := range steps {
 		if slices.ContainsFunc(l.Argv, func(a string) bool { return a == "-L" || a == "-follow" }) {
 			t.open = true

@@ -73,7 +73,9 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 		return t
 	}
 	var t wholeTree
-	left, probes := maxFoundWalk, maxWholeProbes
+	budget := p.walkBudget()
+	left, probes := budget, maxWholeProbes
+	defer func() { p.walked(budget, left) }()
 	look := func(path string) {
 		base := filepath.Base(path)
 		switch {

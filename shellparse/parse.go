@@ -20,17 +20,19 @@ type walker struct {
 	globIgnore  bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
 	nocaseEnv   bool // BASHOPTS in the environment turns nocaseglob on
 	globstarEnv bool // and globstar
-	res         *Result
-	via         []Step
-	pos         Pos
-	nested      int // > 0 inside code found in a string: positions stay the carrier's
-	steps       int
-	bytes       int
-	calls       []string // functions being walked, innermost last
-	inPipe      bool     // walking an element of a pipeline or a background job
-	fatal       *ParseError
-	curScope    *scope
-	checking    bool // walking only to find differentials (uncalled functions)
+	// globstarLeft is what ** globs may still read of the file system.
+	globstarLeft int
+	res          *Result
+	via          []Step
+	pos          Pos
+	nested       int // > 0 inside code found in a string: positions stay the carrier's
+	steps        int
+	bytes        int
+	calls        []string // functions being walked, innermost last
+	inPipe       bool     // walking an element of a pipeline or a background job
+	fatal        *ParseError
+	curScope     *scope
+	checking     bool // walking only to find differentials (uncalled functions)
 	// rereading: expanding words the walk has walked already, for their
 	// values only (literalOutput). Substitutions in them are not walked
 	// again: each layer re-read would double the work of the layers below.
@@ -175,6 +177,7 @@ func newWalker(opts Options) *walker {
 	w.globIgnore = w.getenv("GLOBIGNORE") != ""
 	w.nocaseEnv = strings.Contains(w.getenv("BASHOPTS"), "nocaseglob")
 	w.globstarEnv = strings.Contains(w.getenv("BASHOPTS"), "globstar")
+	w.globstarLeft = maxGlobstarWalks
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
 			w.localOnPath = true // "", ".", bin: the working directory's

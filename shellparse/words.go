@@ -317,22 +317,27 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 	}
 	pat := globPattern(f)
 	glob := w.opts.Glob
+	complete := true
 	if (w.may.globstar || w.globstarEnv) && slices.Contains(strings.Split(pat, "/"), "**") {
 		// With globstar, ** is any depth of directories: what it
 		// matches is looked for below the pattern's literal directory,
 		// bounded; past the bound the word is not known here.
-		ok := true
 		glob = func(p string) []string {
-			m, complete := globstarMatches(p)
-			ok = ok && complete
+			m, all := globstarMatches(p, &w.globstarLeft)
+			complete = complete && all
 			return m
 		}
-		defer func() {
-			if !ok {
-				f = word.UnknownData("a ** glob over more than " + strconv.Itoa(maxGlobstarWalk) + " entries")
-			}
-		}()
 	}
+	f = w.matchGlob(sc, f, pat, glob)
+	if !complete {
+		return word.UnknownData("a ** glob over more than " + strconv.Itoa(maxGlobstarWalk) + " entries")
+	}
+	return f
+}
+
+// matchGlob sets what glob matches of pat (f's pattern) where the
+// command may run.
+func (w *walker) matchGlob(sc *scope, f word.Word, pat string, glob func(string) []string) word.Word {
 	if strings.HasPrefix(pat, "/") {
 		f.Matches = glob(pat)
 	} else {
@@ -354,14 +359,16 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 	return f
 }
 
-// maxGlobstarWalk bounds the entries globstarMatches reads.
-const maxGlobstarWalk = 20000
+// maxGlobstarWalk bounds the entries globstarMatches reads for one glob,
+// and maxGlobstarWalks for all of a text's.
+const maxGlobstarWalk, maxGlobstarWalks = 20000, 100000
 
 // globstarMatches is what an absolute pattern with a ** component matches
 // as bash's globstar reads it (hidden names too: a superset without
 // dotglob), and whether all of the tree below its literal directory was
-// read.
-func globstarMatches(pat string) ([]string, bool) {
+// read; what it reads is taken from *budget, what the text's globs may
+// still read.
+func globstarMatches(pat string, budget *int) ([]string, bool) {
 	root := "/"
 	for _, c := range strings.Split(pat, "/") {
 		if c == "" {
@@ -373,7 +380,8 @@ func globstarMatches(pat string) ([]string, bool) {
 		root = filepath.Join(root, c)
 	}
 	var out []string
-	left := maxGlobstarWalk
+	left := min(maxGlobstarWalk, *budget)
+	defer func() { *budget -= min(maxGlobstarWalk, *budget) - max(left, 0) }()
 	complete := true
 	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
