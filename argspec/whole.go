@@ -45,7 +45,7 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 		pats = c.Values("--regexp")
 		fixed = c.Has("--fixed-strings")
 	default:
-		// egrep, fgrep, ag and ack are read raw: -v, -f, -z, -e or any
+		// egrep, fgrep and ag are read raw: -v, -f, -z, -e or any
 		// option not read here that may take a pattern makes it whole.
 		if c.Open || rawFlag(c, "vfzeU", "--invert-match", "--file", "--null-data", "--regexp", "--passthrough", "--passthru", "--multiline") || prefixOpt(c, "--pass") {
 			return true
