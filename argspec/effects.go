@@ -780,9 +780,10 @@ func gitEffects(c *Cmd) []Effect {
 			for _, p := range paths[c.DashDash:] {
 				effs = append(effs, Effect{Path: p, Access: Read})
 			}
-		case len(paths) == 2:
+		case len(paths) == 2 && (mayLieOutside(paths[0]) || mayLieOutside(paths[1])):
 			// Two operands, one of them outside the work tree (git diff
-			// /dev/null .env): git diffs them as --no-index does.
+			// /dev/null .env): git diffs them as --no-index does. (git
+			// diff HEAD . compares a revision.)
 			for _, p := range paths {
 				effs = append(effs, Effect{Path: p, Access: Read, Recursive: true, Whole: &WholeRead{}})
 			}
@@ -823,6 +824,13 @@ func gitEffects(c *Cmd) []Effect {
 		}
 	}
 	return append(effs, gitOptionEffects(c, sub)...)
+}
+
+// mayLieOutside reports whether an operand may name a path outside the
+// working directory's tree: absolute, ~, .. or not known here.
+func mayLieOutside(w word.Word) bool {
+	s, ok := w.Static()
+	return !ok || strings.HasPrefix(s, "/") || strings.HasPrefix(s, "~") || s == ".." || strings.HasPrefix(s, "../") || strings.Contains(s, "/../")
 }
 
 // gitGrepEffects are git grep's whole reads (whole.go): with a pattern

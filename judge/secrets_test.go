@@ -662,6 +662,7 @@ func TestSecretsWholeReads(t *testing.T) {
 		"git grep TODO",
 		"git grep -l ''",
 		"git diff main dev",
+		"git diff HEAD .", // a revision against the work tree: its changes
 		"TAR_OPTIONS=--no-same-owner tar cf - src",
 		"grep -r '' \"$D\"", // from the environment: judged as written, as cat "$f" is
 		"diff <(sort a) <(sort b)",
