@@ -610,26 +610,17 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			if !byOpt && len(args) > 0 {
 				operand, args = args[:1], args[1:]
 			}
-			// rg, ag and ack search directories by default; rg and ag pass
-			// over hidden files and directories unless told not to (rg -uu
-			// or --hidden, ag -u or --hidden). grep -r reads everything.
+			// rg, ag and ack search directories by default. rg and ag pass
+			// over hidden files unless told not to, or unless an ignore
+			// file takes them back in (!.env in a .gitignore, .ignore,
+			// .git/info/exclude, git's global excludes wherever HOME or
+			// XDG_CONFIG_HOME say), which the command itself may write
+			// first: what they pass over is not known here, so nothing
+			// is (skip stays false). grep -r reads everything.
 			rec, skip := false, false
 			switch c.Prog {
-			case "rg":
-				n := 0
-				for _, o := range c.Opts {
-					if o.Name == "--unrestricted" {
-						n++
-					}
-				}
-				// A glob, a type or an ignore file's whitelist (-g '*',
-				// -t, --ignore-file) takes in hidden files too.
-				rec, skip = true, n < 2 && !c.HasAny("--hidden", "--glob", "--iglob", "--type", "--type-add", "--ignore-file")
-				if rawFlag(c, "", "-.") {
-					skip = false
-				}
-			case "ag":
-				rec, skip = true, !rawFlag(c, "u", "--hidden", "--unrestricted")
+			case "rg", "ag":
+				rec = true
 			case "ack":
 				rec = !rawFlag(c, "", "-n", "--no-recurse")
 			default:
@@ -1191,6 +1182,11 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		case strings.HasPrefix(p, "file:"):
 			f = word.UnknownData("the path of a file: URL")
 		case !strings.Contains(p, ":"):
+			if prefixOpt(c, "--proto-def") || rawFlag(c, "", "--proto-default") {
+				// --proto-default file: a URL without a scheme is a path.
+				f = word.UnknownData("a URL curl reads with a default protocol")
+				break
+			}
 			if u.IsStatic() {
 				continue // host[:port]/path: curl takes it as http
 			}
@@ -1207,8 +1203,8 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		// curl opens the path decoded (%76 is v) and without a
 		// fragment: each reading is a read.
 		if t, ok := f.Static(); ok {
-			if i := strings.IndexByte(t, '#'); i >= 0 {
-				t = t[:i]
+			if i := strings.IndexAny(t, "#?"); i >= 0 {
+				t = t[:i] // curl opens the path without a query or fragment
 				add(word.FromLit(t), Read, false)
 			}
 			if d, err := url.PathUnescape(t); err != nil {

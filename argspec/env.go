@@ -54,6 +54,10 @@ func EnvEffects(name string, value word.Word) []Effect {
 			return nil
 		}
 		return []Effect{{Path: value, Access: Write}}
+	case "CURL_HOME":
+		// curl reads CURL_HOME/.curlrc, whose url = and options may
+		// name any file (url = "file:///…/.env").
+		return []Effect{{Path: word.UnknownData("the files a .curlrc in " + value.String() + " may name"), Access: Read}}
 	case "TAR_OPTIONS", "ZIPOPT", "ZIP":
 		// Options tar and zip read before their command line's: -h, -r
 		// or --anchored there change what a whole read takes in, so

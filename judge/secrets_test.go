@@ -256,7 +256,6 @@ func TestSecretsHomeCredentials(t *testing.T) {
 		"cat ~/.aws/config",
 		"cat ~/.profile",
 		"cat ~/notes.txt",
-		"rg token ~",       // rg passes over ~/.ssh, ~/.aws, the histories
 		"grep -r foo src/", // the project: no credentials below it
 		"grep -rn TODO .",
 		"cat \"$f\"", // a path known only at run time is not a known secret
@@ -536,6 +535,14 @@ func TestSecretsDotenv(t *testing.T) {
 		"curl file:"+proj+"/.env",
 		"curl 'file://"+proj+"/.en[u-w]'",
 		"curl file://"+proj+"/.env#x",
+		"curl -s 'file://"+proj+"/.env?x'",
+		"curl -s --proto-default file "+proj+"/.env",
+		"CURL_HOME=. curl -s file:///dev/null", // a .curlrc there may say url = …/.env
+		"cd c*nfig; cat .env",                  // a glob cd: the directory it matches, or not known
+		"pushd co* >/dev/null; cat .env",
+		"cd c*; cat .e*",
+		"PERL5LIB=. ack TODO src", // ack is perl: a strict.pm there runs
+		"ACK_PAGER='cat .env' ack TODO src",
 		// globstar's ** is any depth; a glob in a directory cd may or
 		// may not have reached is matched in each; an array holds what
 		// its globs matched.
@@ -670,22 +677,22 @@ func TestSecretsWholeReads(t *testing.T) {
 }
 
 // rg and ag pass over hidden files unless an ignore file takes them back
-// in: a '!' pattern in the tree, in a directory above, or in git's own
-// excludes makes what they read not known here.
-func TestSecretsIgnoreWhitelist(t *testing.T) {
+// in, in the tree, above it, in git's own excludes, or one the command
+// writes first: what they pass over is not known here, so a whole read
+// by rg reads the hidden files too.
+func TestSecretsRgHidden(t *testing.T) {
 	_, judgeIt, home, proj := secretWorld(t, nil)
-	writeFiles(t, proj, map[string]string{"web/.env": "K=v", "web/a.js": "x", "api/.env": "K=v", "api/.gitignore": "!.env\n"})
-	writeFiles(t, home, map[string]string{"notes/.env": "K=v"})
-	checkRows(t, judgeIt, "before any whitelist", allow("rg '' web", "rg x ~/notes"))
-	checkRows(t, judgeIt, "a whitelist in the tree", ask("rg '' api", "rg -v zzz api"))
-	writeFiles(t, proj, map[string]string{".ignore": "!.env\n"})
-	checkRows(t, judgeIt, "a whitelist above", ask("rg '' web"))
-	writeFiles(t, home, map[string]string{".rgignore": "!.ssh\n"})
-	checkRows(t, judgeIt, "a whitelist in the home", ask("rg x ~", "cd ~ && rg x"))
-	checkRows(t, judgeIt, "searches are not looked into", allow("rg TODO web"))
-	writeFiles(t, proj, map[string]string{"repo/.env": "K=v", "repo/.git/info/exclude": "!.env\n"})
-	checkRows(t, judgeIt, "a repository's own excludes", ask("rg '' repo"))
-	checkRows(t, judgeIt, "git's global excludes set in the text", ask("XDG_CONFIG_HOME=/tmp/x rg x ~/notes"))
+	writeFiles(t, proj, map[string]string{"web/.env": "K=v", "web/a.js": "x"})
+	writeFiles(t, home, map[string]string{"notes/.env": "K=v", "notes/a.txt": "x"})
+	checkRows(t, judgeIt, "rg's hidden files", append(ask(
+		"rg '' web",
+		"rg x ~/notes",
+		"echo '!.env' > web/.ignore; rg '' web",
+		"XDG_CONFIG_HOME=/tmp/x rg -v zzz web",
+	), allow(
+		"rg TODO web", // a search with a pattern of its own
+		"rg '' web/a.js",
+	)...))
 }
 
 // Issue 14: secret-named variables are not printed; a bare dump of the
@@ -770,9 +777,12 @@ func TestSecretsVariables(t *testing.T) {
 		"declare -f",
 		"set -e",
 	)...))
-	// A ripgreprc may hold --hidden: rg then reads ~/.ssh.
+	// rg passes over hidden files, but an ignore file (which the text
+	// itself may write: echo '!.ssh' > ~/.ignore) or a ripgreprc with
+	// --hidden takes them back in: rg x ~ reads ~/.ssh as far as the
+	// guard knows.
 	_, rgrc, _, _ := secretWorld(t, map[string]string{"RIPGREP_CONFIG_PATH": "/x/rgrc"})
-	checkRows(t, rgrc, "ripgreprc", append(ask("rg token ~"), allow("rg --no-config token ~")...))
+	checkRows(t, rgrc, "ripgreprc", ask("rg token ~", "rg --no-config token ~", "echo '!.ssh' > ~/.ignore; rg token ~"))
 	// Without a secret in the environment, a dump shows nothing secret.
 	_, plain, _, _ := secretWorld(t, map[string]string{"PATH": "/usr/bin", "HOME": "/h"})
 	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH", "jq -n env", "awk 'BEGIN{for (k in ENVIRON) print k}'"))
@@ -1081,7 +1091,7 @@ func TestSecretsGitConfig(t *testing.T) {
 		if err := os.WriteFile(cfg, []byte(text), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		checkRows(t, judgeIt, "git config with a credential", append(ask(commands...), allow("git status", "git log --oneline -3", "rg x .")...))
+		checkRows(t, judgeIt, "git config with a credential", append(ask(commands...), allow("git status", "git log --oneline -3")...))
 	}
 }
 

@@ -42,9 +42,6 @@ type Env struct {
 	// Vars names the variables of the guard's own environment, which the
 	// commands it judges inherit: a bare env or set prints them.
 	Vars []string
-	// ConfigHome is XDG_CONFIG_HOME as the guard's environment gives it
-	// (git's global ignore file is below it; empty: ~/.config).
-	ConfigHome string
 	// gitCreds remembers, for one judgement, which git configuration
 	// files hold a credential (secrets_git.go).
 	gitCreds *credCache
@@ -144,7 +141,6 @@ type Part struct {
 	env    *Env
 	trees  map[string]foundTree // treeBelow's reads
 	wholes map[string]wholeTree // readsWholeTree's
-	hidden map[string]bool      // hiddenWhitelisted's
 }
 
 // NewPart prepares a command for judging: its normalised argv and the

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"os/user"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -406,9 +407,6 @@ func (m *secretMatcher) match(p *Part, e Effect) word.Tri {
 		// its own.
 		return word.No
 	}
-	if e.SkipHidden && (configuredReader(p) || hiddenRootWhitelisted(p, e)) {
-		e.SkipHidden = false // a ripgreprc may say --hidden, an ignore file !.ssh
-	}
 	if m.belowFindRoots(p, e) {
 		return word.Maybe
 	}
@@ -613,23 +611,6 @@ func existsBelow(root, prefix string) bool {
 	}
 	_, err := os.Lstat(prefix)
 	return err == nil
-}
-
-// hiddenRootWhitelisted is hiddenWhitelisted for a read whose root is
-// known here; one that is not is held to the rows as it stands.
-func hiddenRootWhitelisted(p *Part, e Effect) bool {
-	s, ok := e.Path.Static()
-	return ok && p.hiddenWhitelisted(s)
-}
-
-// configuredReader reports whether a reader takes options from a file
-// named by the environment (rg's RIPGREP_CONFIG_PATH), which may make it
-// read hidden files after all.
-func configuredReader(p *Part) bool {
-	if p.Norm == nil || p.Norm.Prog != "rg" || p.Norm.Has("--no-config") || p.env == nil {
-		return false
-	}
-	return slices.Contains(p.env.Vars, "RIPGREP_CONFIG_PATH")
 }
 
 // readsContent reports whether an effect lets its contents be read: a
@@ -942,6 +923,9 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 	return func(p *Part, e Effect) word.Tri {
 		if !readsContent(e) {
 			return word.No // a name is not a value: ls -a, find -name .env
+		}
+		if envFile(path.Base(e.Written)) && !strings.ContainsAny(e.Written, "$`*?[{") {
+			return word.Yes // cat .env, wherever the command runs
 		}
 		if bareHole(e.Path) {
 			if tail, ok := literalTail(e.Written); ok && envFile(filepath.Base(tail)) {

@@ -24,8 +24,8 @@ import (
 type wholeTree struct {
 	found string // a secret there: a dotenv or key file, or where a link leads
 	// open: not all was looked through: more than maxFoundWalk entries,
-	// more than maxWholeProbes files to look into, a link followed to a
-	// directory, or an ignore file that may take hidden files back in.
+	// more than maxWholeProbes files to look into, or a link followed to
+	// a directory.
 	open bool
 }
 
@@ -65,10 +65,10 @@ func readsWholeTree(p *Part, e Effect) word.Tri {
 }
 
 // wholeTree looks through the tree below root as the read e reads it:
-// what it passes over (hidden entries, its exclusions) is passed over,
-// and links are followed only when it follows them.
+// what its exclusions leave out is left out, and links are followed only
+// when it follows them.
 func (p *Part) wholeTree(root string, e Effect) wholeTree {
-	key := fmt.Sprintf("%s\x00%p\x00%t", root, e.Whole, e.SkipHidden)
+	key := fmt.Sprintf("%s\x00%p", root, e.Whole)
 	if t, ok := p.wholes[key]; ok {
 		return t
 	}
@@ -89,16 +89,8 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 			}
 		}
 	}
-	skipHidden := e.SkipHidden && !p.hiddenWhitelisted(root)
 	complete := walkBounded(root, &left, func(path string, d fs.DirEntry) error {
-		if skipHidden && d.IsDir() && whitelistsHidden(path) {
-			// An ignore file below says !.env: what rg passes over is
-			// not known here; look through the hidden entries too.
-			skipHidden = false
-			t.open = true
-			return filepath.SkipAll
-		}
-		if path != root && (skipHidden && strings.HasPrefix(d.Name(), ".") || e.Whole.Skips(d.Name(), d.IsDir())) {
+		if path != root && e.Whole.Skips(d.Name(), d.IsDir()) {
 			if d.IsDir() {
 				return filepath.SkipDir
 			}
@@ -132,77 +124,6 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 	}
 	p.wholes[key] = t
 	return t
-}
-
-// ignoreFiles are the files rg and ag read patterns to pass over from,
-// in each directory: a pattern there that starts with '!' takes back in
-// what it names, hidden files included (!.env).
-var ignoreFiles = []string{".gitignore", ".ignore", ".rgignore", ".agignore"}
-
-// whitelistsHidden reports whether an ignore file in dir has a '!' line.
-func whitelistsHidden(dir string) bool {
-	for _, n := range ignoreFiles {
-		if fileNegates(filepath.Join(dir, n)) {
-			return true
-		}
-	}
-	return false
-}
-
-// fileNegates reports whether the ignore file at path has a '!' line.
-func fileNegates(path string) bool {
-	b, err := atomicfile.ReadFile(path, maxSecretProbe)
-	return err == nil && negates(b) || errors.Is(err, atomicfile.ErrTooLarge)
-}
-
-func negates(b []byte) bool {
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "!") {
-			return true
-		}
-	}
-	return false
-}
-
-// hiddenWhitelisted reports whether rg reading the tree at root may read
-// its hidden entries after all: an ignore file there or in a directory
-// above takes one back in, or git's own excludes may (the home's
-// ~/.config/git/ignore, or a core.excludesFile set in ~/.gitconfig).
-func (p *Part) hiddenWhitelisted(root string) bool {
-	if v, ok := p.hidden[root]; ok {
-		return v
-	}
-	v := false
-	for dir := root; !v; dir = filepath.Dir(dir) {
-		// A repository's own excludes count as its .gitignore does.
-		v = whitelistsHidden(dir) || fileNegates(filepath.Join(dir, ".git", "info", "exclude"))
-		if dir == filepath.Dir(dir) {
-			break
-		}
-	}
-	// git's global excludes: $XDG_CONFIG_HOME/git/ignore (~/.config when
-	// not set; one the text sets is not read here), or a
-	// core.excludesFile in git's global configuration.
-	for _, a := range p.Assigns {
-		v = v || a.Name == "XDG_CONFIG_HOME"
-	}
-	if !v && p.env != nil && p.env.Home != "" {
-		config := p.env.ConfigHome
-		if config == "" {
-			config = filepath.Join(p.env.Home, ".config")
-		}
-		v = fileNegates(filepath.Join(config, "git", "ignore"))
-		for _, cfg := range []string{filepath.Join(p.env.Home, ".gitconfig"), filepath.Join(config, "git", "config")} {
-			if b, err := atomicfile.ReadFile(cfg, maxSecretProbe); err == nil {
-				v = v || strings.Contains(strings.ToLower(string(b)), "excludesfile")
-			}
-		}
-	}
-	if p.hidden == nil {
-		p.hidden = map[string]bool{}
-	}
-	p.hidden[root] = v
-	return v
 }
 
 // holdsSecret reports whether the file at path may hold what re says is

@@ -169,6 +169,8 @@ func codeVars(name string) string {
 		return "the pager"
 	case "MANPAGER":
 		return "man's pager"
+	case "ACK_PAGER", "ACK_PAGER_COLOR":
+		return "ack's pager"
 	case "GIT_EDITOR":
 		return "git's editor"
 	case "EDITOR":
@@ -216,6 +218,8 @@ func hiddenCodeVars(name string) string {
 		return "passes options (such as --require) to node"
 	case "PERL5OPT":
 		return "passes options to perl"
+	case "PERL5LIB", "PERLLIB", "PERL5DB":
+		return "changes where perl loads modules from (ack is perl)"
 	case "RUBYOPT":
 		return "passes options to ruby"
 	case "PYTHONSTARTUP":
@@ -986,6 +990,17 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		return
 	default:
 		target = args[0]
+	}
+	if target.HasGlob() {
+		// cd c*: the directory the glob matches, when it matches one;
+		// with none or several cd fails or errs, and what it reads of
+		// the file system is data.
+		if len(target.Matches) != 1 {
+			sc.cwd = Cwd{Unknown: true, Data: true}
+			sc.cdFallback = &prev
+			return
+		}
+		target = word.FromLit(target.Matches[0])
 	}
 	t, ok := target.Static()
 	data := target.HasData()

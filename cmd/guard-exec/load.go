@@ -148,9 +148,6 @@ func load(e *env, cwd string) (*setup, error) {
 	if t := e.get("TMPDIR"); filepath.IsAbs(t) {
 		penv.Temp = append(penv.Temp, filepath.Clean(t))
 	}
-	if c := e.get("XDG_CONFIG_HOME"); filepath.IsAbs(c) {
-		penv.ConfigHome = filepath.Clean(c)
-	}
 	if e.get("GITHUB_ACTIONS") == "true" {
 		// The runner's files of workflow commands: outputs, the job
 		// summary and state are data the runner reads; GITHUB_ENV and
