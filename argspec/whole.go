@@ -47,7 +47,7 @@ func searchPrintsAll(c *Cmd, operand []word.Word) bool {
 	default:
 		// egrep, fgrep and ag are read raw: -v, -f, -z, -e or any
 		// option not read here that may take a pattern makes it whole.
-		if c.Open || rawFlag(c, "vfzeU", "--invert-match", "--file", "--null-data", "--regexp", "--passthrough", "--passthru", "--multiline") || prefixOpt(c, "--pass") {
+		if rawFlag(c, "vfzeU", "--invert-match", "--file", "--null-data", "--regexp", "--passthrough", "--passthru", "--multiline") || prefixOpt(c, "--pass") {
 			return true
 		}
 		fixed = c.Prog == "fgrep" || rawFlag(c, "FQ", "--fixed-strings", "--literal")

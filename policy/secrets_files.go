@@ -94,24 +94,34 @@ func readsSecretFile(p *Part, e Effect) word.Tri {
 		paths = []string{s}
 	} else if tail, ok := literalTail(e.Written); ok && len(paths) == 0 {
 		// cat "$d"/server.key: the name is known, the place is not.
-		if base := filepath.Base(tail); secretByName(base) && !strings.HasSuffix(base, ".pub") || secretContent(base) != nil {
+		if base := filepath.Base(tail); secretByName(base) || secretContent(base) != nil {
 			return word.Maybe
 		}
 	}
 	for _, s := range paths {
 		base := filepath.Base(s)
-		if secretByName(base) && !strings.HasSuffix(base, ".pub") {
+		if secretByName(base) {
 			return word.Yes
 		}
 		if re := secretContent(base); re != nil {
-			b, err := atomicfile.ReadFile(s, maxSecretProbe)
-			if err == nil && re.Match(b) {
-				return word.Yes
-			}
-			if errors.Is(err, atomicfile.ErrTooLarge) {
-				return word.Maybe // a larger file than a key or token file: it may still hold one
+			if t := probeSecret(s, re); t != word.No {
+				return t
 			}
 		}
+	}
+	return word.No
+}
+
+// probeSecret reads the file at path for what re says is a secret: Yes
+// when it holds one, Maybe when it is larger than what is read of it (a
+// larger file than a key or token file may still hold one).
+func probeSecret(path string, re *regexp.Regexp) word.Tri {
+	b, err := atomicfile.ReadFile(path, maxSecretProbe)
+	switch {
+	case err == nil && re.Match(b):
+		return word.Yes
+	case errors.Is(err, atomicfile.ErrTooLarge):
+		return word.Maybe
 	}
 	return word.No
 }

@@ -1,15 +1,11 @@
 package policy
 
 import (
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 
-	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -79,12 +75,12 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 	look := func(path string) {
 		base := filepath.Base(path)
 		switch {
-		case envFile(base), secretByName(base) && !strings.HasSuffix(base, ".pub"):
+		case envFile(base), secretByName(base):
 			t.found = path
 		case secretContent(base) != nil:
 			if probes--; probes < 0 {
 				t.open = true
-			} else if holdsSecret(path, secretContent(base)) {
+			} else if probeSecret(path, secretContent(base)) != word.No {
 				t.found = path
 			}
 		}
@@ -124,13 +120,6 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 	}
 	p.wholes[key] = t
 	return t
-}
-
-// holdsSecret reports whether the file at path may hold what re says is
-// a secret: it does, or it is larger than what is read of it.
-func holdsSecret(path string, re *regexp.Regexp) bool {
-	b, err := atomicfile.ReadFile(path, maxSecretProbe)
-	return err == nil && re.Match(b) || errors.Is(err, atomicfile.ErrTooLarge)
 }
 
 // walkBounded walks the tree below root as filepath.WalkDir does,

@@ -1061,7 +1061,7 @@ func (w *walker) physicalCwd(sc *scope, prev Cwd, args []word.Word) {
 		return
 	}
 	t, _ := args[0].Static()
-	if t == "-" || filepath.IsAbs(t) && !strings.Contains(t, "..") && !mayHoldLink(t) {
+	if t == "-" {
 		return
 	}
 	var dirs []string
@@ -1087,13 +1087,6 @@ func (w *walker) physicalCwd(sc *scope, prev Cwd, args []word.Word) {
 		dirs = append(dirs, real)
 	}
 	sc.cwd.Dirs = uniq(dirs)
-}
-
-// mayHoldLink reports whether an absolute path has a component that is
-// a symbolic link now.
-func mayHoldLink(p string) bool {
-	real, err := filepath.EvalSymlinks(p)
-	return err != nil || real != filepath.Clean(p)
 }
 
 func first(ss []string) string {
