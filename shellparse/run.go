@@ -1126,7 +1126,7 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 			return
 		}
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "P") ||
-			t == "-o" && i+2 < len(argv) && !argv[i+2].IsStatic() || t == "-o" && i+2 < len(argv) && argv[i+2].String() == "physical") {
+			t == "-o" && i+2 < len(argv) && (!argv[i+2].IsStatic() || argv[i+2].String() == "physical")) {
 			w.may.physical = true // set -P, set -o physical: cd resolves links
 		}
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.ContainsAny(t, "ka") ||
