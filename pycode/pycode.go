@@ -51,8 +51,11 @@ import (
 // Analyser reads Python code. Its zero value works; set Getenv so that
 // interpreters are found on the guard's PATH.
 type Analyser struct {
-	Getenv  func(string) string // the guard's environment (PATH)
-	Environ []string            // the interpreter's environment (nil: the guard's)
+	Getenv func(string) string // the guard's environment (PATH)
+	// Environ gives the interpreter's environment (nil: the guard's). It
+	// is called only when an interpreter is started, so that what it costs
+	// falls on the commands that run Python alone.
+	Environ func() []string
 	// Untrusted are directories an interpreter must not live in, besides
 	// the working directory (the project root, temporary directories).
 	Untrusted []string

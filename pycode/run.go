@@ -280,7 +280,7 @@ func (a *Analyser) diskPut(key string, b []byte) {
 // analysis runs with -I, so PYTHON* variables do not matter to it.
 func (a *Analyser) environ() []string {
 	if a.Environ != nil {
-		return a.Environ
+		return a.Environ()
 	}
 	return os.Environ()
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/guard-exec/guard-exec/install"
 	"github.com/guard-exec/guard-exec/policy"
@@ -25,7 +26,7 @@ func pythonAnalyser(e *env, pol *policy.Policy) shellparse.PythonAnalyser {
 	if e.get(pycodeVar) != "" {
 		return nil // an untyped nil: no analyser at all
 	}
-	a := &pycode.Analyser{Getenv: e.get, Environ: analysisEnviron(e)}
+	a := &pycode.Analyser{Getenv: e.get, Environ: sync.OnceValue(func() []string { return analysisEnviron(e) })}
 	if d := e.stateDir(); d != "" {
 		// Under the state directory, which no judged command may write.
 		a.CacheDir = filepath.Join(d, "pycode")
