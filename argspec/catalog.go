@@ -253,6 +253,7 @@ func gitSpec() *Spec {
 			&Spec{Name: "store", Notation: ("m,message= q,quiet")},
 		), GNU: true, Notation: ("p,patch S,staged k,keep-index u,include-untracked a,all q,quiet m,message=")},
 		&Spec{Name: "rm", GNU: true, Notation: ("f,force n,dry-run r cached ignore-unmatch sparse q,quiet pathspec-from-file= pathspec-file-nul")},
+		&Spec{Name: "mv", GNU: true, Notation: ("v,verbose n,dry-run f,force k sparse")},
 		&Spec{Name: "commit", GNU: true, Notation: ("a,all p,patch C,reuse-message= c,reedit-message= fixup= squash= reset-author short branch porcelain long z,null F,file= author= date= m,message= t,template= s,signoff no-signoff n,no-verify verify allow-empty allow-empty-message cleanup= e,edit no-edit amend no-post-rewrite i,include o,only pathspec-from-file= pathspec-file-nul u,untracked-files?= v,verbose q,quiet dry-run status no-status S,gpg-sign?= no-gpg-sign trailer=")},
 		&Spec{Name: "config", GNU: true, Notation: ("global system local worktree f,file= blob= get get-all get-regexp get-urlmatch replace-all add unset unset-all rename-section remove-section l,list fixed-value t,type= bool int bool-or-int path expiry-date no-type z,null name-only includes no-includes show-origin show-scope default= e,edit")},
 		&Spec{Name: "log", Notation: ("output=")},

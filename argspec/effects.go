@@ -721,6 +721,10 @@ func gitEffects(c *Cmd) []Effect {
 	case "checkout", "restore":
 		// git checkout [BRANCH] -- PATHS and git checkout BRANCH PATHS
 		// discard changes in those paths; git checkout BRANCH switches.
+		// git restore --staged alone sets only the index (unstages).
+		if sub == "restore" && c.Has("--staged") && !c.Has("--worktree") {
+			return nil
+		}
 		if sub == "checkout" && !c.HasAny("--patch") {
 			switch {
 			case c.DashDash >= 0:
@@ -730,6 +734,15 @@ func gitEffects(c *Cmd) []Effect {
 			default:
 				paths = paths[1:]
 			}
+		}
+		for _, p := range paths {
+			effs = append(effs, Effect{Path: p, Access: Write, Recursive: true})
+		}
+	case "mv":
+		// git mv SRC... DST renames in the work tree (and the index): a
+		// directory moves with all it holds, and -f overwrites DST.
+		if c.Has("--dry-run") {
+			return nil
 		}
 		for _, p := range paths {
 			effs = append(effs, Effect{Path: p, Access: Write, Recursive: true})

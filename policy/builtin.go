@@ -108,6 +108,13 @@ var defaults = []ruleSpec{
 	{Allow, "git ls-remote", nil, "read-only", ""}, {Allow, "git blame", nil, "read-only", ""},
 	{Allow, "git describe", nil, "read-only", ""}, {Allow, "git shortlog", nil, "read-only", ""},
 	{Allow, "git reflog show", nil, "read-only", ""}, {Allow, "git cat-file", nil, "read-only", ""},
+	// git reflog is git reflog show unless its first word names another
+	// subcommand (options before one make it show's: git reflog -n1
+	// expire shows a revision "expire").
+	{Allow, "git reflog", nil, "read-only", ""},
+	{Ask, "git reflog expire", nil, "git reflog expire deletes reflog entries, which are how lost commits are found again", ""},
+	{Ask, "git reflog delete", nil, "git reflog delete deletes reflog entries, which are how lost commits are found again", ""},
+	{Ask, "git reflog drop", nil, "git reflog drop deletes a reflog, which is how lost commits are found again", ""},
 	{Allow, "git grep", nil, "read-only", ""}, {Allow, "git merge-base", nil, "read-only", ""},
 	{Allow, "git rev-list", nil, "read-only", ""}, {Allow, "git for-each-ref", nil, "read-only", ""},
 	{Allow, "git show-ref", nil, "read-only", ""}, {Allow, "git name-rev", nil, "read-only", ""},

@@ -31,6 +31,9 @@ type Preset struct {
 	Ask []string
 	// Detect lists files whose presence in a project suggests the preset.
 	Detect []string
+	// Why gives the reason of an Ask command where the preset's general
+	// one ("publishes, deploys or deletes") would not say what it risks.
+	Why map[string]string
 }
 
 // multiTarget are the programs that run every operand as a target or
@@ -52,7 +55,11 @@ func (p Preset) rules() []*Rule {
 		out = append(out, exactRule(c))
 	}
 	for _, c := range p.Ask {
-		out = append(out, &Rule{Decision: Ask, Command: c, Why: "publishes, deploys or deletes"})
+		why := "publishes, deploys or deletes"
+		if w, ok := p.Why[c]; ok {
+			why = w
+		}
+		out = append(out, &Rule{Decision: Ask, Command: c, Why: why})
 		if f := strings.Fields(c); len(f) == 2 && multiTarget(f[0]) {
 			out = append(out, targetRule(f[0], f[1]))
 		}
@@ -159,9 +166,18 @@ var Presets = sync.OnceValue(func() map[string]Preset {
 		"make": {Doc: "make and its targets, except install, deploy and release", Detect: []string{"Makefile", "makefile", "GNUmakefile"},
 			Allow: []string{"make"},
 			Ask:   []string{"make install", "make deploy", "make release", "make publish", "make uninstall"}},
-		"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase", Detect: []string{".git"},
+		// git rm removes only what HEAD holds as it is (it refuses a file
+		// with changes, without -f), git mv refuses to overwrite (without
+		// -f), git reset keeps the work tree (the built-in rules ask for
+		// --hard), and git restore --staged only unstages.
+		"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase, mv, rm, reset, unstage", Detect: []string{".git"},
 			Allow: []string{"git add", "git commit", "git switch", "git checkout -b", "git stash push", "git stash", "git stash pop",
-				"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag"}},
+				"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag", "git mv", "git rm",
+				"git reset", "git restore --staged"},
+			Ask: []string{"git rm --force", "git mv --force", "git restore --staged --worktree"},
+			Why: map[string]string{"git rm --force": "git rm -f deletes files with changes that no commit holds",
+				"git mv --force":                  "git mv -f overwrites the destination, which no commit may hold",
+				"git restore --staged --worktree": "git restore --worktree discards uncommitted changes"}},
 		"git-readonly": {Doc: "git fetch and read-only git beyond the defaults", Allow: []string{"git fetch", "git remote"}},
 		"java": {Doc: "mvn and gradle build, test, verify", Detect: []string{"pom.xml", "build.gradle", "build.gradle.kts"},
 			Allow: []string{"mvn test", "mvn verify", "mvn package", "mvn compile", "mvn clean", "./mvnw", "gradle build", "gradle test",

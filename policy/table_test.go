@@ -1063,6 +1063,52 @@ func TestCurlOptions(t *testing.T) {
 	})
 }
 
+// git reflog is show unless its first word is a subcommand that deletes
+// entries; the git preset's everyday changes (mv, rm, reset, unstaging)
+// keep asking where they would lose what no commit holds.
+func TestGitReflogAndPreset(t *testing.T) {
+	check(t, build(t, "", "", false), "defaults", []want{
+		{"git reflog", "allow"},
+		{"git reflog --oneline -20", "allow"},
+		{"git reflog main", "allow"},
+		{"git reflog -n1 expire", "allow"}, // shows a revision "expire"
+		{"git reflog expire --expire=now --all", "ask"},
+		{"git reflog delete HEAD@{1}", "ask"},
+		{"git reflog drop main", "ask"},
+		{"git reflog --output=/home/u/.bashrc", "ask"},
+		{"git mv a b", "ask"},
+		{"git rm a", "ask"},
+		{"git reset --soft HEAD~1", "ask"},
+	})
+	check(t, build(t, "presets = [\"git\"]\n", "", false), "git preset", []want{
+		{"git mv a b", "allow"},
+		{"git mv -v a dir/", "allow"},
+		{"git mv -f a b", "ask"},
+		{"git mv --force a b", "ask"},
+		{"git mv a /opt/b", "ask"},
+		{"git mv ~/.bashrc b", "ask"},
+		{"git mv -n a /opt/b", "allow"}, // a dry run moves nothing
+		{"git rm a", "allow"},
+		{"git rm -r dir", "allow"},
+		{"git rm -rf dir", "ask"},
+		{"git rm --force a", "ask"},
+		{"git rm /opt/x", "ask"},
+		{"git rm --cached /opt/x", "allow"}, // only the index
+		{"git reset HEAD a", "allow"},
+		{"git reset --soft HEAD~1", "allow"},
+		{"git reset --keep HEAD~1", "allow"},
+		{"git reset --hard", "ask"},
+		{"git reset --hard HEAD~1", "ask"},
+		{"git restore --staged a", "allow"},
+		{"git restore -S a", "allow"},
+		{"git restore --staged --worktree a", "ask"},
+		{"git restore -SW a", "ask"},
+		{"git restore -W -S a", "ask"},
+		{"git restore a", "ask"},
+		{"git restore --source=HEAD~1 a", "ask"},
+	})
+}
+
 // The options of git's allowed subcommands that name files or programs
 // (argspec gitOptionEffects), and repositories planted in the project.
 func TestGitReadOnlyOptions(t *testing.T) {
