@@ -294,12 +294,6 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 					ent.reasons = append(ent.reasons, name+": "+reason)
 				}
 				log = append(log, ent)
-				if verbose {
-					fmt.Printf("  ask  %s\n", firstLine(c0))
-					for _, r := range ent.reasons {
-						fmt.Printf("         %s\n", truncate(r, 160))
-					}
-				}
 				// Would the session's earlier answers have covered it?
 				src2 := src
 				src2.Session = nil
@@ -311,12 +305,25 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 				if err != nil {
 					return nil, err
 				}
-				if judge.Judge(withMem, req).Decided != policy.Allow {
+				covered := judge.Judge(withMem, req).Decided == policy.Allow
+				if !covered {
 					asksLeft++
 					for _, p := range res.Refused() {
 						if rs, ok := policy.Remember(p.Input, p.Verdict); ok {
 							remembered = append(remembered, rs...)
 						}
+					}
+				}
+				if verbose {
+					// "ask" is a question also with session answers;
+					// "ask-a" is one an earlier answer (a) covers.
+					mark := "ask  "
+					if covered {
+						mark = "ask-a"
+					}
+					fmt.Printf("  %s  %s\n", mark, firstLine(c0))
+					for _, r := range ent.reasons {
+						fmt.Printf("         %s\n", truncate(r, 160))
 					}
 				}
 			}
@@ -332,7 +339,7 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 
 var cdAbs = regexp.MustCompile(`(?:^|[;&|]\s*)cd\s+(/[^\s;&|]+)`)
 var mkdirAbs = regexp.MustCompile(`(?:^|[;&|(]\s*)mkdir\s+(?:-p\s+)?(/[^\s;&|)]+)`)
-var absPath = regexp.MustCompile(`/(?:home|Users|app|root|workspace|testbed)(?:/[^\s'";&|)<>]*)?`)
+var absPath = regexp.MustCompile(`/(?:home|Users|app|root|workspace|testbed|mnt)(?:/[^\s'";&|)<>]*)?`)
 
 // projectRoot guesses where a session ran: the directory it cd's into, or
 // the longest directory most of its absolute paths share. Only a

@@ -20,6 +20,8 @@ func TestProjectRoot(t *testing.T) {
 		{[]string{"cat /app/answer.txt", "echo 1 > /app/answer.txt", "wc -l /app/answer.txt"}, "/app"},
 		{[]string{"ls /home/user/p/src/a.go", "cat /home/user/p/README", "ls /home/user/p/docs/x"}, "/home/user/p"},
 		{[]string{"ls"}, "/app"},
+		// A Windows drive under WSL.
+		{[]string{"touch /mnt/c/python/p/LICENSE", "ls /mnt/c/python/p/docs/", "cat /home/user/notes/a.md"}, "/mnt/c/python/p"},
 		// Nor a directory it makes.
 		{[]string{"mkdir -p /app/ssl", "openssl genrsa -out /app/ssl/k", "cat /app/ssl/k /app/ssl/c"}, "/app"},
 	} {
