@@ -47,6 +47,10 @@ func TestPythonJudgedByContent(t *testing.T) {
 		{`echo 'print(2)' | python3`, "allow", ""},
 		{`python3 -c 'import shutil; shutil.rmtree("build")'`, "ask", "uses shutil.rmtree"},
 		{`python3 -c 'open("/etc/hosts", "w").write("x")'`, "ask", "outside the project"},
+		{`python3 -c 'import os; os.makedirs("build/x", exist_ok=True)'`, "allow", ""},
+		{`python3 -c 'import os; os.makedirs("/opt/x")'`, "ask", "outside the project"},
+		{`python3 -c 'import os; os.remove("/etc/passwd")'`, "ask", "outside the project"},
+		{`python3 -c 'import shutil; shutil.copy(".env", "x")'`, "ask", "dotenv"},
 		{`python3 -c 'def f(:'`, "ask", "syntax error"},
 	} {
 		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})

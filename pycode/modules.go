@@ -121,7 +121,8 @@ var modules = sync.OnceValue(func() map[string]module {
 			"R_OK", "W_OK", "X_OK", "F_OK", "O_RDONLY", "SEEK_SET", "SEEK_CUR", "SEEK_END", "DirEntry", "PathLike",
 			"error", "terminal_size", "stat_result", "get_exec_path", "readlink", "supports_follow_symlinks", "fstat",
 			"getpgrp", "getsid"}},
-		"shutil": {why: "only its questions about the system", allow: []string{"which", "get_terminal_size", "disk_usage"}},
+		"shutil": {why: "its questions about the system, copies between files the code opened, and copies of one file (pathCalls)",
+			allow: []string{"which", "get_terminal_size", "disk_usage", "copyfileobj", "SameFileError", "Error"}},
 		"platform": {why: "only the facts it reads without running programs", allow: []string{
 			"python_version", "python_version_tuple", "python_implementation", "system", "machine", "release", "node", "version"}},
 		"subprocess": {why: "only literal commands, judged as commands (commandCalls)", allow: []string{
@@ -129,6 +130,35 @@ var modules = sync.OnceValue(func() map[string]module {
 		"urllib.request": {why: "only urlopen of a literal URL, judged like curl", allow: []string{}},
 	}
 })
+
+// pathCalls are functions of reviewed modules that change, or copy, the
+// file their arguments name: each named file is a write (or, for what a
+// copy reads, a read) that the path rules judge, as they judge the shell
+// command that does the same (mkdir -p, rm, rmdir, chmod, cp). What moves
+// or deletes a whole tree (os.rename of a directory, shutil.move, rmtree,
+// copytree) or reaches a file through another (dir_fd, symlink) is not
+// here: it is asked about.
+var pathCalls = sync.OnceValue(func() map[string][]pathArg {
+	one := []pathArg{{0, "path", true}}
+	copy := []pathArg{{0, "src", false}, {1, "dst", true}}
+	return map[string][]pathArg{
+		"os.mkdir": one, "os.makedirs": {{0, "name", true}}, "os.remove": one, "os.unlink": one, "os.rmdir": one,
+		"os.chmod": one, "shutil.copyfile": copy, "shutil.copy": copy, "shutil.copy2": copy, "shutil.copymode": copy,
+		"shutil.copystat": copy,
+	}
+})
+
+// pathArg is an argument of a pathCalls function: its position, its
+// keyword, and whether the file it names is written.
+type pathArg struct {
+	pos   int
+	kw    string
+	write bool
+}
+
+// pathCallKw are the keywords of pathCalls functions that change nothing
+// about which file they touch.
+var pathCallKw = map[string]bool{"mode": true, "exist_ok": true, "follow_symlinks": true}
 
 // pathWrites are pathlib.Path methods that change the file system, with
 // how many positional arguments they take when they are Path's (a call

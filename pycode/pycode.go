@@ -19,8 +19,9 @@
 // reads: it imports only modules of the reviewed table (modules.go, each
 // with what it may not do) that are the interpreter's standard library
 // and that no file of the project shadows, or project modules that are
-// themselves allowed (followed to a bound); open() and pathlib calls with
-// literal paths become read and write effects the path rules judge; a
+// themselves allowed (followed to a bound); open(), pathlib calls and the
+// os and shutil functions that change or copy one file (pathCalls), with
+// literal paths, become read and write effects the path rules judge; a
 // write to a path known only at run time is asked about. Literal
 // commands (subprocess.run([...]), os.system("…"), shell=True) become
 // commands the walker judges; urlopen of a literal URL becomes the curl
@@ -988,6 +989,9 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		}
 		return
 	}
+	if _, ok := pathCalls()[dotted]; ok && (called && len(rest) == 1) {
+		return // judged as the files it names (call)
+	}
 	if dotted == "urllib.request.urlopen" {
 		if !called || len(rest) > 1 {
 			st.ask("uses " + dotted + " other than by calling it with a URL the guard can read" + at)
@@ -1089,6 +1093,8 @@ func (st *state) call(c *call, binds map[string][]binding) {
 		case strings.HasPrefix(d, "pathlib.") && pathWrites()[d[strings.LastIndexByte(d, '.')+1:]] != 0:
 			// Path.write_text(p, …): the method called through its class.
 			st.ask("calls " + d + " on a path the guard does not follow" + at)
+		case pathCalls()[d] != nil:
+			st.pathCall(st.withArgv(c, binds), d, pathCalls()[d])
 		case pathReaders()[d]:
 			var p lit
 			switch {
@@ -1174,6 +1180,41 @@ func (st *state) call(c *call, binds map[string][]binding) {
 		} else {
 			st.ask("calls ." + method + "() with a target known only at run time" + at)
 		}
+	}
+}
+
+// pathCall judges a call of a pathCalls function by the files it names.
+func (st *state) pathCall(c *call, fn string, args []pathArg) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	if c.Star {
+		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	for k := range c.Kw {
+		if !pathCallKw[k] && !slices.ContainsFunc(args, func(a pathArg) bool { return a.kw == k }) {
+			st.ask("calls " + fn + " with " + k + "=, which the guard does not follow" + at)
+			return
+		}
+	}
+	for _, a := range args {
+		var l lit
+		switch kw, ok := c.Kw[a.kw]; {
+		case len(c.Args) > a.pos:
+			l = c.Args[a.pos]
+		case ok:
+			l = kw
+		default:
+			continue // a TypeError when it runs
+		}
+		path, known := l.str()
+		if !known {
+			if a.write {
+				st.ask("calls " + fn + " on a path known only at run time" + at)
+				return
+			}
+			path = ""
+		}
+		st.res.Effects = append(st.res.Effects, Effect{Path: path, Write: a.write, Via: "python " + fn, Line: c.Line})
 	}
 }
 
