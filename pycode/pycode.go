@@ -992,7 +992,7 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 	if _, ok := pathCalls()[dotted]; ok && (called && len(rest) == 1) {
 		return // judged as the files it names (call)
 	}
-	if dotted == "urllib.request.urlopen" {
+	if dotted == "urllib.request.urlopen" || dotted == "urllib.request.urlretrieve" {
 		if !called || len(rest) > 1 {
 			st.ask("uses " + dotted + " other than by calling it with a URL the guard can read" + at)
 		}
@@ -1075,8 +1075,8 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			st.subprocess(c, d)
 		case kind == "shell":
 			st.shellCall(c, d)
-		case d == "urllib.request.urlopen":
-			st.urlopen(c, d)
+		case d == "urllib.request.urlopen" || d == "urllib.request.urlretrieve":
+			st.urlopen(st.withArgv(c, binds), d)
 		case d == "os.getenv" || d == "os.getenvb" || d == "os.environ.get" || d == "os.environb.get" || d == "os.environ.pop" || d == "os.environ.setdefault":
 			name := ""
 			if len(c.Args) > 0 && !c.Star {
@@ -1420,20 +1420,47 @@ func (st *state) urlopen(c *call, fn string) {
 		st.ask("opens a URL known only at run time (" + fn + ")" + at)
 		return
 	}
-	data := len(c.Args) > 1 && c.Args[1].V != nil
+	// urlopen(url, data, timeout); urlretrieve(url, filename, reporthook,
+	// data), which saves the response in filename (or, without one, in a
+	// temporary file it names).
+	retrieve := fn == "urllib.request.urlretrieve"
+	dataAt, kws := 1, map[string]bool{"data": true, "timeout": true}
+	if retrieve {
+		dataAt, kws = 3, map[string]bool{"data": true, "filename": true, "reporthook": true}
+	}
+	data := len(c.Args) > dataAt && (c.Args[dataAt].Dyn || c.Args[dataAt].V != nil)
 	if l, ok := c.Kw["data"]; ok && (l.Dyn || l.V != nil) {
 		data = true
 	}
 	for k := range c.Kw {
-		if k != "data" && k != "timeout" {
+		if !kws[k] {
 			st.ask("calls " + fn + " with " + k + "=" + at)
 			return
 		}
 	}
-	argv := []string{"curl", "-s", url}
-	if data {
-		argv = []string{"curl", "-s", "--data-binary", "@-", url}
+	argv := []string{"curl", "-s"}
+	if retrieve {
+		var name lit
+		if len(c.Args) > 1 {
+			name = c.Args[1]
+		} else if l, ok := c.Kw["filename"]; ok {
+			name = l
+		}
+		file, ok := name.str()
+		if !ok || file == "" {
+			if name.V != nil || name.Dyn {
+				st.ask("saves a URL's content at a path known only at run time (" + fn + ")" + at)
+			} else {
+				st.ask("saves a URL's content in a temporary file it names (" + fn + " without a file name)" + at)
+			}
+			return
+		}
+		argv = append(argv, "-o", file)
 	}
+	if data {
+		argv = append(argv, "--data-binary", "@-")
+	}
+	argv = append(argv, url)
 	st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python " + fn, Line: c.Line})
 }
 

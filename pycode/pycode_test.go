@@ -72,6 +72,11 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import os\ngetattr(os, 'makedirs')('/opt/x')", ask: "uses os.makedirs"},
 		{code: "import os\nos.makedirs.__call__('/opt/x')", ask: "os.makedirs"},
 		{code: "import shutil\nshutil.move('a', 'b')", ask: "uses shutil.move"},
+		{code: "import urllib.request as r\nr.urlretrieve('https://example.com/a.tgz', 'a.tgz')", cmds: "curl -s -o a.tgz https://example.com/a.tgz"},
+		{code: "from urllib.request import urlretrieve\nurlretrieve('https://e.com/x', filename='/opt/x', data=b'k')", cmds: "curl -s -o /opt/x --data-binary @- https://e.com/x"},
+		{code: "from urllib.request import urlretrieve\nurlretrieve('https://e.com/x', name)", ask: "saves a URL's content at a path known only at run time"},
+		{code: "from urllib.request import urlretrieve\nurlretrieve('https://e.com/x')", ask: "in a temporary file it names"},
+		{code: "from urllib.request import urlretrieve\nurlretrieve(u, 'x')", ask: "opens a URL known only at run time"},
 		// Threads, signals and waiting run the code's own functions.
 		{code: "import threading, queue\nq = queue.Queue()\nt = threading.Thread(target=q.put, args=(1,))\nt.start(); t.join()"},
 		{code: "import signal, time\nsignal.signal(signal.SIGALRM, lambda *a: print('x'))\nsignal.alarm(1)\ntime.sleep(2)"},
