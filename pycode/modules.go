@@ -110,7 +110,9 @@ var modules = sync.OnceValue(func() map[string]module {
 		"pathlib":   {why: "paths; its methods that change files are judged as writes (see pathWrites)", all: true},
 		"os.path":   {why: "path arithmetic and file tests", all: true},
 		"posixpath": {why: "path arithmetic and file tests", all: true},
-		"io":        {why: "in-memory files", allow: []string{"StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "SEEK_SET", "SEEK_CUR", "SEEK_END", "IOBase", "TextIOBase", "UnsupportedOperation", "DEFAULT_BUFFER_SIZE"}},
+		"zipfile": {why: "reads zip archives: ZipFile is a read of the archive it opens (mode w, a or x asks), and .extract()/.extractall() ask on any object",
+			allow: []string{"ZipInfo", "BadZipFile", "BadZipfile", "LargeZipFile", "ZIP_STORED", "ZIP_DEFLATED", "ZIP_BZIP2", "ZIP_LZMA", "error"}},
+		"io": {why: "in-memory files", allow: []string{"StringIO", "BytesIO", "TextIOWrapper", "BufferedReader", "SEEK_SET", "SEEK_CUR", "SEEK_END", "IOBase", "TextIOBase", "UnsupportedOperation", "DEFAULT_BUFFER_SIZE"}},
 		"logging": {why: "log messages (to stderr unless a file is named)", all: true,
 			deny: map[string]string{"FileHandler": "writes a log file", "handlers": "log handlers write files and send messages",
 				"config": "logging.config can listen for and run configuration"}},
@@ -151,10 +153,16 @@ var pathCalls = sync.OnceValue(func() map[string][]pathArg {
 	copy := []pathArg{{0, "src", false}, {1, "dst", true}}
 	return map[string][]pathArg{
 		"os.mkdir": one, "os.makedirs": {{0, "name", true}}, "os.remove": one, "os.unlink": one, "os.rmdir": one,
+		"zipfile.is_zipfile": {{0, "filename", false}}, "zipfile.Path": {{0, "root", false}},
 		"os.chmod": one, "shutil.copyfile": copy, "shutil.copy": copy, "shutil.copy2": copy, "shutil.copymode": copy,
 		"shutil.copystat": copy,
 	}
 })
+
+// extractMethods are methods that write the files an archive names
+// (zipfile's, tarfile's): asked about on any object, since the archive
+// object can come from anywhere.
+var extractMethods = map[string]bool{"extract": true, "extractall": true}
 
 // pathArg is an argument of a pathCalls function: its position, its
 // keyword, and whether the file it names is written.

@@ -989,7 +989,7 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		}
 		return
 	}
-	if _, ok := pathCalls()[dotted]; ok && (called && len(rest) == 1) {
+	if _, ok := pathCalls()[dotted]; (ok || dotted == "zipfile.ZipFile") && called && len(rest) == 1 {
 		return // judged as the files it names (call)
 	}
 	if dotted == "urllib.request.urlopen" || dotted == "urllib.request.urlretrieve" {
@@ -1093,6 +1093,8 @@ func (st *state) call(c *call, binds map[string][]binding) {
 		case strings.HasPrefix(d, "pathlib.") && pathWrites()[d[strings.LastIndexByte(d, '.')+1:]] != 0:
 			// Path.write_text(p, …): the method called through its class.
 			st.ask("calls " + d + " on a path the guard does not follow" + at)
+		case d == "zipfile.ZipFile":
+			st.zipFile(st.withArgv(c, binds), d)
 		case pathCalls()[d] != nil:
 			st.pathCall(st.withArgv(c, binds), d, pathCalls()[d])
 		case pathReaders()[d]:
@@ -1129,7 +1131,7 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			if isDunder(name) && !okDunders()[name] || frameAttrs()[name] {
 				st.ask("uses getattr(…, " + name + "), which reaches past the names the guard follows" + at)
 			}
-			if pathWrites()[name] != 0 {
+			if pathWrites()[name] != 0 || extractMethods[name] {
 				st.ask("uses getattr(…, " + name + "), a method that changes files" + at)
 			}
 			// getattr(os, "system"): the same as os.system, not called
@@ -1154,6 +1156,10 @@ func (st *state) call(c *call, binds map[string][]binding) {
 	// too): the methods that change files are checked on every object.
 	method := c.Chain[len(c.Chain)-1]
 	recvPath, known := c.pathReceiver(binds)
+	if extractMethods[method] {
+		st.ask("calls ." + method + "(), which writes the files an archive names" + at)
+		return
+	}
 	if pathReads()[method] {
 		st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Via: "python Path." + method, Line: c.Line})
 		return
@@ -1216,6 +1222,45 @@ func (st *state) pathCall(c *call, fn string, args []pathArg) {
 		}
 		st.res.Effects = append(st.res.Effects, Effect{Path: path, Write: a.write, Via: "python " + fn, Line: c.Line})
 	}
+}
+
+// zipFile judges zipfile.ZipFile(file, mode): a read of the archive. In
+// mode w, a or x it asks: the archive's .write(NAME) reads NAME into it
+// (a secret, stored as it is), and the guard cannot tell that method from
+// a file's .write(text).
+func (st *state) zipFile(c *call, fn string) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	if c.Star {
+		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	arg := func(pos int, kw string) (lit, bool) {
+		if len(c.Args) > pos {
+			return c.Args[pos], true
+		}
+		l, ok := c.Kw[kw]
+		return l, ok
+	}
+	if m, ok := arg(1, "mode"); ok {
+		mode, known := m.str()
+		if !known {
+			st.ask("opens a zip archive with a mode known only at run time" + at)
+			return
+		}
+		if mode != "r" {
+			st.ask("opens a zip archive for writing, whose .write() adds the files it names, which the guard does not follow" + at)
+			return
+		}
+	}
+	f, ok := arg(0, "file")
+	if !ok {
+		return // a TypeError when it runs
+	}
+	path, known := f.str()
+	if !known {
+		path = "" // a name, or a file object: a read the guard cannot place
+	}
+	st.res.Effects = append(st.res.Effects, Effect{Path: path, Via: "python " + fn, Line: c.Line})
 }
 
 // pathReceiver returns the literal path of Path("lit").method(…).
