@@ -411,14 +411,24 @@ class V(ast.NodeVisitor):
             add("calls", d)
         self.generic_visit(n)
     def visit_Attribute(self, n):
+        # attrs: every attribute name used, and whether it is the one a
+        # call calls (only a chain's last one can be); defs of kind attr:
+        # those stored into (self._x = …), which the code then defines.
+        called = getattr(n, "_callee", False)
+        if isinstance(n.ctx, ast.Store):
+            add("defs", {"kind": "attr", "name": n.attr, "line": n.lineno})
         ch, base = chain(n)
         if base is None:
-            add("refs", {"chain": ch, "line": n.lineno, "ctx": type(n.ctx).__name__, "called": getattr(n, "_callee", False)})
-            for a in ch[1:]:
-                add("attrs", {"name": a, "line": n.lineno})
+            add("refs", {"chain": ch, "line": n.lineno, "ctx": type(n.ctx).__name__, "called": called})
+            for i, a in enumerate(ch[1:]):
+                add("attrs", {"name": a, "line": n.lineno, "called": called and i == len(ch) - 2})
             return  # the chain's parts are reported with it
-        add("attrs", {"name": n.attr, "line": n.lineno})
+        add("attrs", {"name": n.attr, "line": n.lineno, "called": called})
         self.generic_visit(n)
+    def visit_FunctionDef(self, n):
+        add("defs", {"kind": "function", "name": n.name, "line": n.lineno})
+        self.generic_visit(n)
+    visit_AsyncFunctionDef = visit_FunctionDef
     def visit_Name(self, n):
         add("refs", {"chain": [n.id], "line": n.lineno, "ctx": type(n.ctx).__name__, "called": getattr(n, "_callee", False)})
     def visit_Subscript(self, n):

@@ -225,6 +225,11 @@ func (a *Analyser) Analyse(src Source) *Result {
 	if st.envChanged && len(res.Commands) > 0 {
 		st.ask("changes the environment (os.environ) of the commands it runs")
 	}
+	for _, c := range st.privateCalls {
+		if !st.defined[c.name] {
+			st.ask(fmt.Sprintf("calls .%s(), a private method of an object the code does not define (line %d)", c.name, c.line))
+		}
+	}
 	if st.argvUsed && st.argvUnstable {
 		st.ask("changes sys.argv or passes it around, so the guard cannot tell which of the command's words the code reads")
 	}
@@ -280,6 +285,17 @@ type shared struct {
 	// where sys.argv may change or be passed around makes that unsound
 	// (argvUnstable).
 	argvUsed, argvUnstable bool
+	// defined are the functions, classes and stored attributes the code
+	// read defines; privateCalls the private methods it calls (._name()),
+	// asked about at the end when no code read defines them: they are a
+	// library object's internals (ZipFile._extract_member writes files).
+	defined      map[string]bool
+	privateCalls []nameAt
+}
+
+type nameAt struct {
+	name string
+	line int
 }
 
 // localBinding is what a name bound to a project module stands for.
@@ -844,7 +860,23 @@ func (st *state) judge(f *facts, file string, depth int) {
 			st.ask(fmt.Sprintf("uses %s, which reaches past the names the guard follows (line %d)", root, r.Line))
 		}
 	}
+	for _, d := range f.Defs {
+		if d.Name != "" {
+			if st.defined == nil {
+				st.defined = map[string]bool{}
+			}
+			st.defined[d.Name] = true
+		}
+	}
 	for _, at := range f.Attrs {
+		switch {
+		case !at.Called && (pathWrites()[at.Name] != 0 || extractMethods[at.Name]):
+			// f = p.write_text; f(…), map(Path.unlink, ps): the method
+			// changes files, and what it is called with is not seen.
+			st.ask(fmt.Sprintf("uses .%s other than by calling it, so the guard cannot see what it changes (line %d)", at.Name, at.Line))
+		case at.Called && strings.HasPrefix(at.Name, "_") && !isDunder(at.Name):
+			st.privateCalls = append(st.privateCalls, nameAt{at.Name, at.Line})
+		}
 		if frameAttrs()[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches the names of other code (line %d)", at.Name, at.Line))
 		}

@@ -72,6 +72,14 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import os\ngetattr(os, 'makedirs')('/opt/x')", ask: "uses os.makedirs"},
 		{code: "import os\nos.makedirs.__call__('/opt/x')", ask: "os.makedirs"},
 		{code: "import shutil\nshutil.move('a', 'b')", ask: "uses shutil.move"},
+		// A method that changes files, used other than by a call the
+		// analysis sees, and library internals.
+		{code: "from pathlib import Path\nf = Path('/opt/x').write_text\nf('x')", ask: "uses .write_text other than by calling it"},
+		{code: "from pathlib import Path\nlist(map(Path.unlink, [Path('/opt/x')]))", ask: "uses .unlink other than by calling it"},
+		{code: "import functools\nfrom pathlib import Path\nfunctools.partial(Path('/opt/x').touch)()", ask: "uses .touch other than by calling it"},
+		{code: "import zipfile\nz = zipfile.ZipFile('a.zip')\nz._extract_member('x', '/opt', None)", effs: "r:a.zip", ask: "calls ._extract_member(), a private method of an object the code does not define"},
+		{code: "class A:\n    def __init__(self): self._n = 0\n    def _inc(self): self._n += 1\na = A()\na._inc()\nprint(a._n)"},
+		{code: "class A:\n    pass\na = A()\na._cb = print\na._cb(1)"},
 		// Zip archives are read; what writes files an archive names, or
 		// puts files into one, asks.
 		{code: "import zipfile\nwith zipfile.ZipFile('a.zip') as zf: print(zf.namelist(), zf.read('x'))", effs: "r:a.zip"},

@@ -52,8 +52,9 @@ type facts struct {
 	} `json:"refs"`
 	Calls []*call `json:"calls"`
 	Attrs []struct {
-		Name string `json:"name"`
-		Line int    `json:"line"`
+		Name   string `json:"name"`
+		Line   int    `json:"line"`
+		Called bool   `json:"called"`
 	} `json:"attrs"`
 	Defs []struct {
 		Kind     string   `json:"kind"`
