@@ -616,6 +616,16 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 				}
 				return t, true
 			})
+			if ev.decision > Allow && ev.rule != nil {
+				// Which file: the reason is the rule's, said of any.
+				d := eff.String()
+				if ev.rule.detail != nil {
+					d = ev.rule.detail(p, eff)
+				}
+				if d != "" {
+					ev.reason += " (" + d + ")"
+				}
+			}
 			if ev.decision > best.decision || explain {
 				ev.aspect = eff.String()
 			}

@@ -82,6 +82,9 @@ type Rule struct {
 	pred func(p *Part) word.Tri
 	// predPath: a built-in rule about effects (recursive delete of /).
 	predEffect func(p *Part, e Effect) word.Tri
+	// detail says, for an effect the rule matched, what it found there
+	// (the secret file below a tree), to follow the reason.
+	detail func(p *Part, e Effect) string
 
 	cmd  *cmdPattern
 	path *word.Pattern

@@ -246,7 +246,7 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		&Rule{Decision: Ask, Name: "read of what find gives, not all known here", spec: 20, predEffect: readsUnreadFindOutput,
 			Why:     "reads what find gives, and not all of it is known here (a starting point not known here, links followed, a large tree, a file name that splitting turns into other paths, or find's file joined to other text): it may be a secret's, and what an agent reads goes to the model",
 			Instead: "give each name whole (find … -exec CMD {} +, or find … -print0 | xargs -0 CMD), look below fewer directories, or ask the person"},
-		&Rule{Decision: Ask, Name: "whole read of a tree that holds secrets", spec: 20, predEffect: readsWholeTree,
+		&Rule{Decision: Ask, Name: "whole read of a tree that holds secrets", spec: 20, predEffect: readsWholeTree, detail: wholeTreeDetail,
 			Why:     "gives on every file below a directory whole (an archive of it, or a search that every line may match), and a dotenv or key file lies there, or the tree is not all looked through here (from run-time data, more than 20,000 entries, links followed to other directories): what an agent reads goes to the model",
 			Instead: "leave the secrets out (grep --exclude='.env*', tar --exclude='.env*'), search for a pattern of your own (grep -r TODO .), name the files, or ask the person"},
 		&Rule{Decision: Ask, Name: "read of a key or token file", spec: 20, predEffect: readsSecretFile,

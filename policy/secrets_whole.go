@@ -21,8 +21,9 @@ type wholeTree struct {
 	found string // a secret there: a dotenv or key file, or where a link leads
 	// open: not all was looked through: more than maxFoundWalk entries,
 	// more than maxWholeProbes files to look into, or a link followed to
-	// a directory.
+	// a directory (why says which).
 	open bool
+	why  string
 }
 
 // maxWholeProbes bounds the files whose content readsWholeTree reads to
@@ -60,6 +61,26 @@ func readsWholeTree(p *Part, e Effect) word.Tri {
 	return word.No
 }
 
+// wholeTreeDetail names what readsWholeTree found: the secret below the
+// tree, or why the tree was not all looked through.
+func wholeTreeDetail(p *Part, e Effect) string {
+	roots := e.Path.Matches
+	if s, ok := e.Path.Static(); ok {
+		roots = []string{s}
+	} else if len(roots) == 0 || e.Path.HasHole() {
+		return "the tree comes from run-time data"
+	}
+	for _, root := range roots {
+		switch t := p.wholeTree(root, e); {
+		case t.found != "":
+			return t.found + " is there"
+		case t.open:
+			return "below " + root + ": " + t.why
+		}
+	}
+	return ""
+}
+
 // wholeTree looks through the tree below root as the read e reads it:
 // what its exclusions leave out is left out, and links are followed only
 // when it follows them.
@@ -79,7 +100,7 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 			t.found = path
 		case secretContent(base) != nil:
 			if probes--; probes < 0 {
-				t.open = true
+				t.open, t.why = true, fmt.Sprintf("more than %d files there to look into for a key", maxWholeProbes)
 			} else if probeSecret(path, secretContent(base)) != word.No {
 				t.found = path
 			}
@@ -102,7 +123,8 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 				return nil
 			}
 			if fi, err := os.Stat(to); err == nil && fi.IsDir() {
-				t.open = true // another tree: not looked through here
+				// another tree: not looked through here
+				t.open, t.why = true, path+" is a link to a directory, which it follows"
 				return filepath.SkipAll
 			}
 			look(to)
@@ -114,7 +136,9 @@ func (p *Part) wholeTree(root string, e Effect) wholeTree {
 		}
 		return nil
 	})
-	t.open = t.open || !complete
+	if !complete && !t.open {
+		t.open, t.why = true, "more entries there than the guard looks through"
+	}
 	if p.wholes == nil {
 		p.wholes = map[string]wholeTree{}
 	}
