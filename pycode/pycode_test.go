@@ -100,6 +100,16 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "from urllib.request import urlretrieve\nurlretrieve('https://e.com/x', name)", ask: "saves a URL's content at a path known only at run time"},
 		{code: "from urllib.request import urlretrieve\nurlretrieve('https://e.com/x')", ask: "in a temporary file it names"},
 		{code: "from urllib.request import urlretrieve\nurlretrieve(u, 'x')", ask: "opens a URL known only at run time"},
+		// A reviewed module's attribute that is another module or
+		// another module's function is judged as what it is.
+		{code: "from concurrent.futures import thread\nthread.os.system('touch pwned')", ask: "concurrent.futures.thread"},
+		{code: "import concurrent.futures as cf\ncf.thread.os.makedirs('/opt/x')", ask: "concurrent.futures.thread"},
+		{code: "import enum\nenum.bltns.exec('x')", ask: "enum.bltns"},
+		{code: "from json import tool\ntool.sys.modules['os'].system('x')", ask: "json.tool"},
+		{code: "import pathlib\npathlib.attrgetter('x')", ask: "pathlib.attrgetter"},
+		{code: "import typing\ntyping.stdlib_re.compile('x')", ask: "typing.stdlib_re"},
+		{code: "import json\ntry:\n    json.loads('x')\nexcept json.decoder.JSONDecodeError:\n    pass"},
+		{code: "from html.parser import HTMLParser\nHTMLParser().feed('<a>')"},
 		// Threads, signals and waiting run the code's own functions.
 		{code: "import threading, queue\nq = queue.Queue()\nt = threading.Thread(target=q.put, args=(1,))\nt.start(); t.join()"},
 		{code: "import signal, time\nsignal.signal(signal.SIGALRM, lambda *a: print('x'))\nsignal.alarm(1)\ntime.sleep(2)"},
