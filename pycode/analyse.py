@@ -399,12 +399,17 @@ def callinfos(c):
     return out[:MAX_ALTS * MAX_ALTS]
 
 class V(ast.NodeVisitor):
+    # scopes: "class" while in a class body (not in a function of it),
+    # where an import binds a class attribute (C.os), not a name.
+    scopes = []
     def visit_Import(self, n):
+        cls = bool(self.scopes) and self.scopes[-1] == "class"
         for a in n.names:
-            add("imports", {"module": a.name, "as": a.asname, "line": n.lineno, "level": 0})
+            add("imports", {"module": a.name, "as": a.asname, "line": n.lineno, "level": 0, "cls": cls})
     def visit_ImportFrom(self, n):
+        cls = bool(self.scopes) and self.scopes[-1] == "class"
         for a in n.names:
-            add("imports", {"module": n.module or "", "name": a.name, "as": a.asname, "line": n.lineno, "level": n.level})
+            add("imports", {"module": n.module or "", "name": a.name, "as": a.asname, "line": n.lineno, "level": n.level, "cls": cls})
     def visit_Call(self, n):
         n.func._callee = True
         for d in callinfos(n):
@@ -427,7 +432,9 @@ class V(ast.NodeVisitor):
         self.generic_visit(n)
     def visit_FunctionDef(self, n):
         add("defs", {"kind": "function", "name": n.name, "line": n.lineno})
+        self.scopes.append("function")
         self.generic_visit(n)
+        self.scopes.pop()
     visit_AsyncFunctionDef = visit_FunctionDef
     def visit_Name(self, n):
         add("refs", {"chain": [n.id], "line": n.lineno, "ctx": type(n.ctx).__name__, "called": getattr(n, "_callee", False)})
@@ -448,7 +455,13 @@ class V(ast.NodeVisitor):
     def visit_ClassDef(self, n):
         add("defs", {"kind": "class", "name": n.name, "line": n.lineno,
                      "keywords": [k.arg or "**" for k in n.keywords]})
+        self.scopes.append("class")
         self.generic_visit(n)
+        self.scopes.pop()
+    def visit_Lambda(self, n):
+        self.scopes.append("function")
+        self.generic_visit(n)
+        self.scopes.pop()
     def visit_Global(self, n):
         add("defs", {"kind": "global", "names": n.names, "line": n.lineno})
     def visit_MatchClass(self, n):

@@ -736,6 +736,12 @@ func (st *state) judge(f *facts, file string, depth int) {
 	bind := func(name string, b binding) { binds[name] = append(binds[name], b) }
 	for _, im := range f.Imports {
 		line := fmt.Sprintf(" (line %d)", im.Line)
+		if im.Class {
+			// class C: import os binds C.os, which the names the
+			// analysis follows do not reach (C.os.system(…)).
+			st.ask("imports " + firstNonEmpty(im.Module, ".") + " in a class body, as an attribute of the class the guard does not follow" + line)
+			continue
+		}
 		name, as := "", ""
 		if im.Name != nil {
 			name = *im.Name

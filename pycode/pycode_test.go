@@ -110,6 +110,10 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import typing\ntyping.stdlib_re.compile('x')", ask: "typing.stdlib_re"},
 		{code: "import json\ntry:\n    json.loads('x')\nexcept json.decoder.JSONDecodeError:\n    pass"},
 		{code: "from html.parser import HTMLParser\nHTMLParser().feed('<a>')"},
+		// An import in a class body binds a class attribute.
+		{code: "class C:\n    from os import makedirs as m\nC.m('/opt/x')", ask: "imports os in a class body"},
+		{code: "class C:\n    import os\nC.os.system('touch pwned')", ask: "imports os in a class body"},
+		{code: "class C:\n    def f(self):\n        import json\n        return json.dumps({})\nprint(C().f())"},
 		// Threads, signals and waiting run the code's own functions.
 		{code: "import threading, queue\nq = queue.Queue()\nt = threading.Thread(target=q.put, args=(1,))\nt.start(); t.join()"},
 		{code: "import signal, time\nsignal.signal(signal.SIGALRM, lambda *a: print('x'))\nsignal.alarm(1)\ntime.sleep(2)"},

@@ -43,6 +43,7 @@ type facts struct {
 		As     *string `json:"as"`
 		Line   int     `json:"line"`
 		Level  int     `json:"level"`
+		Class  bool    `json:"cls"` // in a class body: a class attribute
 	} `json:"imports"`
 	Refs []struct {
 		Chain  []string `json:"chain"`
