@@ -1213,6 +1213,12 @@ func (st *state) call(c *call, binds map[string][]binding) {
 		st.open(c, -1, recvPath)
 		return
 	}
+	if method == "symlink_to" || method == "hardlink_to" || method == "link_to" {
+		// A link to a place the path rules do not follow to: a later
+		// write through it (os.mkdir("l/x")) is not seen as there.
+		st.ask("calls ." + method + "(), which makes a link that later writes through it go where the guard does not follow" + at)
+		return
+	}
 	if !known {
 		st.ask("calls ." + method + "() on a path known only at run time" + at)
 		return
@@ -1232,6 +1238,11 @@ func (st *state) pathCall(c *call, fn string, args []pathArg) {
 	at := fmt.Sprintf(" (line %d)", c.Line)
 	if c.Star {
 		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	if l, ok := c.Kw["follow_symlinks"]; ok && (l.Dyn || l.V != true) {
+		// follow_symlinks=False copies a link as a link, or changes it.
+		st.ask("calls " + fn + " with follow_symlinks= other than True, which makes or changes a link" + at)
 		return
 	}
 	for k := range c.Kw {
@@ -1259,6 +1270,19 @@ func (st *state) pathCall(c *call, fn string, args []pathArg) {
 			path = ""
 		}
 		st.res.Effects = append(st.res.Effects, Effect{Path: path, Write: a.write, Via: "python " + fn, Line: c.Line})
+	}
+	if fn == "shutil.copy" || fn == "shutil.copy2" {
+		// Into a directory dst (one there now, or one the code makes
+		// first), the copy is dst/basename(src).
+		n := len(st.res.Effects)
+		if n >= 2 && st.res.Effects[n-1].Write && !st.res.Effects[n-2].Write {
+			src, dst := st.res.Effects[n-2].Path, st.res.Effects[n-1].Path
+			if src == "" {
+				st.ask("calls " + fn + " with a file known only at run time, which it copies under its own name into a directory" + at)
+				return
+			}
+			st.res.Effects = append(st.res.Effects, Effect{Path: filepath.Join(dst, filepath.Base(src)), Write: true, Via: "python " + fn, Line: c.Line})
+		}
 	}
 }
 
