@@ -334,9 +334,29 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			addAll(args, Write, "create", false)
 			break
 		}
+		// Into a directory DIR, each SOURCE is written as DIR/basename:
+		// a rule about a file there (.claude/settings.json) must see
+		// that name, and a source whose name is not known here may be
+		// any name in DIR (a tree written into it).
+		into := func(dir word.Word, srcs []word.Word) {
+			d, dok := dir.Static()
+			for _, src := range srcs {
+				s, sok := src.Static()
+				switch {
+				case !dok:
+				case sok && strings.Trim(s, "/") != "" && path.Base(s) != "." && path.Base(s) != "..":
+					add(word.FromLit(path.Join(d, path.Base(s))), Write, "", rec)
+				default:
+					add(dir, Write, "", true)
+				}
+			}
+		}
 		if dirs := c.Values("--target-directory"); len(dirs) > 0 {
 			addAll(args, srcAccess, srcOp, srcRec)
 			addAll(dirs, Write, "", rec)
+			for _, d := range dirs {
+				into(d, args)
+			}
 			break
 		}
 		switch {
@@ -347,6 +367,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		case len(args) >= 2:
 			addAll(args[:len(args)-1], srcAccess, srcOp, srcRec)
 			add(args[len(args)-1], Write, "", rec)
+			if !c.Has("--no-target-directory") {
+				into(args[len(args)-1], args[:len(args)-1])
+			}
 		default:
 			addAll(args, Unknown, "", rec)
 		}

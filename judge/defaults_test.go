@@ -188,10 +188,18 @@ func TestDefaultsWrites(t *testing.T) {
 	// copy of a directory's contents) into a directory that holds a file
 	// nothing may write (the project's .guard-exec.toml) may write it.
 	runRows(t, "trees that may reach a protected file", ask(
-		"tar -xzf a.tgz", "unzip a.zip", "cp -r x/. .", "cp -r x/.guard-exec.toml .", "wget -r https://example.com/",
+		"tar -xzf a.tgz", "unzip a.zip", "cp -r x/. .", "wget -r https://example.com/",
 		// wget names its file after the URL, or after what a wgetrc
 		// (WGETRC, exported anywhere) says: as much a tree as tar's.
 		"wget https://example.com/a.tgz", "export WGETRC=rc; wget https://example.com/a.tgz",
+		// A source whose name is not known here is any name there.
+		"cp $F .", "cp -r \"$D\" .", "mv $F .claude/",
+	))
+	// Into a directory, a copy or move is DIR/basename(SOURCE): the file
+	// there is written, not only the directory.
+	runRows(t, "into a directory", deny(
+		"cp -r x/.guard-exec.toml .", "cp x/.guard-exec.toml .", "cp x/.guard-exec.toml ./", "cp -t . x/.guard-exec.toml",
+		"install x/.guard-exec.toml .", "mv x/.guard-exec.toml .", "cp a x/.guard-exec.toml .",
 	))
 }
 
