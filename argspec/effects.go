@@ -718,6 +718,16 @@ func findRoots(args []word.Word) []word.Word {
 }
 
 func gitEffects(c *Cmd) []Effect {
+	sub := ""
+	if len(c.Sub) > 0 {
+		sub = c.Sub[0]
+	}
+	// The options' files count whatever the subcommand does with its
+	// operands (git restore --staged --pathspec-from-file=.env).
+	return append(gitOperandEffects(c), gitOptionEffects(c, sub)...)
+}
+
+func gitOperandEffects(c *Cmd) []Effect {
 	var effs []Effect
 	paths := c.Args
 	sub := ""
@@ -758,8 +768,8 @@ func gitEffects(c *Cmd) []Effect {
 				paths = paths[1:]
 			}
 		}
-		for _, p := range paths {
-			effs = append(effs, Effect{Path: p, Access: Write, Recursive: true})
+		for _, p := range gitPathspecs(c, paths) {
+			effs = append(effs, Effect{Path: p.path, Access: Write, Recursive: true})
 		}
 	case "mv":
 		// git mv SRC... DST renames in the work tree (and the index): a
@@ -774,8 +784,8 @@ func gitEffects(c *Cmd) []Effect {
 		if c.Has("--cached") || c.Has("--dry-run") {
 			return nil
 		}
-		for _, p := range paths {
-			effs = append(effs, Effect{Path: p, Access: Write, Op: "delete", Recursive: c.Has("-r")})
+		for _, p := range gitPathspecs(c, paths) {
+			effs = append(effs, Effect{Path: p.path, Access: Write, Op: "delete", Recursive: c.Has("-r") || p.many})
 		}
 	case "clean":
 		if c.Has("--dry-run") || !c.Has("--force") {
@@ -784,8 +794,8 @@ func gitEffects(c *Cmd) []Effect {
 		if len(paths) == 0 {
 			paths = []word.Word{word.FromLit(".")}
 		}
-		for _, p := range paths {
-			effs = append(effs, Effect{Path: p, Access: Write, Op: "delete", Recursive: true})
+		for _, p := range gitPathspecs(c, paths) {
+			effs = append(effs, Effect{Path: p.path, Access: Write, Op: "delete", Recursive: true})
 		}
 	case "log", "diff", "show":
 		for _, v := range c.Values("--output") {
@@ -850,7 +860,7 @@ func gitEffects(c *Cmd) []Effect {
 			}
 		}
 	}
-	return append(effs, gitOptionEffects(c, sub)...)
+	return effs
 }
 
 // mayLieOutside reports whether an operand may name a path outside the
@@ -1418,6 +1428,43 @@ func gitValues(c *Cmd, names ...string) []word.Word {
 	return out
 }
 
+// gitPathspec is what a git pathspec may name: a path, or, for one with
+// glob characters, the directory below which all it matches lies (many);
+// magic (:/, :(top), :!x, :(glob)…) and --pathspec-from-file may name
+// anything in the work tree, a path not known here.
+type gitPathspec struct {
+	path word.Word
+	many bool
+}
+
+func gitPathspecs(c *Cmd, paths []word.Word) []gitPathspec {
+	var out []gitPathspec
+	for _, p := range paths {
+		s, ok := p.Static()
+		switch {
+		case !ok:
+			out = append(out, gitPathspec{path: p})
+		case strings.HasPrefix(s, ":"):
+			out = append(out, gitPathspec{path: word.UnknownData("(a git pathspec with magic, " + s + ", which may name any file of the work tree)")})
+		case strings.ContainsAny(s, "*?[\\"):
+			// git's globs match across "/": below the literal prefix's
+			// directory (te* is anything in ".").
+			prefix := s[:strings.IndexAny(s, "*?[\\")]
+			dir := "."
+			if i := strings.LastIndexByte(prefix, '/'); i >= 0 {
+				dir = prefix[:i+1]
+			}
+			out = append(out, gitPathspec{path: word.FromLit(dir), many: true})
+		default:
+			out = append(out, gitPathspec{path: p})
+		}
+	}
+	if len(c.Values("--pathspec-from-file")) > 0 {
+		out = append(out, gitPathspec{path: word.UnknownData("(the pathspecs of --pathspec-from-file)")})
+	}
+	return out
+}
+
 // gitOptionEffects are the files that options of git's read-only
 // subcommands name (checked with git 2.39):
 //   - --output=FILE is a diff option, and every subcommand that takes
@@ -1443,6 +1490,9 @@ func gitOptionEffects(c *Cmd, sub string) []Effect {
 	if sub != "log" && sub != "diff" && sub != "show" { // those are read above
 		add(gitValues(c, "--output"), Write)
 	}
+	// --pathspec-from-file FILE reads FILE, and git prints a line of it
+	// that matches nothing ("error: pathspec 'LINE' did not match").
+	add(gitValues(c, "--pathspec-from-file"), Read)
 	switch sub {
 	case "blame", "annotate":
 		add(gitValues(c, "--contents", "-S", "--ignore-revs-file"), Read)

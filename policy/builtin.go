@@ -52,7 +52,7 @@ var defaults = []ruleSpec{
 	{Ask, "git diff-index --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git diff-files --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git whatchanged --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
-	{Ask, "git reflog --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
+	{Ask, "git reflog", []string{"--ext-diff"}, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git stash show --ext-diff", nil, "--ext-diff runs the external diff program from configuration", ""},
 	{Ask, "git ls-remote", []string{"--upload-pack"}, "--upload-pack (--exec) names a program git runs", "git ls-remote without --upload-pack"},
 	{Ask, "kill -9", nil, "kill -9 gives the process no chance to clean up", "kill (SIGTERM) first"},

@@ -169,15 +169,17 @@ var Presets = sync.OnceValue(func() map[string]Preset {
 		// git rm removes only what HEAD holds as it is (it refuses a file
 		// with changes, without -f), git mv refuses to overwrite (without
 		// -f), git reset keeps the work tree (the built-in rules ask for
-		// --hard), and git restore --staged only unstages.
+		// --hard; --merge deletes staged new files, git 2.39), and git
+		// restore --staged only unstages.
 		"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase, mv, rm, reset, unstage", Detect: []string{".git"},
 			Allow: []string{"git add", "git commit", "git switch", "git checkout -b", "git stash push", "git stash", "git stash pop",
 				"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag", "git mv", "git rm",
 				"git reset", "git restore --staged"},
-			Ask: []string{"git rm --force", "git mv --force", "git restore --staged --worktree"},
+			Ask: []string{"git rm --force", "git mv --force", "git restore --staged --worktree", "git reset --merge"},
 			Why: map[string]string{"git rm --force": "git rm -f deletes files with changes that no commit holds",
 				"git mv --force":                  "git mv -f overwrites the destination, which no commit may hold",
-				"git restore --staged --worktree": "git restore --worktree discards uncommitted changes"}},
+				"git restore --staged --worktree": "git restore --worktree discards uncommitted changes",
+				"git reset --merge":               "git reset --merge deletes new files that are staged and undoes staged changes"}},
 		"git-readonly": {Doc: "git fetch and read-only git beyond the defaults", Allow: []string{"git fetch", "git remote"}},
 		"java": {Doc: "mvn and gradle build, test, verify", Detect: []string{"pom.xml", "build.gradle", "build.gradle.kts"},
 			Allow: []string{"mvn test", "mvn verify", "mvn package", "mvn compile", "mvn clean", "./mvnw", "gradle build", "gradle test",

@@ -1076,6 +1076,8 @@ func TestGitReflogAndPreset(t *testing.T) {
 		{"git reflog delete HEAD@{1}", "ask"},
 		{"git reflog drop main", "ask"},
 		{"git reflog --output=/home/u/.bashrc", "ask"},
+		{"git reflog -p --ext-diff", "ask"},
+		{"git reflog -1 --ext-diff", "ask"},
 		{"git mv a b", "ask"},
 		{"git rm a", "ask"},
 		{"git reset --soft HEAD~1", "ask"},
@@ -1106,6 +1108,21 @@ func TestGitReflogAndPreset(t *testing.T) {
 		{"git restore -W -S a", "ask"},
 		{"git restore a", "ask"},
 		{"git restore --source=HEAD~1 a", "ask"},
+		{"git reset --merge", "ask"},
+		{"git reset --mer HEAD~1", "ask"},
+		// A pathspec with magic or globs may name any file below it.
+		{"git rm ':(top)test/t.txt'", "ask"},
+		{"git rm ':/.guard-exec.toml'", "ask"},
+		{"git rm -r ':!src'", "ask"},
+		{"git rm 't*'", "ask"},
+		{"git rm -r '*'", "ask"},
+		{"git rm --pathspec-from-file=list", "ask"},
+		{"git rm 'src/*.py'", "allow"},
+		// --pathspec-from-file reads the file, and prints its lines.
+		{"git restore --staged --pathspec-from-file=.env", "ask"},
+		{"git rm --cached --pathspec-from-file=.env", "ask"},
+		{"git reset --pathspec-from-file=$HOME/.ssh/id_rsa", "ask"},
+		{"git add --pathspec-from-file=.env", "ask"},
 	})
 }
 
