@@ -741,6 +741,7 @@ func TestSecretsVariables(t *testing.T) {
 		"cat /proc/self/environ",
 		"tr '\\0' '\\n' < /proc/1/environ",
 		"strings /proc/$$/environ",
+		"cat /proc/self/task/*/environ", "cat /proc/1/task/1/environ", "cat /proc/$$/task/$$/environ",
 		"gh auth status -t",
 		"gh auth status --show-token",
 		"ps eww",

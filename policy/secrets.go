@@ -224,6 +224,8 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		Why:        "reads a dotenv file (.env, .env.*, .envrc), which holds secrets",
 		Instead:    "read the template (.env.example), or allow it with a rule: path = \".env\", access = \"read\""})
 	environ := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath("/proc/*/environ"); return p })
+	// Each thread's directory has the process's environment too.
+	taskEnviron := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath("/proc/*/task/*/environ"); return p })
 	out = append(out,
 		&Rule{Decision: Ask, Name: "read of a process's environment", spec: pathSpec("/proc/*/environ"), predEffect: func(p *Part, e Effect) word.Tri {
 			if e.Access&Read == 0 || e.Names {
@@ -235,7 +237,7 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 				}
 				return word.No
 			}
-			return matchPathWord(environ(), e.Path)
+			return max(matchPathWord(environ(), e.Path), matchPathWord(taskEnviron(), e.Path))
 		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
 		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
 			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
