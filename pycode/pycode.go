@@ -1251,14 +1251,10 @@ func (st *state) pathCall(c *call, fn string, args []pathArg) {
 			return
 		}
 	}
-	for _, a := range args {
-		var l lit
-		switch kw, ok := c.Kw[a.kw]; {
-		case len(c.Args) > a.pos:
-			l = c.Args[a.pos]
-		case ok:
-			l = kw
-		default:
+	named := make([]string, len(args)) // "" where not known or not given
+	for i, a := range args {
+		l, ok := c.arg(a.pos, a.kw)
+		if !ok {
 			continue // a TypeError when it runs
 		}
 		path, known := l.str()
@@ -1269,21 +1265,27 @@ func (st *state) pathCall(c *call, fn string, args []pathArg) {
 			}
 			path = ""
 		}
+		named[i] = path
 		st.res.Effects = append(st.res.Effects, Effect{Path: path, Write: a.write, Via: "python " + fn, Line: c.Line})
 	}
-	if fn == "shutil.copy" || fn == "shutil.copy2" {
+	if (fn == "shutil.copy" || fn == "shutil.copy2") && named[1] != "" {
 		// Into a directory dst (one there now, or one the code makes
 		// first), the copy is dst/basename(src).
-		n := len(st.res.Effects)
-		if n >= 2 && st.res.Effects[n-1].Write && !st.res.Effects[n-2].Write {
-			src, dst := st.res.Effects[n-2].Path, st.res.Effects[n-1].Path
-			if src == "" {
-				st.ask("calls " + fn + " with a file known only at run time, which it copies under its own name into a directory" + at)
-				return
-			}
-			st.res.Effects = append(st.res.Effects, Effect{Path: filepath.Join(dst, filepath.Base(src)), Write: true, Via: "python " + fn, Line: c.Line})
+		if named[0] == "" {
+			st.ask("calls " + fn + " with a file known only at run time, which it copies under its own name into a directory" + at)
+			return
 		}
+		st.res.Effects = append(st.res.Effects, Effect{Path: filepath.Join(named[1], filepath.Base(named[0])), Write: true, Via: "python " + fn, Line: c.Line})
 	}
+}
+
+// arg is the argument at position pos, or given as keyword kw.
+func (c *call) arg(pos int, kw string) (lit, bool) {
+	if len(c.Args) > pos {
+		return c.Args[pos], true
+	}
+	l, ok := c.Kw[kw]
+	return l, ok
 }
 
 // zipFile judges zipfile.ZipFile(file, mode): a read of the archive. In
@@ -1296,14 +1298,7 @@ func (st *state) zipFile(c *call, fn string) {
 		st.ask("calls " + fn + " with arguments not known here" + at)
 		return
 	}
-	arg := func(pos int, kw string) (lit, bool) {
-		if len(c.Args) > pos {
-			return c.Args[pos], true
-		}
-		l, ok := c.Kw[kw]
-		return l, ok
-	}
-	if m, ok := arg(1, "mode"); ok {
+	if m, ok := c.arg(1, "mode"); ok {
 		mode, known := m.str()
 		if !known {
 			st.ask("opens a zip archive with a mode known only at run time" + at)
@@ -1314,7 +1309,7 @@ func (st *state) zipFile(c *call, fn string) {
 			return
 		}
 	}
-	f, ok := arg(0, "file")
+	f, ok := c.arg(0, "file")
 	if !ok {
 		return // a TypeError when it runs
 	}
