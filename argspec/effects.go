@@ -724,16 +724,12 @@ func gitEffects(c *Cmd) []Effect {
 	}
 	// The options' files count whatever the subcommand does with its
 	// operands (git restore --staged --pathspec-from-file=.env).
-	return append(gitOperandEffects(c), gitOptionEffects(c, sub)...)
+	return append(gitOperandEffects(c, sub), gitOptionEffects(c, sub)...)
 }
 
-func gitOperandEffects(c *Cmd) []Effect {
+func gitOperandEffects(c *Cmd, sub string) []Effect {
 	var effs []Effect
 	paths := c.Args
-	sub := ""
-	if len(c.Sub) > 0 {
-		sub = c.Sub[0]
-	}
 	switch sub {
 	case "commit", "tag", "merge", "notes":
 		// -F FILE (and commit's --template) read FILE into the message,
