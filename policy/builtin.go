@@ -540,7 +540,7 @@ func (b *builtins) makeWrites() writeRules {
 	}
 	gitPreds := []Rule{
 		{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
-			Why: "files in .git/hooks run when git runs, and .git/config can name programs git runs", Instead: "ask the person to change git hooks or configuration"},
+			Why: "files in .git decide what git runs and checks out: hooks run, config (and another config commondir or alternates names) can name programs, objects and refs are commits git merge or switch write", Instead: "use git's own commands, or ask the person to change git's files"},
 		{Decision: Ask, Name: "a bare repository made by hand", spec: pathSpec(env.Project) + 15, predEffect: writesGitHead,
 			Why: "a directory with HEAD, objects and refs is a git repository, and its config can name programs git runs there", Instead: "ask the person to make the repository"},
 	}
@@ -644,12 +644,17 @@ func (m *gitCodeMatcher) match(p *Part, e Effect) word.Tri {
 	if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
 		t = word.Yes
 	}
-	m.ownOnce.Do(func() { m.own = gitFiles(m.project, ".git/hooks/**", ".git/config", ".git/config.worktree") })
+	// All of .git: not only hooks and config, but commondir (another
+	// directory's config), objects/info/alternates, objects and refs
+	// (commits that git merge or switch then checks out over protected
+	// files) decide what git runs and writes. Deletes are not (rm
+	// .git/index.lock).
+	m.ownOnce.Do(func() { m.own = gitFiles(m.project, ".git/**") })
 	pats := m.own
 	if !e.Path.HasHole() {
 		// Nested ones anywhere: a repository made in /tmp (an allowed
 		// write) runs its core.fsmonitor on git -C /tmp/r status as well.
-		m.nestOnce.Do(func() { m.nested = gitFiles("/", "**/.git/hooks/**", "**/.git/config", "**/.git/config.worktree") })
+		m.nestOnce.Do(func() { m.nested = gitFiles("/", "**/.git/**") })
 		pats = append(pats[:len(pats):len(pats)], m.nested...)
 	}
 	for _, pat := range pats {

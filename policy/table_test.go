@@ -1165,6 +1165,16 @@ func TestGitReadOnlyOptions(t *testing.T) {
 		{"printf '[core]\\n\\tfsmonitor = x\\n' > /tmp/r/.git/config", "ask"},
 		{"echo x > /tmp/r/x", "allow"},
 		{"echo x > .gitignore", "allow"},
+		// the rest of .git: commondir and alternates name other
+		// repositories (and their config), objects and refs are commits
+		// that git merge or switch write over protected files
+		{"echo /tmp/evil > .git/commondir", "ask"},
+		{"echo /tmp/evil > .git/objects/info/alternates", "ask"},
+		{"printf x > .git/refs/heads/evil", "ask"},
+		{"cp obj .git/objects/ab/cdef", "ask"},
+		{"echo /tmp/evil > /tmp/r/.git/commondir", "ask"},
+		{"echo x >> .git/info/exclude", "ask"},
+		{"rm -f .git/index.lock", "allow"},
 		{"git --git-dir=evil --work-tree=. status", "ask"},
 		{"git --git-dir evil log", "ask"},
 	})
