@@ -344,6 +344,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 				s, sok := src.Static()
 				switch {
 				case !dok:
+					// A directory named by a glob (.cla?de) or at run
+					// time: what lands in it is a tree written into it.
+					add(dir, Write, "", true)
 				case sok && strings.Trim(s, "/") != "" && path.Base(s) != "." && path.Base(s) != "..":
 					add(word.FromLit(path.Join(d, path.Base(s))), Write, "", rec)
 				default:

@@ -204,6 +204,7 @@ func TestEffects(t *testing.T) {
 		{"mv a b d", []string{"write:move a R", "write:move b R", "write d R", "write d/a R", "write d/b R"}},
 		{"mv -t d a b", []string{"write:move a R", "write:move b R", "write d R", "write d/a R", "write d/b R"}},
 		{"cp a b", []string{"read a", "write b", "write b/a"}},
+		{"cp a .cla?de", []string{"read a", "write .cla?de", "write .cla?de/a"}}, // a literal here: the walker gives globs
 		{"cp -r a b", []string{"read a R", "write b R", "write b/a R"}},
 		{"cp -a a d", []string{"read a R", "write d R", "write d/a R"}},
 		{"cp -t d a", []string{"read a", "write d", "write d/a"}},
