@@ -55,6 +55,7 @@ class Names:
         self.unknown = set()
         self.params = {}   # name -> [(def, arg)]
         self.defs = {}     # name -> [def]
+        self.classes = {}  # name -> [class]
         self.kinds = {}    # name -> number of bindings
         self.calls = {}    # name -> [Call]
         self.passed = set()  # names used other than as a call's function
@@ -132,6 +133,7 @@ class Names:
             self.count(n.name)
             self.unknown.add(n.name)
             self.other.add(n.name)
+            self.classes.setdefault(n.name, []).append(n)
         elif isinstance(n, ast.arg):
             args = self.parent.get(n)
             d = self.parent.get(args)
@@ -352,7 +354,7 @@ def chain(n):
         return parts[::-1], None
     return parts[::-1], n
 
-out = {"imports": [], "refs": [], "calls": [], "attrs": [], "defs": [], "stores": [], "subs": []}
+out = {"imports": [], "refs": [], "calls": [], "attrs": [], "defs": [], "stores": [], "subs": [], "formats": []}
 seen = set()
 
 def add(kind, d):
@@ -398,10 +400,30 @@ def callinfos(c):
             out.append(d)
     return out[:MAX_ALTS * MAX_ALTS]
 
+def own_instance(name):
+    # Whether every value of a name is an instance the code makes of a
+    # class of its own that takes nothing from elsewhere (no bases but
+    # such classes): its private attributes are the code's.
+    if names is None or name in names.unknown:
+        return False
+    exprs = names.exprs.get(name)
+    if not exprs or names.kinds.get(name, 0) != len(exprs):
+        return False
+    return all(isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and own_class(e.func.id, 0) for e in exprs)
+
+def own_class(name, depth):
+    defs = names.classes.get(name, [])
+    if depth > 5 or len(defs) != 1 or names.kinds.get(name, 0) != 1 or defs[0].keywords or defs[0].decorator_list:
+        return False
+    return all(isinstance(b, ast.Name) and (b.id == "object" and "object" not in names.kinds or own_class(b.id, depth + 1)) for b in defs[0].bases)
+
 class V(ast.NodeVisitor):
     # scopes: "class" while in a class body (not in a function of it),
     # where an import binds a class attribute (C.os), not a name.
     scopes = []
+    # selfs: for each function scope, the name of its object when it is
+    # a method of a class the code defines (None otherwise).
+    selfs = []
     def visit_Import(self, n):
         cls = bool(self.scopes) and self.scopes[-1] == "class"
         for a in n.names:
@@ -414,6 +436,25 @@ class V(ast.NodeVisitor):
         n.func._callee = True
         for d in callinfos(n):
             add("calls", d)
+        f = n.func
+        if isinstance(f, ast.Attribute) and f.attr in ("format", "format_map"):
+            # str.format reaches attributes and items of its arguments
+            # through its fields ({0.__globals__[os]}): the text of the
+            # string formatted, where it is known (null: not known).
+            r = f.value
+            if isinstance(r, ast.Constant):
+                strs = [r.value] if isinstance(r.value, str) else []
+            else:
+                strs = []
+                for v in alts(r):
+                    if v.get("dyn") or not isinstance(v.get("v"), str):
+                        strs = None
+                        break
+                    strs.append(v["v"])
+            add("formats", {"line": n.lineno, "strs": strs})
+        for a in n.args:
+            if isinstance(a, ast.Name) or isinstance(a, ast.Attribute):
+                a._argof = f.id if isinstance(f, ast.Name) else ""
         self.generic_visit(n)
     def visit_Attribute(self, n):
         # attrs: every attribute name used, and whether it is the one a
@@ -422,22 +463,45 @@ class V(ast.NodeVisitor):
         called = getattr(n, "_callee", False)
         if isinstance(n.ctx, ast.Store):
             add("defs", {"kind": "attr", "name": n.attr, "line": n.lineno})
+        # own: the attribute is of the method's own object (self._x, in
+        # a method of a class the code defines, where self is not bound
+        # again), not of an object from elsewhere.
+        selfname = self.selfs[-1] if self.selfs else None
         ch, base = chain(n)
+        if base is None and len(ch) > 1 and own_instance(ch[0]):
+            selfname = ch[0]
         if base is None:
-            add("refs", {"chain": ch, "line": n.lineno, "ctx": type(n.ctx).__name__, "called": called})
+            add("refs", {"chain": ch, "line": n.lineno, "ctx": type(n.ctx).__name__, "called": called,
+                         "argof": getattr(n, "_argof", None)})
             for i, a in enumerate(ch[1:]):
-                add("attrs", {"name": a, "line": n.lineno, "called": called and i == len(ch) - 2})
+                add("attrs", {"name": a, "line": n.lineno, "called": called and i == len(ch) - 2,
+                              "own": i == 0 and selfname is not None and ch[0] == selfname})
             return  # the chain's parts are reported with it
-        add("attrs", {"name": n.attr, "line": n.lineno, "called": called})
+        add("attrs", {"name": n.attr, "line": n.lineno, "called": called, "own": False})
         self.generic_visit(n)
     def visit_FunctionDef(self, n):
         add("defs", {"kind": "function", "name": n.name, "line": n.lineno})
+        selfname = None
+        params = n.args.posonlyargs + n.args.args
+        undecorated = all(isinstance(d, ast.Name) and d.id == "classmethod" for d in n.decorator_list)
+        if self.scopes and self.scopes[-1] == "class" and params and undecorated:
+            selfname = params[0].arg
+            for m in ast.walk(n):
+                if isinstance(m, ast.Name) and m.id == selfname and not isinstance(m.ctx, ast.Load):
+                    selfname = None  # bound again: any object
+                    break
+                if isinstance(m, (ast.Global, ast.Nonlocal)) and selfname in m.names:
+                    selfname = None
+                    break
         self.scopes.append("function")
+        self.selfs.append(selfname)
         self.generic_visit(n)
+        self.selfs.pop()
         self.scopes.pop()
     visit_AsyncFunctionDef = visit_FunctionDef
     def visit_Name(self, n):
-        add("refs", {"chain": [n.id], "line": n.lineno, "ctx": type(n.ctx).__name__, "called": getattr(n, "_callee", False)})
+        add("refs", {"chain": [n.id], "line": n.lineno, "ctx": type(n.ctx).__name__, "called": getattr(n, "_callee", False),
+                     "argof": getattr(n, "_argof", None)})
     def visit_Subscript(self, n):
         if isinstance(n.ctx, (ast.Store, ast.Del)):
             ch, base = chain(n.value)
@@ -445,6 +509,10 @@ class V(ast.NodeVisitor):
                 add("stores", {"chain": ch, "line": n.lineno})
                 self.visit(n.slice)
                 return  # what is stored into is no read of it
+        elif isinstance(n.value, (ast.Name, ast.Attribute)):
+            n.value._argof = "[]"  # read by an item (os.environ[k])
+        if isinstance(n.ctx, (ast.Store, ast.Del)):
+            pass
         elif isinstance(n.slice, ast.Constant) and isinstance(n.slice.value, str):
             # x[KEY] of a dotted name (os.environ["HOME"]): which key.
             ch, base = chain(n.value)
@@ -460,7 +528,9 @@ class V(ast.NodeVisitor):
         self.scopes.pop()
     def visit_Lambda(self, n):
         self.scopes.append("function")
+        self.selfs.append(None)
         self.generic_visit(n)
+        self.selfs.pop()
         self.scopes.pop()
     def visit_Global(self, n):
         add("defs", {"kind": "global", "names": n.names, "line": n.lineno})
@@ -486,6 +556,9 @@ try:
     out["argv_stable"] = (argv_stable(tree) and not names.bound_other_than_import("sys")
                           and "len" not in names.unknown and not names.bound_other_than_import("len"))
     V().visit(tree)
+    # Names bound other than by an import (Path = lambda …): what they
+    # hold is not the module attribute of that name.
+    out["rebound"] = sorted(names.other)
     out["ok"] = True
 except SyntaxError as e:
     out = {"ok": False, "error": "a syntax error at line %s: %s" % (e.lineno, e.msg)}

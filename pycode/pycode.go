@@ -45,6 +45,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/guard-exec/guard-exec/argspec"
 )
@@ -225,11 +226,6 @@ func (a *Analyser) Analyse(src Source) *Result {
 	if st.envChanged && len(res.Commands) > 0 {
 		st.ask("changes the environment (os.environ) of the commands it runs")
 	}
-	for _, c := range st.privateCalls {
-		if !st.defined[c.name] {
-			st.ask(fmt.Sprintf("calls .%s(), a private method of an object the code does not define (line %d)", c.name, c.line))
-		}
-	}
 	if st.argvUsed && st.argvUnstable {
 		st.ask("changes sys.argv or passes it around, so the guard cannot tell which of the command's words the code reads")
 	}
@@ -258,6 +254,7 @@ func (a *Analyser) moduleShadows(src Source, res *Result) {
 }
 
 type state struct {
+	rebound []string // of the file being judged: names bound other than by imports
 	a       *Analyser
 	interp  string
 	dirs    []string
@@ -285,17 +282,6 @@ type shared struct {
 	// where sys.argv may change or be passed around makes that unsound
 	// (argvUnstable).
 	argvUsed, argvUnstable bool
-	// defined are the functions, classes and stored attributes the code
-	// read defines; privateCalls the private methods it calls (._name()),
-	// asked about at the end when no code read defines them: they are a
-	// library object's internals (ZipFile._extract_member writes files).
-	defined      map[string]bool
-	privateCalls []nameAt
-}
-
-type nameAt struct {
-	name string
-	line int
 }
 
 // localBinding is what a name bound to a project module stands for.
@@ -742,6 +728,12 @@ func (st *state) judge(f *facts, file string, depth int) {
 			st.ask("imports " + firstNonEmpty(im.Module, ".") + " in a class body, as an attribute of the class the guard does not follow" + line)
 			continue
 		}
+		if bound := importedName(im.Module, im.Name, im.As); strings.HasPrefix(bound, "__") && !isDunder(bound) {
+			// Inside a class, python binds __o as _C__o (global __o in a
+			// method): not the name the analysis follows.
+			st.ask("imports " + firstNonEmpty(im.Module, ".") + " as " + bound + ", a name python may bind as another" + line)
+			continue
+		}
 		name, as := "", ""
 		if im.Name != nil {
 			name = *im.Name
@@ -855,6 +847,16 @@ func (st *state) judge(f *facts, file string, depth int) {
 				}
 				full := append(strings.Split(b.dotted, "."), r.Chain[1:]...)
 				st.chain(full, r.Called, r.Ctx, r.Line)
+				if d := strings.Join(full, "."); (d == "sys.path" || d == "os.environ" || d == "os.environb") && r.Ctx == "Load" && !r.Called &&
+					!(r.ArgOf != nil && safeArgOf[*r.ArgOf] && !slices.Contains(f.Rebound, *r.ArgOf)) {
+					// p = sys.path; p.insert(0, d): the list (or mapping)
+					// changed through another name. print(sys.path) is not.
+					if d == "sys.path" {
+						st.ask(fmt.Sprintf("passes sys.path around, where modules are imported from (line %d)", r.Line))
+					} else {
+						st.envChanged = true
+					}
+				}
 			}
 		} else if why, ok := riskyBuiltins()[root]; ok {
 			st.ask(why + fmt.Sprintf(" (line %d)", r.Line))
@@ -866,22 +868,17 @@ func (st *state) judge(f *facts, file string, depth int) {
 			st.ask(fmt.Sprintf("uses %s, which reaches past the names the guard follows (line %d)", root, r.Line))
 		}
 	}
-	for _, d := range f.Defs {
-		if d.Name != "" {
-			if st.defined == nil {
-				st.defined = map[string]bool{}
-			}
-			st.defined[d.Name] = true
-		}
-	}
 	for _, at := range f.Attrs {
 		switch {
 		case !at.Called && (pathWrites()[at.Name] != 0 || extractMethods[at.Name]):
 			// f = p.write_text; f(…), map(Path.unlink, ps): the method
 			// changes files, and what it is called with is not seen.
 			st.ask(fmt.Sprintf("uses .%s other than by calling it, so the guard cannot see what it changes (line %d)", at.Name, at.Line))
-		case at.Called && strings.HasPrefix(at.Name, "_") && !isDunder(at.Name):
-			st.privateCalls = append(st.privateCalls, nameAt{at.Name, at.Line})
+		case strings.HasPrefix(at.Name, "_") && !isDunder(at.Name) && !at.Own:
+			// A library object's internals (ZipFile._extract_member
+			// writes files, a ForwardRef's _evaluate runs its text):
+			// only a method's own self._x is the code's.
+			st.ask(fmt.Sprintf("uses ._%s of an object the code did not make, a library's internals (line %d)", strings.TrimPrefix(at.Name, "_"), at.Line))
 		}
 		if frameAttrs()[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches the names of other code (line %d)", at.Name, at.Line))
@@ -930,6 +927,18 @@ func (st *state) judge(f *facts, file string, depth int) {
 	if !f.ArgvStable {
 		st.argvUnstable = true
 	}
+	st.rebound = f.Rebound
+	for _, f := range f.Formats {
+		if f.Strs == nil {
+			st.ask(fmt.Sprintf("formats a string known only at run time, whose fields can reach attributes of what it formats (line %d)", f.Line))
+		}
+		for _, t := range f.Strs {
+			if formatReaches(t) {
+				st.ask(fmt.Sprintf("formats with a field that reaches attributes or items ({0.attr}, {0[key]}) (line %d)", f.Line))
+				break
+			}
+		}
+	}
 	for _, c := range f.Calls {
 		if depth > 0 || st.mainImported {
 			// The values the analysis found for names hold only for the
@@ -968,6 +977,67 @@ func (st *state) envRead(name string, line int) {
 		argv = append(argv, name)
 	}
 	st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python os.environ", Line: line})
+}
+
+// judgedWhenCalled are functions judged by their arguments where they
+// are called (call): passed around (functools.partial(f, filename=…)),
+// what they are called with is not seen.
+var judgedWhenCalled = map[string]bool{"logging.basicConfig": true, "logging.Formatter": true, "os.getenv": true,
+	"os.getenvb": true, "argparse.ArgumentParser": true}
+
+// formatReaches reports whether a str.format string has a field that
+// reaches an attribute or an item of an argument ({0.__globals__},
+// {x[k]}), in its own fields or those nested in a format spec.
+func formatReaches(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch {
+		case s[i] == '{' && i+1 < len(s) && s[i+1] == '{':
+			i++
+		case s[i] == '{':
+			depth, j := 1, i+1
+			for ; j < len(s) && depth > 0; j++ {
+				switch s[j] {
+				case '{':
+					depth++
+				case '}':
+					depth--
+				}
+			}
+			field := s[i+1 : j-1]
+			if depth > 0 {
+				field = s[i+1:]
+			}
+			name, spec := field, ""
+			if k := strings.IndexAny(field, "!:"); k >= 0 {
+				name = field[:k]
+				if c := strings.IndexByte(field, ':'); c >= 0 {
+					spec = field[c+1:]
+				}
+			}
+			if strings.ContainsAny(name, ".[") || formatReaches(spec) {
+				return true
+			}
+			i = j - 1
+		}
+	}
+	return false
+}
+
+// safeArgOf are builtins that only read the list or mapping they are
+// given (print(sys.path), len(os.environ)).
+var safeArgOf = map[string]bool{"print": true, "len": true, "list": true, "sorted": true, "str": true, "repr": true,
+	"tuple": true, "set": true, "dict": true, "enumerate": true, "any": true, "all": true, "[]": true}
+
+// importedName is the name an import binds.
+func importedName(mod string, name, as *string) string {
+	switch {
+	case as != nil:
+		return *as
+	case name != nil:
+		return *name
+	}
+	top, _, _ := strings.Cut(mod, ".")
+	return top
 }
 
 func firstNonEmpty(ss ...string) string {
@@ -1030,6 +1100,10 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 	if _, ok := pathCalls()[dotted]; (ok || dotted == "zipfile.ZipFile") && called && len(rest) == 1 {
 		return // judged as the files it names (call)
 	}
+	if judgedWhenCalled[dotted] && (!called || len(rest) > 1) {
+		st.ask("uses " + dotted + " other than by calling it where the guard sees its arguments" + at)
+		return
+	}
 	if dotted == "urllib.request.urlopen" || dotted == "urllib.request.urlretrieve" {
 		if !called || len(rest) > 1 {
 			st.ask("uses " + dotted + " other than by calling it with a URL the guard can read" + at)
@@ -1067,6 +1141,9 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 			switch rest[1] {
 			case "get", "keys":
 				// get: a call, judged with its argument (call).
+				if rest[1] == "get" && (!called || len(rest) > 2) {
+					st.ask("uses " + dotted + ".get other than by calling it, so the guard cannot see which variable it reads" + at)
+				}
 			case "copy", "items", "values":
 				st.envRead("", line)
 			default:
@@ -1128,6 +1205,13 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			if _, ok := c.Kw["filename"]; ok || c.Star {
 				st.ask("logging.basicConfig may write a log file" + at)
 			}
+			st.braceFormat(c, d, 0, "format", -1)
+		case d == "logging.Formatter":
+			st.braceFormat(c, d, 0, "fmt", 2)
+		case d == "argparse.ArgumentParser":
+			if l, ok := c.arg(7, "fromfile_prefix_chars"); c.Star || ok && (l.Dyn || l.V != nil) {
+				st.ask("makes a parser that reads the files its command line names (fromfile_prefix_chars)" + at)
+			}
 		case strings.HasPrefix(d, "pathlib.") && pathWrites()[d[strings.LastIndexByte(d, '.')+1:]] != 0:
 			// Path.write_text(p, …): the method called through its class.
 			st.ask("calls " + d + " on a path the guard does not follow" + at)
@@ -1172,6 +1256,9 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			if pathWrites()[name] != 0 || extractMethods[name] {
 				st.ask("uses getattr(…, " + name + "), a method that changes files" + at)
 			}
+			if strings.HasPrefix(name, "_") && !isDunder(name) {
+				st.ask("uses getattr(…, " + name + "), a library's internals" + at)
+			}
 			// getattr(os, "system"): the same as os.system, not called
 			// where the guard can see its arguments.
 			if obj := c.Args[0].Name; obj != "" {
@@ -1193,7 +1280,7 @@ func (st *state) call(c *call, binds map[string][]binding) {
 	// Path objects can come from any module the code imports (its own
 	// too): the methods that change files are checked on every object.
 	method := c.Chain[len(c.Chain)-1]
-	recvPath, known := c.pathReceiver(binds)
+	recvPath, known := c.pathReceiver(binds, st.rebound)
 	if extractMethods[method] {
 		st.ask("calls ." + method + "(), which writes the files an archive names" + at)
 		return
@@ -1206,7 +1293,14 @@ func (st *state) call(c *call, binds map[string][]binding) {
 	if !ok {
 		return
 	}
-	if nargs > 0 && (len(c.Args) != nargs || len(c.Kw) > 0 || c.Star) {
+	if nargs > 0 && c.Star {
+		st.ask("calls ." + method + "() with arguments not known here" + at)
+		return
+	}
+	if t, ok := c.Kw["target"]; ok && nargs == 1 && len(c.Args) == 0 && len(c.Kw) == 1 {
+		c = &call{Chain: c.Chain, Line: c.Line, Args: []lit{t}, On: c.On, Recv: c.Recv} // Path.rename(target=…)
+	}
+	if nargs > 0 && (len(c.Args) != nargs || len(c.Kw) > 0) {
 		return // cannot be Path's (str.replace(a, b), datetime.replace(year=…))
 	}
 	if method == "open" {
@@ -1279,6 +1373,37 @@ func (st *state) pathCall(c *call, fn string, args []pathArg) {
 	}
 }
 
+// braceFormat judges a logging format with style "{": its fields reach
+// the attributes of the record's values as str.format's do. fmtAt and
+// styleAt are the positions of the format and the style (-1: keyword
+// only; basicConfig takes only keywords).
+func (st *state) braceFormat(c *call, fn string, fmtAt int, fmtKw string, styleAt int) {
+	at := fmt.Sprintf(" (line %d)", c.Line)
+	var style lit
+	ok := false
+	if styleAt >= 0 {
+		style, ok = c.arg(styleAt, "style")
+	} else {
+		style, ok = c.Kw["style"]
+	}
+	if c.Star {
+		st.ask("calls " + fn + " with arguments not known here" + at)
+		return
+	}
+	if s, known := style.str(); !ok || known && s != "{" {
+		return
+	}
+	var f lit
+	if styleAt >= 0 {
+		f, ok = c.arg(fmtAt, fmtKw)
+	} else {
+		f, ok = c.Kw[fmtKw]
+	}
+	if t, known := f.str(); ok && (!known || formatReaches(t)) {
+		st.ask("formats log records with a {-style format whose fields may reach attributes" + at)
+	}
+}
+
 // arg is the argument at position pos, or given as keyword kw.
 func (c *call) arg(pos int, kw string) (lit, bool) {
 	if len(c.Args) > pos {
@@ -1321,7 +1446,7 @@ func (st *state) zipFile(c *call, fn string) {
 }
 
 // pathReceiver returns the literal path of Path("lit").method(…).
-func (c *call) pathReceiver(binds map[string][]binding) (string, bool) {
+func (c *call) pathReceiver(binds map[string][]binding, rebound []string) (string, bool) {
 	r := c.Recv
 	if r == nil || len(r.Chain) == 0 || len(r.Args) != 1 || r.Star || len(r.Kw) > 0 {
 		return "", false
@@ -1329,6 +1454,17 @@ func (c *call) pathReceiver(binds map[string][]binding) (string, bool) {
 	last := r.Chain[len(r.Chain)-1]
 	if last != "Path" && last != "PosixPath" && last != "PurePath" {
 		return "", false
+	}
+	// The name must be pathlib's, and bound by imports alone: Path =
+	// lambda s: pathlib.Path("/opt/" + s) is not.
+	if slices.Contains(rebound, r.Chain[0]) || len(binds[r.Chain[0]]) == 0 {
+		return "", false
+	}
+	for _, b := range binds[r.Chain[0]] {
+		d := strings.Join(append(strings.Split(b.dotted, "."), r.Chain[1:]...), ".")
+		if b.local || d != "pathlib."+last {
+			return "", false
+		}
 	}
 	p, ok := r.Args[0].str()
 	return p, ok
@@ -1522,6 +1658,7 @@ func (st *state) urlopen(c *call, fn string) {
 		st.ask("opens a URL known only at run time (" + fn + ")" + at)
 		return
 	}
+	url = unwrapURL(url)
 	// urlopen(url, data, timeout); urlretrieve(url, filename, reporthook,
 	// data), which saves the response in filename (or, without one, in a
 	// temporary file it names).
@@ -1564,6 +1701,23 @@ func (st *state) urlopen(c *call, fn string) {
 	}
 	argv = append(argv, url)
 	st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python " + fn, Line: c.Line})
+}
+
+// unwrapURL is urllib.parse.unwrap, which urllib.request applies to every
+// URL it opens: " <URL:file:///x> " is file:///x.
+func unwrapURL(u string) string {
+	// str.strip: what str.isspace holds, which takes in \x1c-\x1f.
+	strip := func(s string) string {
+		return strings.TrimFunc(s, func(r rune) bool { return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f })
+	}
+	u = strip(u)
+	if strings.HasPrefix(u, "<") && strings.HasSuffix(u, ">") {
+		u = strip(u[1 : len(u)-1])
+	}
+	if strings.HasPrefix(u, "URL:") {
+		u = strip(u[4:])
+	}
+	return u
 }
 
 // Shebang returns the interpreter a script's #! line names, when the

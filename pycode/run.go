@@ -50,12 +50,14 @@ type facts struct {
 		Line   int      `json:"line"`
 		Ctx    string   `json:"ctx"`
 		Called bool     `json:"called"`
+		ArgOf  *string  `json:"argof"` // the name of the function it is an argument of
 	} `json:"refs"`
 	Calls []*call `json:"calls"`
 	Attrs []struct {
 		Name   string `json:"name"`
 		Line   int    `json:"line"`
 		Called bool   `json:"called"`
+		Own    bool   `json:"own"` // of a method's own object (self._x)
 	} `json:"attrs"`
 	Defs []struct {
 		Kind     string   `json:"kind"`
@@ -67,6 +69,14 @@ type facts struct {
 		Chain []string `json:"chain"`
 		Line  int      `json:"line"`
 	} `json:"stores"`
+	// Formats are calls of .format/.format_map: the strings formatted
+	// (nil: not known).
+	Formats []struct {
+		Line int      `json:"line"`
+		Strs []string `json:"strs"`
+	} `json:"formats"`
+	// Rebound are the names bound other than by an import.
+	Rebound []string `json:"rebound"`
 	// Subs are loads of a literal key of a dotted name (os.environ["X"]).
 	Subs []struct {
 		Chain []string `json:"chain"`
