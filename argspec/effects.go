@@ -1441,6 +1441,8 @@ func gitPathspecs(c *Cmd, paths []word.Word) []gitPathspec {
 	for _, p := range paths {
 		s, ok := p.Static()
 		switch {
+		case ok && c.Has("--icase-pathspecs"):
+			out = append(out, gitPathspec{path: word.UnknownData("(a case-insensitive git pathspec, " + s + ", which may name a file of another case)")})
 		case !ok:
 			out = append(out, gitPathspec{path: p})
 		case strings.HasPrefix(s, ":"):

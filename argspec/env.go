@@ -54,6 +54,14 @@ func EnvEffects(name string, value word.Word) []Effect {
 			return nil
 		}
 		return []Effect{{Path: value, Access: Write}}
+	case "GIT_ICASE_PATHSPECS":
+		// Every pathspec of every git command matches in any case
+		// (.GUARD-EXEC.TOML is .guard-exec.toml): what git rm, checkout
+		// and restore may write is not the path as written.
+		if v, ok := value.Static(); ok && (v == "0" || strings.EqualFold(v, "false") || strings.EqualFold(v, "no")) {
+			return nil
+		}
+		return []Effect{{Path: word.UnknownData("(what git's case-insensitive pathspecs match, GIT_ICASE_PATHSPECS)"), Access: Write}}
 	case "CURL_HOME":
 		// curl reads CURL_HOME/.curlrc, whose url = and options may
 		// name any file (url = "file:///…/.env").

@@ -1123,6 +1123,11 @@ func TestGitReflogAndPreset(t *testing.T) {
 		{"git rm --cached --pathspec-from-file=.env", "ask"},
 		{"git reset --pathspec-from-file=$HOME/.ssh/id_rsa", "ask"},
 		{"git add --pathspec-from-file=.env", "ask"},
+		// case-insensitive pathspecs match another case's file
+		{"GIT_ICASE_PATHSPECS=1 git rm .GUARD-EXEC.TOML", "ask"},
+		{"export GIT_ICASE_PATHSPECS=1; git rm -r TEST", "ask"},
+		{"git --icase-pathspecs rm -q .CLAUDE/SETTINGS.JSON", "ask"},
+		{"GIT_ICASE_PATHSPECS=0 git rm a", "allow"},
 	})
 }
 
