@@ -727,7 +727,36 @@ func gitEffects(c *Cmd) []Effect {
 	}
 	// The options' files count whatever the subcommand does with its
 	// operands (git restore --staged --pathspec-from-file=.env).
-	return append(gitOperandEffects(c, sub), gitOptionEffects(c, sub)...)
+	effs := append(gitOperandEffects(c, sub), gitOptionEffects(c, sub)...)
+	// git -C DIR runs in DIR: relative paths (--output, pathspecs) are
+	// DIR's. Several -C are each relative to the one before.
+	if dirs := c.Values("-C"); len(dirs) > 0 {
+		base, known := "", true
+		for _, d := range dirs {
+			s, ok := d.Static()
+			if !ok {
+				known = false
+				break
+			}
+			if path.IsAbs(s) {
+				base = s
+			} else {
+				base = path.Join(base, s)
+			}
+		}
+		for i, e := range effs {
+			s, ok := e.Path.Static()
+			switch {
+			case !known:
+				effs[i].Path = word.UnknownData("(a path below git -C's directory, which is not known here)")
+			case ok && !path.IsAbs(s) && !strings.HasPrefix(s, "~"):
+				effs[i].Path = word.FromLit(path.Join(base, s))
+			case !ok:
+				effs[i].Path = word.UnknownData("(a path below git -C " + base + ")")
+			}
+		}
+	}
+	return effs
 }
 
 func gitOperandEffects(c *Cmd, sub string) []Effect {

@@ -1128,6 +1128,21 @@ func TestGitReflogAndPreset(t *testing.T) {
 		{"export GIT_ICASE_PATHSPECS=1; git rm -r TEST", "ask"},
 		{"git --icase-pathspecs rm -q .CLAUDE/SETTINGS.JSON", "ask"},
 		{"GIT_ICASE_PATHSPECS=0 git rm a", "allow"},
+		{"git -C $D log --output=x", "ask"},
+	})
+}
+
+// git -C DIR runs in DIR: the paths it writes are DIR's (red team: git -C
+// .claude log --output=settings.json wrote .claude/settings.json).
+func TestGitDashCPaths(t *testing.T) {
+	cfg := "presets = [\"git\"]\n\n[[rule]]\ndecision = \"deny\"\npath = \"fixed/**\"\naccess = \"write\"\n"
+	check(t, build(t, cfg, "", false), "git -C", []want{
+		{"git -C fixed log -1 --format=x --output=settings.json", "deny"},
+		{"git -C fixed rm a.txt", "deny"},
+		{"git -C src rm ../fixed/a.txt", "deny"},
+		{"git -C src rm a.txt", "allow"},
+		{"git log --output=fixed.txt", "allow"},
+		{"git -C $D log --output=x", "ask"},
 	})
 }
 
