@@ -400,22 +400,69 @@ def callinfos(c):
             out.append(d)
     return out[:MAX_ALTS * MAX_ALTS]
 
-def own_instance(name):
-    # Whether every value of a name is an instance the code makes of a
-    # class of its own that takes nothing from elsewhere (no bases but
-    # such classes): its private attributes are the code's.
+def chain_root(n):
+    while isinstance(n, ast.Attribute):
+        n = n.value
+    return n
+
+def own_instance(n):
+    # Whether the name n (a Name node) is, wherever it is read, an
+    # instance the code makes of a class of its own: every binding of it
+    # is A() of such a class, and n reads that binding (no function,
+    # lambda or comprehension around n binds the name again).
+    name = n.id
     if names is None or name in names.unknown:
         return False
     exprs = names.exprs.get(name)
     if not exprs or names.kinds.get(name, 0) != len(exprs):
         return False
+    p = names.parent.get(n)
+    while p is not None:
+        if isinstance(p, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            for m in ast.walk(p):
+                if isinstance(m, ast.arg) and m.arg == name:
+                    return False
+                if isinstance(m, ast.Name) and m.id == name and not isinstance(m.ctx, ast.Load):
+                    return False
+        p = names.parent.get(p)
     return all(isinstance(e, ast.Call) and isinstance(e.func, ast.Name) and own_class(e.func.id, 0) for e in exprs)
 
 def own_class(name, depth):
+    # A class of the code that takes nothing from elsewhere: bound once,
+    # no decorators or keywords (metaclass), bases only such classes, and
+    # nothing that makes A() or its attributes other than an A's own.
     defs = names.classes.get(name, [])
     if depth > 5 or len(defs) != 1 or names.kinds.get(name, 0) != 1 or defs[0].keywords or defs[0].decorator_list:
         return False
-    return all(isinstance(b, ast.Name) and (b.id == "object" and "object" not in names.kinds or own_class(b.id, depth + 1)) for b in defs[0].bases)
+    for b in defs[0].body:
+        if isinstance(b, (ast.FunctionDef, ast.AsyncFunctionDef)) and b.name in ("__new__", "__getattr__", "__getattribute__", "__class_getitem__", "__init_subclass__"):
+            return False
+        if isinstance(b, ast.Assign) and any(isinstance(t, ast.Name) and t.id.startswith("__") for t in b.targets):
+            return False
+    return all(isinstance(b, ast.Name) and own_class(b.id, depth + 1) for b in defs[0].bases)
+
+def self_trusted(tree):
+    # Whether a method's first parameter is always an instance of its
+    # class: no class of the code is used other than by calling it or as a
+    # base (A.m(x), m = A.m, getattr(A, "m") call a method with any self),
+    # each is bound once, and type(x) (which gives the class) is not used.
+    classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
+    for c in classes:
+        if names.kinds.get(c, 0) != 1:
+            return False
+    for n in ast.walk(tree):
+        if isinstance(n, ast.Name) and n.id in classes and isinstance(n.ctx, ast.Load):
+            p = names.parent.get(n)
+            if isinstance(p, ast.Call) and p.func is n:
+                continue
+            if isinstance(p, ast.ClassDef) and n in p.bases:
+                continue
+            return False
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "type" and len(n.args) == 1:
+            return False
+    return True
+
+SELF_TRUSTED = False
 
 class V(ast.NodeVisitor):
     # scopes: "class" while in a class body (not in a function of it),
@@ -468,7 +515,7 @@ class V(ast.NodeVisitor):
         # again), not of an object from elsewhere.
         selfname = self.selfs[-1] if self.selfs else None
         ch, base = chain(n)
-        if base is None and len(ch) > 1 and own_instance(ch[0]):
+        if base is None and len(ch) > 1 and isinstance(chain_root(n), ast.Name) and own_instance(chain_root(n)):
             selfname = ch[0]
         if base is None:
             add("refs", {"chain": ch, "line": n.lineno, "ctx": type(n.ctx).__name__, "called": called,
@@ -484,7 +531,7 @@ class V(ast.NodeVisitor):
         selfname = None
         params = n.args.posonlyargs + n.args.args
         undecorated = all(isinstance(d, ast.Name) and d.id == "classmethod" for d in n.decorator_list)
-        if self.scopes and self.scopes[-1] == "class" and params and undecorated:
+        if self.scopes and self.scopes[-1] == "class" and params and undecorated and SELF_TRUSTED:
             selfname = params[0].arg
             for m in ast.walk(n):
                 if isinstance(m, ast.Name) and m.id == selfname and not isinstance(m.ctx, ast.Load):
@@ -555,6 +602,7 @@ try:
     # by imports alone) and len is the builtin (bound nowhere).
     out["argv_stable"] = (argv_stable(tree) and not names.bound_other_than_import("sys")
                           and "len" not in names.unknown and not names.bound_other_than_import("len"))
+    SELF_TRUSTED = self_trusted(tree)
     V().visit(tree)
     # Names bound other than by an import (Path = lambda …): what they
     # hold is not the module attribute of that name.

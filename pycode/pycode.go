@@ -870,6 +870,10 @@ func (st *state) judge(f *facts, file string, depth int) {
 	}
 	for _, at := range f.Attrs {
 		switch {
+		case !at.Called && (at.Name == "format" || at.Name == "format_map"):
+			// f = str.format; f(t, x), map(t.format, …): the string
+			// formatted is not seen, and its fields reach attributes.
+			st.ask(fmt.Sprintf("uses .%s other than by calling it, so the guard cannot see the string it formats (line %d)", at.Name, at.Line))
 		case !at.Called && (pathWrites()[at.Name] != 0 || extractMethods[at.Name]):
 			// f = p.write_text; f(…), map(Path.unlink, ps): the method
 			// changes files, and what it is called with is not seen.

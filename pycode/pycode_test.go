@@ -111,6 +111,15 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "print('{} {:>{w}} {{x}}'.format(1, 2, w=5), '%s' % 3)"},
 		{code: "import logging\nlogging.Formatter('{msg.__class__}', style='{')", ask: "{-style format"},
 		{code: "import logging\nlogging.basicConfig(format='%(message)s', level=logging.INFO)"},
+		// A third red team: self or an instance that may be another object.
+		{code: "import typing\nclass A:\n    def __new__(cls):\n        return typing.get_args(typing.List['x'])[0]\na = A()\na._evaluate({}, {}, frozenset())", ask: "uses ._evaluate"},
+		{code: "import typing\nclass A:\n    def m(self):\n        return self._evaluate({}, {}, frozenset())\nA.m(typing.get_args(typing.List['x'])[0])", ask: "uses ._evaluate"},
+		{code: "import typing\nclass A: pass\na = A()\ndef f(a):\n    return a._evaluate({}, {}, frozenset())\nf(typing.get_args(typing.List['x'])[0])", ask: "uses ._evaluate"},
+		{code: "class A:\n    def __init__(self): self._n = 0\n    def m(self): return self._n\nprint(type(A()).m)", ask: "uses ._n"},
+		{code: "class A:\n    def __init__(self): self._n = 1\n    def n(self): return self._n\nprint(A().n())"},
+		{code: "t = '{0.m.__globals__}'\nf = str.format\nprint(f(t, 1))", ask: "uses .format other than by calling it"},
+		{code: "import functools\nfunctools.partial(str.format, '{0.x}')(1)", ask: "uses .format other than by calling it"},
+		{code: "print(list(map(str.format_map, ['{a.x}'], [{}])))", ask: "uses .format_map other than by calling it"},
 		// Zip archives are read; what writes files an archive names, or
 		// puts files into one, asks.
 		{code: "import zipfile\nwith zipfile.ZipFile('a.zip') as zf: print(zf.namelist(), zf.read('x'))", effs: "r:a.zip"},
