@@ -40,6 +40,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -983,11 +984,14 @@ func (st *state) envRead(name string, line int) {
 	st.res.Commands = append(st.res.Commands, Command{Argv: argv, Via: "python os.environ", Line: line})
 }
 
+// envRefs are the variables os.path.expandvars replaces: $NAME, ${NAME}.
+var envRefs = regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]*)\})`)
+
 // judgedWhenCalled are functions judged by their arguments where they
 // are called (call): passed around (functools.partial(f, filename=…)),
 // what they are called with is not seen.
 var judgedWhenCalled = map[string]bool{"logging.basicConfig": true, "logging.Formatter": true, "os.getenv": true,
-	"os.getenvb": true, "argparse.ArgumentParser": true}
+	"os.getenvb": true, "argparse.ArgumentParser": true, "os.path.expandvars": true, "posixpath.expandvars": true}
 
 // formatReaches reports whether a str.format string has a field that
 // reaches an attribute or an item of an argument ({0.__globals__},
@@ -1205,6 +1209,21 @@ func (st *state) call(c *call, binds map[string][]binding) {
 				name, _ = n.str()
 			}
 			st.envRead(name, c.Line)
+		case d == "os.path.expandvars" || d == "posixpath.expandvars":
+			// $NAME and ${NAME} in the text are the environment's values:
+			// a read of each, as printenv NAME (of all, for a text not
+			// known here).
+			t, ok := "", false
+			if len(c.Args) > 0 && !c.Star {
+				t, ok = c.Args[0].str()
+			}
+			if !ok {
+				st.envRead("", c.Line)
+				break
+			}
+			for _, m := range envRefs.FindAllStringSubmatch(t, -1) {
+				st.envRead(firstNonEmpty(m[1], m[2]), c.Line)
+			}
 		case d == "logging.basicConfig":
 			if _, ok := c.Kw["filename"]; ok || c.Star {
 				st.ask("logging.basicConfig may write a log file" + at)

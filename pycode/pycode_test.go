@@ -120,6 +120,11 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "t = '{0.m.__globals__}'\nf = str.format\nprint(f(t, 1))", ask: "uses .format other than by calling it"},
 		{code: "import functools\nfunctools.partial(str.format, '{0.x}')(1)", ask: "uses .format other than by calling it"},
 		{code: "print(list(map(str.format_map, ['{a.x}'], [{}])))", ask: "uses .format_map other than by calling it"},
+		// os.path.expandvars reads the variables it replaces.
+		{code: "import os\nprint(os.path.expandvars('$GITHUB_TOKEN and ${HOME}/x'))", cmds: "printenv GITHUB_TOKEN|printenv HOME"},
+		{code: "from os.path import expandvars\nprint(expandvars(t))", cmds: "printenv"},
+		{code: "import os\nf = os.path.expandvars\nprint(f('$X'))", ask: "uses os.path.expandvars other than by calling it"},
+		{code: "import os\nprint(os.path.expanduser('~/x'), os.path.join('a', 'b'))"},
 		// Zip archives are read; what writes files an archive names, or
 		// puts files into one, asks.
 		{code: "import zipfile\nwith zipfile.ZipFile('a.zip') as zf: print(zf.namelist(), zf.read('x'))", effs: "r:a.zip"},
