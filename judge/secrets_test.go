@@ -737,6 +737,7 @@ func TestSecretsVariables(t *testing.T) {
 		"echo \"x $(printenv GITHUB_TOKEN)\"",
 		"echo ::add-mask::x $GITHUB_TOKEN",
 		"cat <<EOF\n$GITHUB_TOKEN\nEOF",
+		"cat <<< \"$GITHUB_TOKEN\"", "grep x <<< \"token=$API_KEY\"",
 		"eval 'echo $GITHUB_TOKEN'",
 		"cat /proc/self/environ",
 		"tr '\\0' '\\n' < /proc/1/environ",

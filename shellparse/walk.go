@@ -639,6 +639,9 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 			rd.Op = "<<<"
 			v := w.value(sc, r.Word, wctx{})
 			text, known := v.Static()
+			if !known {
+				text = v.String() // as a heredoc's: what it expands shows ($TOKEN)
+			}
 			if r.N == nil || normFd(r.N.Value) == "0" {
 				in = &Input{Text: text + "\n", Known: known, Desc: "a here-string"}
 			}
