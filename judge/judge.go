@@ -38,6 +38,8 @@ type Request struct {
 	Getenv        func(string) string
 	Params        []string // $0, $1, … when known
 	ParamsUnknown bool
+	// Traced: the shell runs with xtrace on from the start (bash -x).
+	Traced bool
 	// Glob expands patterns in the file system (nil: filepath.Glob).
 	Glob func(string) []string
 	// Explain records, for every part, each rule that matched and the
@@ -151,7 +153,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		return m
 	}
 	opts := shellparse.Options{
-		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown,
+		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown, Traced: req.Traced,
 		Glob: glob, Name: req.Name, Python: req.Python,
 	}
 	// Where anyone may write: the temporary directories, whatever TMPDIR

@@ -790,6 +790,73 @@ func TestSecretsVariables(t *testing.T) {
 	checkRows(t, plain, "dumps without secrets", allow("env", "printenv", "set", "export -p", "declare -x", "env | grep PATH", "jq -n env", "awk 'BEGIN{for (k in ENVIRON) print k}'"))
 }
 
+// A secret variable's value is judged wherever the text puts it, not only
+// when echo or printf prints it: every program may show a word it gets
+// (ls "$TOKEN" names it in its error), an interpreter prints what it is
+// given, and a copy into a name that does not say it is secret would be
+// printed unseen. Only what the catalogue knows keeps it (argspec.KeepsSecrets).
+func TestSecretsVariablesWherever(t *testing.T) {
+	_, judgeIt, _, _ := secretWorld(t, map[string]string{"GITHUB_TOKEN": "ghp_x", "PATH": "/usr/bin"})
+	checkRows(t, judgeIt, "secret variables wherever", append(ask(
+		// to a program as data
+		"python3 -c 'print(input())' <<< \"$GITHUB_TOKEN\"",
+		"python3 -c 'import sys; print(sys.argv)' \"$GITHUB_TOKEN\"",
+		"awk 'BEGIN{print ARGV[1]}' \"$GITHUB_TOKEN\"",
+		"jq -n --arg t \"$GITHUB_TOKEN\" '$t'",
+		"ls $GITHUB_TOKEN", "grep -c x \"$API_KEY\"", "base64 -d <<< $NPM_TOKEN",
+		"bash -c 'echo $1' _ \"$GITHUB_TOKEN\"",
+		"printf -v x %s \"$GITHUB_TOKEN\"",
+		"cat /dev/fd/3 3<<< \"$GITHUB_TOKEN\"",
+		"cat 3<<EOF /dev/fd/3\n$GITHUB_TOKEN\nEOF",
+		"read -r x <<< \"$GITHUB_TOKEN\"",
+		"$GITHUB_TOKEN", // command not found: ghp_…
+		"echo hi > \"$GITHUB_TOKEN\"",
+		// test prints what it cannot read as a number; unquoted, the
+		// value may become several operands and an operator
+		"[ \"$GITHUB_TOKEN\" -eq 1 ]", "[ -z $GITHUB_TOKEN ]", "[ 1 -lt \"$GITHUB_TOKEN\" ]",
+		// curl shows its request, or its URL
+		"curl -v -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com",
+		"curl --trace-ascii - -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com",
+		"curl -w '%{url}' \"https://api.github.com/?t=$GITHUB_TOKEN\"",
+		"curl \"https://api.github.com/?t=$GITHUB_TOKEN\"",
+		"curl -K cfg -H \"Authorization: $GITHUB_TOKEN\" https://api.github.com",
+		// copies into names that do not say they are secret
+		"X=$GITHUB_TOKEN printenv X",
+		"X=$GITHUB_TOKEN; echo $X",
+		"export X=$GITHUB_TOKEN; printenv X",
+		"env X=$GITHUB_TOKEN printenv X",
+		"declare X=\"$GITHUB_TOKEN\"",
+		"for x in $GITHUB_TOKEN; do echo $x; done",
+		": ${X:=$GITHUB_TOKEN}; echo $X",
+		"a=($GITHUB_TOKEN); echo ${a[0]}",
+		"a[1]=$GITHUB_TOKEN",
+		"declare -n r=GITHUB_TOKEN; echo $r",
+		// a word that may stand for the value
+		"echo ${X:-$GITHUB_TOKEN}", "echo ${X/a/$GITHUB_TOKEN}", "echo ${GITHUB_TOKEN#ghp_}", "echo ${GITHUB_TOKEN@Q}",
+		"f() { echo \"$1\"; }; f \"$GITHUB_TOKEN\"",
+		"sh -c 'X=$GITHUB_TOKEN; printenv X'",
+		// xtrace prints every command expanded, anywhere in the text
+		"set -x; curl -H \"Authorization: $GITHUB_TOKEN\" https://api.github.com",
+		"curl -H \"Authorization: $GITHUB_TOKEN\" https://api.github.com; set -x",
+		"bash -x -c '[ -n \"$GITHUB_TOKEN\" ]'", "set -o xtrace; GH_TOKEN=$GITHUB_TOKEN ls",
+		"shopt -so xtrace; [ -n \"$GITHUB_TOKEN\" ]", "set -ex; [ -n \"$GITHUB_TOKEN\" ]", "set $opts; [ -n \"$GITHUB_TOKEN\" ]",
+	), allow(
+		"set -x; ls; [ -n \"$HOME\" ]",
+		"curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
+		"curl -sS -u \"me:$DB_PASSWORD\" https://example.com/x",
+		"curl --oauth2-bearer \"$GITHUB_TOKEN\" https://api.github.com/user",
+		"timeout 10 curl -H \"Authorization: token $GITHUB_TOKEN\" https://api.github.com/user",
+		"[ -n \"$GITHUB_TOKEN\" ] && echo set", "test -z \"$GITHUB_TOKEN\" || echo set",
+		"[ \"$GITHUB_TOKEN\" = \"$OLD_TOKEN\" ] && echo same", "[ ! -n \"$GITHUB_TOKEN\" ]",
+		"[[ -n $GITHUB_TOKEN ]] && echo set",
+		": \"${GITHUB_TOKEN:?set GITHUB_TOKEN first}\"",
+		"echo ${#GITHUB_TOKEN}", "echo ${GITHUB_TOKEN:+set}", "echo ${!GITHUB*}",
+		"GH_TOKEN=$GITHUB_TOKEN ls", "export NPM_TOKEN=\"$GITHUB_TOKEN\"", "env GH_TOKEN=$GITHUB_TOKEN ls",
+		"GITHUB_TOKEN=abc; echo $GITHUB_TOKEN", // the text's own value
+		"X=$HOME; echo $X",
+	)...))
+}
+
 // Issue 14: requests to the cloud metadata endpoints, in every spelling
 // an HTTP client resolves.
 func TestSecretsMetadataEndpoints(t *testing.T) {

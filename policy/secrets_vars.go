@@ -7,113 +7,54 @@ import (
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/word"
 )
 
-// secretNameParts are what a variable's name says when it holds a
-// secret: a name containing one of them (any case) is secret, unless it
-// ends in one of notSecretSuffixes (it names a file holding the secret,
-// which is judged when read) or is one of notSecretNames.
-var (
-	secretNameParts   = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH_KEY", "SESSION_KEY"}
-	secretNameEnds    = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_COOKIE"}
-	notSecretSuffixes = []string{"_FILE", "_PATH", "_DIR", "_COUNT", "_URL_PATH"}
-	notSecretNames    = []string{"TOKENIZERS_PARALLELISM", "GPG_TTY", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"}
-)
-
-// SecretName reports whether a variable's name says it holds a secret.
-func SecretName(name string) bool {
-	n := strings.ToUpper(name)
-	if slices.Contains(notSecretNames, n) {
-		return false
-	}
-	for _, s := range notSecretSuffixes {
-		if strings.HasSuffix(n, s) {
-			return false
-		}
-	}
-	for _, s := range secretNameParts {
-		if strings.Contains(n, s) {
-			return true
-		}
-	}
-	for _, s := range secretNameEnds {
-		if strings.HasSuffix(n, s) {
-			return true
-		}
-	}
-	return false
-}
-
-// holeVar returns the variable a hole expands ("$NAME", "${NAME…}",
-// "${!NAME}" names NAME's value's variable: unknown), or "".
-func holeVar(text string) string {
-	t, ok := strings.CutPrefix(text, "$")
-	if !ok {
-		return ""
-	}
-	braced := strings.HasPrefix(t, "{")
-	t = strings.TrimPrefix(t, "{")
-	t = strings.TrimPrefix(t, "!")
-	end := 0
-	for end < len(t) && (t[end] == '_' || t[end] >= 'A' && t[end] <= 'Z' || t[end] >= 'a' && t[end] <= 'z' || end > 0 && t[end] >= '0' && t[end] <= '9') {
-		end++
-	}
-	if braced && (strings.HasPrefix(t[end:], ":+") || strings.HasPrefix(t[end:], "+")) {
-		return "" // ${NAME:+set} shows whether it is set, not its value
-	}
-	return t[:end]
-}
-
-// secretHoles reports whether a word expands a secret-named variable.
-func secretHoles(w word.Word) bool {
-	for _, s := range w.Segs {
-		if s.Kind == word.Hole && SecretName(holeVar(s.Text)) {
-			return true
-		}
-	}
-	return false
-}
-
-// printers print their operands.
-func printers(prog string) bool {
-	switch prog {
-	case "echo", "printf", "print":
-		return true
-	}
-	return false
-}
-
-// printsSecretVar matches a command that prints a secret-named variable:
-// echo "$GITHUB_TOKEN", printf %s "${API_KEY}", printenv GITHUB_TOKEN,
-// declare -p AWS_SECRET_ACCESS_KEY, and cat <<EOF with $TOKEN in the
-// body. (A curl -H "Authorization: $TOKEN" uses the secret without
-// showing it, and is not this rule's business.)
+// printsSecretVar matches a command that shows a secret-named variable:
+// one that gives its value (word.Seg.Secret, which the walker marks) to
+// a program that may show it (echo "$GITHUB_TOKEN", python3 x.py
+// "$API_KEY", cat <<< "$TOKEN", ls $TOKEN), copies it into a variable
+// whose name does not say it is secret (X=$TOKEN, for x in $TOKEN), or
+// names it for printenv, declare -p or ps e. Only what the catalogue
+// knows keeps it (argspec.KeepsSecrets: [ -n "$TOKEN" ], curl -H
+// "Authorization: Bearer $TOKEN").
 func printsSecretVar(p *Part) word.Tri {
-	if len(p.Argv) == 0 || p.Opaque != "" {
+	if p.Traced && (slices.ContainsFunc(p.Argv, word.Word.HasSecret) || slices.ContainsFunc(p.Assigns, func(a shellparse.Assign) bool { return a.Value.HasSecret() })) {
+		return word.Yes // set -x prints the command, expanded: + curl -H 'Authorization: Bearer ghp_…'
+	}
+	for _, a := range p.Assigns {
+		if a.Value.HasSecret() && !argspec.SecretName(a.Name) {
+			return word.Yes
+		}
+	}
+	for _, r := range p.Redirs {
+		if r.Secret || r.Target.HasSecret() {
+			return word.Yes // a file named by it, or text on another descriptor
+		}
+	}
+	if p.Stdin != nil && p.Stdin.Secret {
+		return word.Yes
+	}
+	if len(p.Argv) == 0 {
 		return word.No
 	}
 	prog, ok := p.Argv[0].Static()
 	if !ok {
+		if slices.ContainsFunc(p.Argv, word.Word.HasSecret) {
+			return word.Yes // $TOKEN as a command: "command not found" shows it
+		}
 		return word.No
 	}
 	prog = filepath.Base(prog)
+	if showsSecretWords(p, prog) {
+		return word.Yes
+	}
 	args := p.Argv[1:]
 	switch {
-	case printers(prog):
-		for _, a := range args {
-			if strings.HasPrefix(a.Prefix(), "::add-mask::") {
-				// A GitHub Actions workflow command: the runner hides the
-				// value from every log instead of printing it.
-				continue
-			}
-			if secretHoles(a) {
-				return word.Yes
-			}
-		}
 	case prog == "printenv":
 		for _, a := range args {
-			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && SecretName(s) {
+			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && argspec.SecretName(s) {
 				return word.Yes
 			}
 			if !a.IsStatic() && envHasSecret(p.env) {
@@ -132,16 +73,47 @@ func printsSecretVar(p *Part) word.Tri {
 		// declare -p NAME prints NAME's value.
 		if hasDashP(args) {
 			for _, a := range args {
-				if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && SecretName(s) {
+				if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && argspec.SecretName(s) {
 					return word.Yes
 				}
 			}
 		}
 	}
-	if p.Stdin != nil && !p.Stdin.Known && argspec.Is(prog, argspec.ReadOnly) && heredocSecret(p.Stdin.Text) {
-		return word.Yes
-	}
 	return word.No
+}
+
+// showsSecretWords reports whether a command's own words give a secret
+// variable's value to a program that may show it. A wrapper's own words
+// are those before the command it runs (judged as a part of its own);
+// an assignment word of declare, export or env is judged where the part
+// carries it (Assigns).
+func showsSecretWords(p *Part, prog string) bool {
+	own := p.Argv
+	if p.Wrapper {
+		if in, _, ok := argspec.Wrapped(prog, p.Argv); ok && in != nil && len(in.Argv) > 0 && len(in.Argv) < len(own) {
+			own = own[:len(own)-len(in.Argv)]
+		}
+	}
+	assigning := prog == "env" || prog == "declare" || prog == "typeset" || prog == "export" || prog == "readonly" || prog == "local"
+	for _, a := range own[1:] {
+		if !a.HasSecret() {
+			continue
+		}
+		if assigning {
+			if pre := a.Prefix(); strings.Contains(pre, "=") && word.IsName(pre[:strings.IndexByte(pre, '=')]) {
+				continue
+			}
+		}
+		if printers(prog) && strings.HasPrefix(a.Prefix(), "::add-mask::") {
+			// A GitHub Actions workflow command: the runner hides the
+			// value from every log instead of printing it.
+			continue
+		}
+		if !argspec.KeepsSecrets(p.Argv) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasDashP(args []word.Word) bool {
@@ -149,24 +121,6 @@ func hasDashP(args []word.Word) bool {
 		if s, ok := a.Static(); ok && strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "p") {
 			return true
 		}
-	}
-	return false
-}
-
-// heredocSecret reports whether a here-document's text expands a
-// secret-named variable ($NAME or ${NAME…}). Only a text with expansions
-// (Input.Known false) is looked at: a quoted heredoc prints "$TOKEN" as
-// written.
-func heredocSecret(text string) bool {
-	for i := strings.IndexByte(text, '$'); i >= 0; {
-		if SecretName(holeVar(text[i:])) {
-			return true
-		}
-		j := strings.IndexByte(text[i+1:], '$')
-		if j < 0 {
-			break
-		}
-		i += 1 + j
 	}
 	return false
 }
@@ -192,7 +146,7 @@ func envHasSecret(env *Env) bool {
 		return false
 	}
 	for _, v := range env.Vars {
-		if SecretName(v) {
+		if argspec.SecretName(v) {
 			return true
 		}
 	}
@@ -241,7 +195,7 @@ func isDump(p *Part) bool {
 		// What the program's language reads of the environment (argspec):
 		// all of it, or a secret-named variable, is a dump.
 		all, names, _ := argspec.EnvReads(prog, args)
-		return all || slices.ContainsFunc(names, SecretName)
+		return all || slices.ContainsFunc(names, argspec.SecretName)
 	case "export", "declare", "typeset", "readonly":
 		if operands > 0 {
 			return false
@@ -516,4 +470,13 @@ func inetAton(s string) ([16]byte, bool) {
 	}
 	n |= vals[last]
 	return [16]byte{10: 0xff, 11: 0xff, 12: byte(n >> 24), 13: byte(n >> 16), 14: byte(n >> 8), 15: byte(n)}, true
+}
+
+// printers print their operands.
+func printers(prog string) bool {
+	switch prog {
+	case "echo", "printf", "print":
+		return true
+	}
+	return false
 }

@@ -218,6 +218,9 @@ func (w *walker) shoptMay(t string, known bool) {
 	if !known || t == "lastpipe" {
 		w.may.lastpipe = true // a pipeline's last command may run in this shell
 	}
+	if !known || t == "xtrace" {
+		w.may.xtrace = true // shopt -so xtrace is set -x
+	}
 }
 
 // shiftCmd shifts the positional parameters when they are known.

@@ -27,7 +27,7 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	b = strconv.AppendInt(b, int64(len(c.Redirs)), 10)
 	for _, r := range c.Redirs {
 		b = appendStr(appendStr(b, r.Op), r.Fd)
-		b = appendWord(b, r.Target)
+		b = appendBool(appendWord(b, r.Target), r.Secret)
 	}
 	b = appendStrs(b, c.Cwd.Dirs)
 	b = appendBool(appendBool(b, c.Cwd.Unknown), c.Cwd.Data)
@@ -40,14 +40,14 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 		}
 	}
 	b = appendBool(b, c.Wrapper)
-	b = appendBool(b, c.DotGlob)
+	b = appendBool(appendBool(b, c.DotGlob), c.Traced)
 	b = appendStr(b, c.Opaque)
 	b = strconv.AppendInt(append(b, ':'), int64(c.CodeArg), 10)
 	b = appendStr(b, c.Special)
 	b = appendBool(b, c.Stdin != nil)
 	if c.Stdin != nil {
 		b = appendStr(appendStr(b, c.Stdin.Text), c.Stdin.Desc)
-		b = appendBool(b, c.Stdin.Known)
+		b = appendBool(appendBool(b, c.Stdin.Known), c.Stdin.Secret)
 		b = appendStrs(b, c.Stdin.Found)
 	}
 	b = appendStr(b, c.Func)
@@ -85,7 +85,7 @@ func appendWord(b []byte, w word.Word) []byte {
 	b = strconv.AppendInt(append(b, '<'), int64(len(w.Segs)), 10)
 	for _, s := range w.Segs {
 		b = strconv.AppendInt(append(b, ','), int64(s.Kind), 10)
-		b = appendBool(b, s.Data)
+		b = appendBool(appendBool(b, s.Data), s.Secret)
 		b = appendStrs(appendStr(b, s.Text), s.Found)
 	}
 	b = appendBool(appendBool(b, w.Split), w.Multi)

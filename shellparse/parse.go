@@ -20,6 +20,7 @@ type walker struct {
 	globIgnore  bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
 	nocaseEnv   bool // BASHOPTS in the environment turns nocaseglob on
 	globstarEnv bool // and globstar
+	tracedEnv   bool // the shell starts with xtrace on (Options.Traced, SHELLOPTS)
 	// globstarLeft is what ** globs may still read of the file system.
 	globstarLeft int
 	res          *Result
@@ -146,7 +147,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	*may = mayState{second: may.second, written: may.written, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
-		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second,
+		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
@@ -177,6 +178,7 @@ func newWalker(opts Options) *walker {
 	w.globIgnore = w.getenv("GLOBIGNORE") != ""
 	w.nocaseEnv = strings.Contains(w.getenv("BASHOPTS"), "nocaseglob")
 	w.globstarEnv = strings.Contains(w.getenv("BASHOPTS"), "globstar")
+	w.tracedEnv = opts.Traced || strings.Contains(w.getenv("SHELLOPTS"), "xtrace")
 	w.globstarLeft = maxGlobstarWalks
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
@@ -554,6 +556,7 @@ func (w *walker) emit(c *Cmd) {
 		c.Pos = w.pos
 	}
 	c.DotGlob = w.may.dotglob || w.globIgnore
+	c.Traced = w.may.xtrace || w.tracedEnv
 	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && w.res.Cmds[n-1] != nil && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {
 		// Commands in one substitution share its layers: a copy each
 		// costs depth × commands.

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -88,6 +89,7 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 			out.elems = elems
 		}
 		out.Value = word.UnknownData("(…)") // its elements, made by the text
+		out.Value.Segs[0].Secret = slices.ContainsFunc(elems, word.Word.HasSecret)
 	case a.Value != nil:
 		out.Value = w.value(sc, a.Value, wctx{assign: true})
 		if len(out.Value.Segs) == 0 {
@@ -236,6 +238,15 @@ func hiddenCodeVars(name string) string {
 		return ""
 	}
 	return ""
+}
+
+// secretCopy reports an assignment that copies a secret variable's value
+// (word.Seg.Secret) into a name that does not say it is one, where no
+// command carries it (for x in $TOKEN, ${x:=$TOKEN}): expansions of x
+// are not marked, so the policy judges the copy (as it does a plain or
+// prefix assignment's, which every command carries in Assigns).
+func (w *walker) secretCopy(name string, v word.Word) {
+	w.emit(&Cmd{Assigns: []Assign{{Name: name, Value: v}}})
 }
 
 // checkAssigns judges assignments whose values are code or make later
@@ -570,6 +581,11 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 	w.called[body] = true
 	w.calls = append(w.calls, name)
 	w.via = append(w.via, Step{Kind: "function " + name})
+	for i, a := range argv[1:] {
+		if a.HasSecret() {
+			w.secretCopy(strconv.Itoa(i+1), a) // f "$TOKEN": its $1 is not marked
+		}
+	}
 	oldParams, oldUnknown := sc.params, sc.paramsUnknown
 	args, ok := staticArgs(argv[1:])
 	zero := "bash"
@@ -1121,9 +1137,13 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 		if !ok {
 			sc.paramsUnknown = true
 			if !w.may.second {
-				w.may.keyword, w.may.exportF = true, true // it could be -k or -a
+				w.may.keyword, w.may.exportF, w.may.xtrace = true, true, true // it could be -k, -a or -x
 			}
 			return
+		}
+		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "x") ||
+			t == "-o" && i+2 < len(argv) && (!argv[i+2].IsStatic() || argv[i+2].String() == "xtrace")) {
+			w.may.xtrace = true // set -x: every command is printed, expanded
 		}
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "P") ||
 			t == "-o" && i+2 < len(argv) && (!argv[i+2].IsStatic() || argv[i+2].String() == "physical")) {
@@ -1753,6 +1773,9 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 		if slices.Contains(inv.SetOn, "physical") && !w.may.second {
 			w.may.physical = true
+		}
+		if slices.Contains(inv.SetOn, "xtrace") && !w.may.second {
+			w.may.xtrace = true // bash -x -c '…'
 		}
 	}
 	// A script named by a known word may get arguments not known here:

@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -409,14 +410,16 @@ func (sc *scope) get(w *walker, name string) (word.Word, bool) { return sc.resol
 func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Word, bool) {
 	// A value the text gave the name is data it read or made (word.Seg.Data), one from outside the text is not.
 	data := true
+	// secret: the value may be a secret variable's (word.Seg.Secret):
+	// the name says so, or a name reference may lead to one.
+	secret := argspec.SecretName(name)
 	unknown := func() word.Word {
 		if !described {
 			desc = "$" + name
 		}
-		if data {
-			return word.UnknownData(desc)
-		}
-		return word.Unknown(desc)
+		v := word.Unknown(desc)
+		v.Segs[0].Data, v.Segs[0].Secret = data, secret
+		return v
 	}
 	sc.may.readIn(name)
 	if v, ok := sc.vars.lookup(name); ok {
@@ -427,6 +430,7 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 			// A name reference reads the variable it names: a value the
 			// text gave (or may give) it.
 			data = v.data || v.ref
+			secret = secret || v.ref && (v.refTarget == "" || argspec.SecretName(v.refTarget))
 			return unknown(), false
 		}
 		return v.val, true

@@ -25,6 +25,9 @@ type Options struct {
 	Params []string
 	// ParamsUnknown: the positional parameters are not known ($1 is a hole).
 	ParamsUnknown bool
+	// Traced: the shell starts with xtrace on (bash -x): it prints every
+	// command with its words expanded (Cmd.Traced).
+	Traced bool
 	// Glob lists the paths an absolute pattern matches now; nil disables
 	// file-system expansion.
 	Glob func(pattern string) []string
@@ -143,6 +146,9 @@ type Redir struct {
 	Op     string    // ">", ">>", "<", "<>", "&>", "&>>", ">|", ">&", "<&", "<<", "<<<"
 	Fd     string    // explicit fd number, if any
 	Target word.Word // file or fd; empty for heredocs
+	// Secret: a heredoc's or here-string's text, on whichever descriptor,
+	// may hold a secret variable's value (word.Seg.Secret).
+	Secret bool
 }
 
 // Writes reports whether the redirection opens Target for writing.
@@ -226,6 +232,10 @@ type Cmd struct {
 	// Special marks constructs judged by built-in rules: "fork-bomb",
 	// "guard-env" (changing GUARD_EXEC_* for an enclosing guard).
 	Special string
+	// Traced: xtrace may be on when it runs (set -x anywhere in the text,
+	// bash -x, SHELLOPTS): bash prints it, assignments and expanded words
+	// included, to standard error.
+	Traced bool
 	// Stdin describes literal text fed to the command, when known.
 	Stdin *Input
 	// Func names the shell function this part was called from.
@@ -245,6 +255,9 @@ type Input struct {
 	Text  string // the literal text
 	Known bool   // Text is exactly what the command reads
 	Desc  string // where it comes from, for messages
+	// Secret: the text may hold a secret variable's value (word.Seg.Secret):
+	// a here-string or heredoc that expands $TOKEN.
+	Secret bool
 	// Found, when the text is not known, is the argv of the find whose
 	// output it is: paths below its starting points, as far as file
 	// names without blanks go.

@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -135,6 +136,13 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			var items []word.Word
 			for _, it := range l.Items {
 				items = w.appendFields(items, sc, it) // bounded as a whole (appendExpanded)
+			}
+			if !argspec.SecretName(l.Name.Value) {
+				for _, it := range items {
+					if it.HasSecret() {
+						w.secretCopy(l.Name.Value, it)
+					}
+				}
 			}
 			if sc.varState(l.Name.Value).ref {
 				// A name reference as the loop variable refers to each
@@ -617,7 +625,7 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 			if strings.Contains(r.Word.Lit(), `\`) {
 				quoted = true
 			}
-			text, known := "", true
+			text, known, secret := "", true, false
 			if r.Hdoc != nil {
 				if quoted {
 					text = hdocLiteral(r.Hdoc)
@@ -625,7 +633,7 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 					v := w.value(sc, r.Hdoc, wctx{dq: true, hdoc: true})
 					text, known = v.Static()
 					if !known {
-						text = v.String()
+						text, secret = v.String(), v.HasSecret()
 					}
 				}
 			}
@@ -633,8 +641,9 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 				text = stripTabs(text)
 			}
 			if r.N == nil || normFd(r.N.Value) == "0" {
-				in = &Input{Text: text, Known: known, Desc: "a heredoc"}
+				in = &Input{Text: text, Known: known, Desc: "a heredoc", Secret: secret}
 			}
+			rd.Secret = secret
 		case syntax.WordHdoc:
 			rd.Op = "<<<"
 			v := w.value(sc, r.Word, wctx{})
@@ -643,8 +652,9 @@ func (w *walker) redirs(sc *scope, rs []*syntax.Redirect) ([]Redir, *Input) {
 				text = v.String() // as a heredoc's: what it expands shows ($TOKEN)
 			}
 			if r.N == nil || normFd(r.N.Value) == "0" {
-				in = &Input{Text: text + "\n", Known: known, Desc: "a here-string"}
+				in = &Input{Text: text + "\n", Known: known, Desc: "a here-string", Secret: v.HasSecret()}
 			}
+			rd.Secret = v.HasSecret()
 		default:
 			// bash expands a glob in a redirection's target (outside POSIX
 			// mode) and writes the one file it matches: > t[e]st/f writes

@@ -14,6 +14,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -803,12 +804,13 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		inOp.noSplit = true
 		opVal = w.value(sc, p.Exp.Word, inOp)
 	}
+	replSecret := false
 	if p.Repl != nil {
 		inOp := in
 		inOp.noSplit = true
 		inOp.pattern = true
 		w.value(sc, p.Repl.Orig, inOp)
-		w.value(sc, p.Repl.With, inOp)
+		replSecret = w.value(sc, p.Repl.With, inOp).HasSecret()
 	}
 	name := ""
 	if p.Param != nil {
@@ -817,6 +819,16 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	// A default, alternate or assigned word is a value the text gives
 	// the expansion ("${x:-.env}" is .env when x is unset): data.
 	hole := word.Seg{Kind: word.Hole, Text: "$" + name, Data: sc.textValue(name) || opVal.HasData() || p.Exp != nil && textAlternative(p.Exp.Op) && !isEmpty(opVal)}
+	// What of a secret variable's value the expansion may give
+	// (word.Seg.Secret): the value itself, but not with ${X:+w}, which is
+	// w or nothing, nor ${!X*}, which are names; a word that may stand
+	// for the value (${x:-$TOKEN}, ${x:?$TOKEN}, ${x/a/$TOKEN}).
+	opSecret := p.Exp != nil && (textAlternative(p.Exp.Op) || p.Exp.Op == syntax.ErrorUnset || p.Exp.Op == syntax.ErrorUnsetOrNull) && opVal.HasSecret()
+	alternate := p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull)
+	hole.Secret = p.Names == 0 && !alternate && argspec.SecretName(name) || opSecret || replSecret
+	if opSecret && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && !argspec.SecretName(name) {
+		w.secretCopy(name, opVal) // ${x:=$TOKEN} copies it into x
+	}
 	if !p.Short {
 		hole.Text = "${" + name + "…}"
 	}
@@ -832,6 +844,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 			return
 		}
 		w.dataAsCode("${!" + name + "} names a variable by a value not known here; bash evaluates a subscript in it as arithmetic, which can run commands")
+		hole.Secret = true // any variable's value
 		w.addDynamic(b, hole, ctx)
 		return
 	case p.Length:

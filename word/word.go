@@ -23,7 +23,12 @@ type Seg struct {
 	// included. A Hole without it is a value from outside the text (the
 	// environment, the arguments), which the command cannot choose.
 	Data bool
-	Text string
+	// Secret marks a Hole that may hold the value of a variable whose
+	// name says it is a secret (argspec.SecretName): $GITHUB_TOKEN,
+	// ${API_KEY:0:4}, ${x:-$NPM_TOKEN}. Where such a value goes is judged
+	// (a read is a send); ${#TOKEN} and ${TOKEN:+set} are not marked.
+	Secret bool
+	Text   string
 	// Found, for a Data Hole that is the output of a find whose words are
 	// known ($(find src -name '*.go')), is that find's argv: paths below
 	// its starting points, as far as file names without blanks go.
@@ -63,6 +68,17 @@ func UnknownData(desc string) Word { return Word{Segs: []Seg{{Kind: Hole, Data: 
 func (w Word) HasData() bool {
 	for _, s := range w.Segs {
 		if s.Data {
+			return true
+		}
+	}
+	return false
+}
+
+// HasSecret reports whether a part of the word may hold a secret
+// variable's value (Seg.Secret).
+func (w Word) HasSecret() bool {
+	for _, s := range w.Segs {
+		if s.Secret {
 			return true
 		}
 	}

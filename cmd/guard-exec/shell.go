@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -93,7 +94,7 @@ func shellMain(e *env) (int, *execSpec) {
 	for _, n := range s.pol.Notices {
 		noticeOnce(e, s, n)
 	}
-	req := judge.Request{Cwd: e.cwd, Getenv: e.get, Python: pythonAnalyser(e, s.pol)}
+	req := judge.Request{Cwd: e.cwd, Getenv: e.get, Python: pythonAnalyser(e, s.pol), Traced: slices.Contains(inv.SetOn, "xtrace")}
 	switch inv.Mode {
 	case bashargv.ModeNoScript:
 		return 0, ex

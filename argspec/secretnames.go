@@ -1,0 +1,141 @@
+package argspec
+
+import (
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// secretNameParts are what a variable's name says when it holds a
+// secret: a name containing one of them (any case) is secret, unless it
+// ends in one of notSecretSuffixes (it names a file holding the secret,
+// which is judged when read) or is one of notSecretNames.
+var (
+	secretNameParts   = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH_KEY", "SESSION_KEY"}
+	secretNameEnds    = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_COOKIE"}
+	notSecretSuffixes = []string{"_FILE", "_PATH", "_DIR", "_COUNT", "_URL_PATH"}
+	notSecretNames    = []string{"TOKENIZERS_PARALLELISM", "GPG_TTY", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"}
+)
+
+// SecretName reports whether a variable's name says it holds a secret.
+// The walker marks the expansions of such variables (word.Seg.Secret),
+// and the policy judges where they go.
+func SecretName(name string) bool {
+	n := strings.ToUpper(name)
+	if slices.Contains(notSecretNames, n) {
+		return false
+	}
+	for _, s := range notSecretSuffixes {
+		if strings.HasSuffix(n, s) {
+			return false
+		}
+	}
+	for _, s := range secretNameParts {
+		if strings.Contains(n, s) {
+			return true
+		}
+	}
+	for _, s := range secretNameEnds {
+		if strings.HasSuffix(n, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// KeepsSecrets reports whether a program uses every word of its argv that
+// may hold a secret variable's value (word.Seg.Secret) without showing it:
+// not printing it, not echoing it in a message, not keeping it in a file.
+// Most programs may show any word they get (ls "$TOKEN" prints "cannot
+// access 'ghp_…'"); the ones known not to are few:
+//   - test and [, when the word is a whole operand of a string or file
+//     test ([ -n "$TOKEN" ], [ "$TOKEN" = "$OLD" ]); an integer test
+//     prints a value it cannot read, and a word split at blanks may turn
+//     into an operator;
+//   - curl, when the word is the value of an option that carries a
+//     credential (-H, -u, --oauth2-bearer, -b, --pass, …) and no option
+//     makes curl print its request (-v, --trace, -w, --libcurl) or read
+//     more options (-K).
+func KeepsSecrets(argv []word.Word) bool {
+	if len(argv) == 0 {
+		return false
+	}
+	prog, ok := argv[0].Static()
+	if !ok {
+		return false
+	}
+	switch path.Base(prog) {
+	case ":", "true", "false":
+		return true
+	case "test":
+		return testKeeps(argv[1:])
+	case "[":
+		if n := len(argv); n > 1 {
+			if s, ok := argv[n-1].Static(); ok && s == "]" {
+				return testKeeps(argv[1 : n-1])
+			}
+		}
+		return false
+	case "curl":
+		return curlKeeps(Normalize(argv, false))
+	}
+	return false
+}
+
+// testKeeps reads test's operands as bash does for one to three of them
+// (after any leading "!").
+func testKeeps(args []word.Word) bool {
+	for _, a := range args {
+		if a.HasSecret() && (a.Split || a.Multi) {
+			return false // [ -n $TOKEN ]: any number of words
+		}
+	}
+	for len(args) > 0 {
+		if s, ok := args[0].Static(); !ok || s != "!" {
+			break
+		}
+		args = args[1:]
+	}
+	op := func(i int, ops string) bool {
+		s, ok := args[i].Static()
+		return ok && slices.Contains(strings.Fields(ops), s)
+	}
+	switch len(args) {
+	case 0, 1:
+		return true
+	case 2:
+		return op(0, "-n -z -e -a -f -d -s -r -w -x -L -h -b -c -p -S -g -u -k -O -G -N -t")
+	case 3:
+		return op(1, "= == != < > -nt -ot -ef")
+	}
+	return false
+}
+
+// curlKeeps: every secret is a credential option's value, and nothing
+// prints the request.
+func curlKeeps(n *Cmd) bool {
+	if n.Open || n.Raw {
+		return false
+	}
+	for _, o := range n.Opts {
+		switch o.Name {
+		case "--verbose", "--trace", "--trace-ascii", "--write-out", "--libcurl", "--config":
+			return false
+		}
+		if !o.Known {
+			return false
+		}
+		if o.Value == nil || !o.Value.HasSecret() {
+			continue
+		}
+		switch o.Name {
+		case "--header", "--proxy-header", "--user", "--proxy-user", "--oauth2-bearer", "--cookie",
+			"--pass", "--proxy-pass", "--cert", "--tlspassword", "--proxy-tlspassword":
+		default:
+			return false
+		}
+	}
+	return !slices.ContainsFunc(n.Args, word.Word.HasSecret)
+}
