@@ -303,11 +303,25 @@ func dockerSpec() *Spec {
 	d.Subs = subs(
 		&Spec{Name: "rm", GNU: true, Notation: ("f,force l,link v,volumes")},
 		&Spec{Name: "rmi", GNU: true, Notation: ("f,force no-prune")},
-		&Spec{Name: "system,volume,network,image,container,builder,buildx,compose,context,plugin,secret,service,stack,swarm,node,config,trust,manifest", GNU: true},
+		&Spec{Name: "system,volume,network,image,container,builder,buildx,context,plugin,secret,service,stack,swarm,node,config,trust,manifest", GNU: true},
+		composeSpec("compose"),
 		&Spec{Name: "ps,images,logs,inspect,version,info,history,port,stats,top,diff,search,events", GNU: true},
 		&Spec{Name: "kill,stop,restart,pause,unpause,run,exec,build,pull,push,tag,login,logout,cp,create,start,commit,export,import,load,save,update,wait,attach,rename", GNU: true},
 	)
 	return d
+}
+
+// composeSpec is docker compose (v2; also its docker-compose binary):
+// the global options, which stand before the command (docker compose -f
+// compose.dev.yml ps), then the command.
+func composeSpec(name string) *Spec {
+	c := &Spec{Name: name, GNU: true, Notation: ("all-resources ansi= compatibility dry-run env-file= f,file= parallel= profile= progress= " +
+		"project-directory= p,project-name= h,help")}
+	c.Subs = subs(
+		&Spec{Name: "ps,logs,images,top,ls,version,config,port,events,stats", GNU: true},
+		&Spec{Name: "up,down,build,exec,run,start,stop,restart,rm,kill,pull,push,create,pause,unpause,cp,attach,wait,watch,scale,commit,export,alpha,bridge,publish,volumes", GNU: true},
+	)
+	return c
 }
 
 func helmSpec() *Spec {

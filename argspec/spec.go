@@ -200,7 +200,8 @@ func Lookup(prog string) *Spec {
 var builtOnUse = sync.OnceValue(func() map[string]func() *Spec {
 	return map[string]func() *Spec{
 		"git": sync.OnceValue(gitSpec), "kubectl": sync.OnceValue(kubectlSpec), "docker": sync.OnceValue(dockerSpec),
-		"helm": sync.OnceValue(helmSpec), "terraform": sync.OnceValue(terraformSpec),
+		"docker-compose": sync.OnceValue(func() *Spec { return composeSpec("docker-compose") }),
+		"helm":           sync.OnceValue(helmSpec), "terraform": sync.OnceValue(terraformSpec),
 	}
 })
 

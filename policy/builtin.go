@@ -134,6 +134,14 @@ var defaults = []ruleSpec{
 	{Allow, "docker ps", nil, "read-only", ""}, {Allow, "docker images", nil, "read-only", ""},
 	{Allow, "docker logs", nil, "read-only", ""}, {Allow, "docker inspect", nil, "read-only", ""},
 	{Allow, "docker version", nil, "read-only", ""}, {Allow, "docker info", nil, "read-only", ""},
+	// The project's containers, as docker ps and logs show them; compose
+	// config asks: it prints what it reads from .env and env_file.
+	{Allow, "docker compose ps", nil, "read-only", ""}, {Allow, "docker compose logs", nil, "read-only", ""},
+	{Allow, "docker compose images", nil, "read-only", ""}, {Allow, "docker compose top", nil, "read-only", ""},
+	{Allow, "docker compose ls", nil, "read-only", ""}, {Allow, "docker compose version", nil, "read-only", ""},
+	{Allow, "docker-compose ps", nil, "read-only", ""}, {Allow, "docker-compose logs", nil, "read-only", ""},
+	{Allow, "docker-compose images", nil, "read-only", ""}, {Allow, "docker-compose top", nil, "read-only", ""},
+	{Allow, "docker-compose ls", nil, "read-only", ""}, {Allow, "docker-compose version", nil, "read-only", ""},
 	{Allow, "kubectl get", nil, "read-only", ""}, {Allow, "kubectl describe", nil, "read-only", ""},
 	{Allow, "kubectl logs", nil, "read-only", ""}, {Allow, "kubectl explain", nil, "read-only", ""},
 	{Allow, "kubectl version", nil, "read-only", ""}, {Allow, "kubectl api-resources", nil, "read-only", ""},

@@ -37,11 +37,7 @@ func projectProposals(p ProjectFiles, found []string) string {
 		if _, ok := read(f); !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "# %s: the project's containers. These only show them; up, build, down\n# and exec keep asking, and so does config, which prints the values it reads\n# from .env and env_file (secrets).\n\n", f)
-		for _, verb := range []string{"ps", "logs", "images", "top", "ls"} {
-			fmt.Fprintf(&b, "# docker compose %s: %s\n", verb, composeVerbs()[verb])
-			fmt.Fprintf(&b, "[[rule]]\ndecision = \"allow\"\ncommand  = \"docker compose %s\"\nwhy      = \"shows the project's containers\"\n\n", verb)
-		}
+		fmt.Fprintf(&b, "# %s: the project's containers. docker compose ps, logs, images, top, ls\n# and version only show them and are allowed by default; up, build, down and\n# exec keep asking, and so does config, which prints the values it reads from\n# .env and env_file (secrets).\n\n", f)
 		break
 	}
 	b.WriteString(nodeProposals(read, found))
@@ -50,14 +46,6 @@ func projectProposals(p ProjectFiles, found []string) string {
 	b.WriteString(scriptsDirNote(p.Executables))
 	return b.String()
 }
-
-// composeVerbs says what each read-only compose verb shows.
-var composeVerbs = sync.OnceValue(func() map[string]string {
-	return map[string]string{
-		"ps": "lists the containers", "logs": "prints their output",
-		"images": "lists their images", "top": "lists their processes", "ls": "lists the compose projects",
-	}
-})
 
 var composeFiles = []string{"compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"}
 

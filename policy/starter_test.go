@@ -92,15 +92,13 @@ typing = "mypy src"
 	text := starter(t, files, "check.sh")
 	got := proposals(t, text)
 	wantRules := []string{
-		"allow docker compose images", "allow docker compose logs",
-		"allow docker compose ls", "allow docker compose ps", "allow docker compose top",
 		"allow pdm run typing", "allow poe test", "allow yarn dev", "allow yarn typecheck",
 		"ask npm run docs:deploy", "ask npm run-script docs:deploy", "ask pnpm run docs:deploy", "ask yarn run docs:deploy",
 	}
 	if !slices.Equal(got, wantRules) {
 		t.Errorf("proposals:\n got %q\nwant %q\n%s", got, wantRules, text)
 	}
-	for _, s := range []string{"#   build: tsc -p .", "#   test:\n#       go test ./...", "#   mycli = x.cli:main", "check.sh", "dev_ports = [5174]"} {
+	for _, s := range []string{"# compose.yaml: the project's containers", "#   build: tsc -p .", "#   test:\n#       go test ./...", "#   mycli = x.cli:main", "check.sh", "dev_ports = [5174]"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("the config does not show %q:\n%s", s, text)
 		}
@@ -126,8 +124,10 @@ typing = "mypy src"
 		{"pdm run typing", "allow"},
 		{"mycli", "ask"},
 		{"uv run mycli", "ask"},
-		{"docker compose ps", "allow"},
+		{"docker compose ps", "allow"}, // the defaults: init proposes nothing for them
+		{"docker compose -f compose.yaml logs --tail 20 web", "allow"},
 		{"docker compose config", "ask"}, // prints what it reads from .env
+		{"docker compose -f compose.yaml config", "ask"},
 		{"docker compose up", "ask"},
 		{"pwn", "ask"}, // the evil script did not write a rule
 	})
