@@ -54,6 +54,12 @@ func TestMayAssign(t *testing.T) {
 		{`MAPFILE=(bar); mapfile < /dev/null; "${MAPFILE[0]}"`, false},
 		{`a=(bar); mapfile -t a < /dev/null; "${a[0]}"`, false},
 		{`mapfile -Cqux -c1 a < /dev/null`, false},
+		// compgen -W expands its word list when it runs
+		{`compgen -W '$(qux)'`, false},
+		{"compgen -W 'a `qux`' -- a", false},
+		{`compgen -W"$(qux)"`, false},
+		{`compgen -W "$words" -- a`, false},
+		{`compgen -W '$(bar)' -- a`, true},
 		{`OPTARG=bar; getopts a: o -a qux; "$OPTARG"`, false},
 		{`REPLY=bar; select v in a; do "$REPLY"; break; done < /dev/null`, false},
 		{`BASH_REMATCH=(bar bar); [[ qux =~ (.*) ]]; "${BASH_REMATCH[1]}"`, false},

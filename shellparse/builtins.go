@@ -93,12 +93,30 @@ func (w *walker) builtin(sc *scope, cmd *Cmd, name string) bool {
 		w.emit(cmd)
 		return true
 	case "compgen", "complete":
-		for _, a := range argv[1:] {
-			if t, _ := a.Static(); t == "-C" || t == "-F" {
+		var lists []word.Word
+		for i, a := range argv[1:] {
+			t, _ := a.Static()
+			if t == "-C" || t == "-F" {
 				cmd.Opaque = name + " -C/-F names a command or function to run"
+			}
+			// compgen -W LIST expands LIST as bash expands words, when it
+			// runs: $(…) in it runs, $TOKEN in it is printed.
+			if name == "compgen" && t == "-W" && i+2 < len(argv) {
+				lists = append(lists, argv[i+2])
+			} else if name == "compgen" && strings.HasPrefix(t, "-W") && len(t) > 2 {
+				lists = append(lists, word.FromLit(t[2:]))
+			} else if name == "compgen" && !a.IsStatic() && cmd.Opaque == "" {
+				cmd.Opaque = "compgen with a word not known here (which may be -W LIST, expanded when it runs)"
 			}
 		}
 		w.emit(cmd)
+		for _, l := range lists {
+			if s, ok := l.Static(); ok {
+				w.code(sc.clone(), "printf '%s\\n' "+s, Step{Kind: "compgen -W word list"})
+			} else {
+				w.emit(&Cmd{Argv: argv, Opaque: "compgen -W expands a word list not known here, which may run commands", CodeArg: -1})
+			}
+		}
 		return true
 	case "let":
 		w.emit(cmd)
