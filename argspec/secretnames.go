@@ -23,6 +23,9 @@ var (
 // The walker marks the expansions of such variables (word.Seg.Secret),
 // and the policy judges where they go.
 func SecretName(name string) bool {
+	if len(name) < 4 {
+		return false // the shortest signs are four letters (_KEY): i, f, x, PWD
+	}
 	n := strings.ToUpper(name)
 	if slices.Contains(notSecretNames, n) {
 		return false
@@ -84,6 +87,29 @@ func KeepsSecrets(argv []word.Word) bool {
 	return false
 }
 
+// secretAfter reports whether every part of w that may hold a secret
+// comes after a literal sep.
+func secretAfter(w word.Word, sep byte) bool {
+	seen := false
+	for _, s := range w.Segs {
+		if s.Secret && !seen {
+			return false
+		}
+		seen = seen || s.Kind == word.Lit && strings.IndexByte(s.Text, sep) >= 0
+	}
+	return true
+}
+
+// hasLit reports whether a literal part of w holds c.
+func hasLit(w word.Word, c byte) bool {
+	for _, s := range w.Segs {
+		if s.Kind == word.Lit && strings.IndexByte(s.Text, c) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
 // testKeeps reads test's operands as bash does for one to three of them
 // (after any leading "!").
 func testKeeps(args []word.Word) bool {
@@ -130,9 +156,25 @@ func curlKeeps(n *Cmd) bool {
 		if o.Value == nil || !o.Value.HasSecret() {
 			continue
 		}
+		// Where in the value the secret may stand: after the header's
+		// name (-H "$TOKEN" may be @FILE) or the certificate's file name;
+		// in a user:password (curl -u "$TOKEN" prompts "Enter host
+		// password for user 'ghp_…'"); in a cookie, not a cookie file's
+		// name.
 		switch o.Name {
-		case "--header", "--proxy-header", "--user", "--proxy-user", "--oauth2-bearer", "--cookie",
-			"--pass", "--proxy-pass", "--cert", "--tlspassword", "--proxy-tlspassword":
+		case "--oauth2-bearer", "--pass", "--proxy-pass", "--tlspassword", "--proxy-tlspassword":
+		case "--header", "--proxy-header", "--cert":
+			if !secretAfter(*o.Value, ':') {
+				return false
+			}
+		case "--user", "--proxy-user":
+			if !hasLit(*o.Value, ':') {
+				return false
+			}
+		case "--cookie":
+			if !hasLit(*o.Value, '=') {
+				return false
+			}
 		default:
 			return false
 		}

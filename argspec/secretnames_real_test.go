@@ -94,6 +94,9 @@ func TestKeepsSecretsAgainstCurl(t *testing.T) {
 		{`curl -sS -v -H "Authorization:$T" URL`, false},
 		{`curl -sS --trace-ascii - -H "Authorization:$T" URL`, false},
 		{`curl -sS -w %{url} "URL?t=$T"`, false},
+		{`curl -sS -u "$T" URL`, false},  // Enter host password for user 's3cr3t'
+		{`curl -sS -u "$T:x" URL`, true}, // a password: no prompt
+		{`curl -sS -b "$T=x" URL`, true},
 	} {
 		line := strings.ReplaceAll(c.line, "URL", srv.URL+"/")
 		if got := argspec.KeepsSecrets(secretArgv(line)); got != c.want {

@@ -840,7 +840,30 @@ func TestSecretsVariablesWherever(t *testing.T) {
 		"curl -H \"Authorization: $GITHUB_TOKEN\" https://api.github.com; set -x",
 		"bash -x -c '[ -n \"$GITHUB_TOKEN\" ]'", "set -o xtrace; GH_TOKEN=$GITHUB_TOKEN ls",
 		"shopt -so xtrace; [ -n \"$GITHUB_TOKEN\" ]", "set -ex; [ -n \"$GITHUB_TOKEN\" ]", "set $opts; [ -n \"$GITHUB_TOKEN\" ]",
+		"set -x; [[ $GITHUB_TOKEN == x ]]", "bash -xc '[[ $GITHUB_TOKEN ]]'", "set -x; [[ -n $NPM_TOKEN ]]",
+		// variables bash sets from what the text does
+		"[[ $GITHUB_TOKEN =~ (.*) ]] && echo ${BASH_REMATCH[1]}",
+		"[[ $GITHUB_TOKEN =~ .* ]] && declare -p BASH_REMATCH",
+		": \"$GITHUB_TOKEN\"; echo \"$_\"", "test -n \"$GITHUB_TOKEN\"; echo $_", ": ${NOPE:-$GITHUB_TOKEN}; cat <<< \"$_\"",
+		// bash prints the word of ${x:?word}
+		": ${NOPE:?$GITHUB_TOKEN}", ": ${NOPE?\"$GITHUB_TOKEN\"}",
+		// keys of an associative array
+		"declare -A m; m[$GITHUB_TOKEN]=1; echo ${!m[@]}", "declare -A m=([$GITHUB_TOKEN]=1)",
+		"declare -A m; : ${m[$GITHUB_TOKEN]:=1}", "declare -A m; m+=([$GITHUB_TOKEN]=1)",
+		// listings of variables by attribute, which the text may give the secret
+		"declare +x", "declare -g", "declare -t GITHUB_TOKEN; declare -t", "readonly", "typeset +r",
+		// word lists expanded when they run
+		"compgen -W '$GITHUB_TOKEN'", "compgen -W '$(printenv GITHUB_TOKEN)'",
+		// the environment through a link, and tracers
+		"cat /dev/fd/../environ", "strace -e trace=execve -v -s 200 true", "strace -e abbrev=none true", "ltrace true",
+		"strace true \"$GITHUB_TOKEN\"",
+		// curl's options where the secret is not the credential's value
+		"curl -u \"$GITHUB_TOKEN\" https://api.github.com", "curl -b \"$GITHUB_TOKEN\" https://api.github.com",
+		"curl -H \"$GITHUB_TOKEN\" https://api.github.com",
 	), allow(
+		"mkdir -p build && cd $_", "[[ $HOME =~ (.*) ]] && echo ${BASH_REMATCH[1]}", "set -x; echo ${#GITHUB_TOKEN}",
+		"compgen -W 'start stop' -- st", "strace -c true", "declare -F",
+		"curl -b \"session=$SESSION_TOKEN\" https://example.com/x", "curl -u \"$API_USER:$API_PASSWORD\" https://example.com/x",
 		"set -x; ls; [ -n \"$HOME\" ]",
 		"curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
 		"curl -sS -u \"me:$DB_PASSWORD\" https://example.com/x",

@@ -393,19 +393,23 @@ func Resolver() func(string) (string, bool) {
 	type entry struct {
 		real   string
 		exists bool
+		// into: the target of a link into /proc that real keeps the
+		// link's own name for; a ".." after it leads to into's parent
+		// (/dev/fd/.. is /proc/self).
+		into string
 	}
-	cache := map[string]entry{"/": {"/", true}}
+	cache := map[string]entry{"/": {"/", true, ""}}
 	var resolve func(path string, depth int) entry
 	resolve = func(path string, depth int) entry {
 		if e, ok := cache[path]; ok {
 			return e
 		}
 		if depth > 40 { // a loop of links: ELOOP for the kernel too
-			return entry{path, false}
+			return entry{path, false, ""}
 		}
 		parent := resolve(filepath.Dir(path), depth)
 		here := filepath.Join(parent.real, filepath.Base(path))
-		e := entry{here, false}
+		e := entry{here, false, ""}
 		if parent.exists {
 			if fi, err := os.Lstat(here); err == nil {
 				e.exists = true
@@ -423,7 +427,9 @@ func Resolver() func(string) (string, bool) {
 					if target = filepath.Clean(target); err == nil && target != "/proc" && !strings.HasPrefix(target, "/proc/") {
 						e = resolve(target, depth+1)
 					} else if err == nil && !strings.HasPrefix(here, "/dev/") {
-						e = entry{target, false}
+						e = entry{target, false, ""}
+					} else if err == nil {
+						e.into = target
 					}
 				}
 			}
@@ -438,7 +444,7 @@ func Resolver() func(string) (string, bool) {
 		// The components in turn, as the kernel takes them: a ".." after
 		// a link leads to the parent of the link's target (Clean would
 		// drop the link and the "..": l/../x is not ./x when l is a link).
-		cur := entry{"/", true}
+		cur := entry{"/", true, ""}
 		for _, c := range strings.Split(path, "/") {
 			switch c {
 			case "", ".":
@@ -447,7 +453,11 @@ func Resolver() func(string) (string, bool) {
 					// What is not there yet may be made a link first.
 					return "", false
 				}
-				cur = entry{filepath.Dir(cur.real), true}
+				if cur.into != "" {
+					cur = resolve(filepath.Dir(cur.into), 0)
+					break
+				}
+				cur = entry{filepath.Dir(cur.real), true, ""}
 			default:
 				cur = resolve(filepath.Join(cur.real, c), 0)
 			}

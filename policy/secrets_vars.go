@@ -89,7 +89,7 @@ func printsSecretVar(p *Part) word.Tri {
 // carries it (Assigns).
 func showsSecretWords(p *Part, prog string) bool {
 	own := p.Argv
-	if p.Wrapper {
+	if p.Wrapper && !tracers(prog) {
 		if in, _, ok := argspec.Wrapped(prog, p.Argv); ok && in != nil && len(in.Argv) > 0 && len(in.Argv) < len(own) {
 			own = own[:len(own)-len(in.Argv)]
 		}
@@ -130,7 +130,7 @@ func hasDashP(args []word.Word) bool {
 // environment, which the command inherits, holds a secret-named variable.
 // Without one the dump shows nothing secret and stays allowed.
 func dumpsSecretEnv(p *Part) word.Tri {
-	if len(p.Argv) == 0 || p.Wrapper || p.Opaque != "" || !isDump(p) {
+	if len(p.Argv) == 0 || p.Wrapper && !tracers(filepath.Base(p.Name())) || p.Opaque != "" || !isDump(p) {
 		return word.No
 	}
 	if envHasSecret(p.env) {
@@ -170,6 +170,17 @@ func isDump(p *Part) bool {
 		}
 	}
 	switch filepath.Base(prog) {
+	case "ltrace":
+		return true // it prints what getenv returns
+	case "strace":
+		// -v (-e abbrev=none) prints every execve's environment in full.
+		for _, a := range args {
+			s, _ := a.Static()
+			if strings.Contains(s, "abbrev") || strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "v") {
+				return true
+			}
+		}
+		return false
 	case "env":
 		// env with a command is a wrapper (judged as that command); env
 		// -u NAME and -0 still print the rest.
@@ -196,19 +207,20 @@ func isDump(p *Part) bool {
 		// all of it, or a secret-named variable, is a dump.
 		all, names, _ := argspec.EnvReads(prog, args)
 		return all || slices.ContainsFunc(names, argspec.SecretName)
-	case "export", "declare", "typeset", "readonly":
+	case "export", "declare", "typeset", "readonly", "local":
+		// Without a name, every form lists variables with their values:
+		// all of them (declare, declare -g, declare +x), or those with an
+		// attribute, which the text may give a secret first (declare -t
+		// GITHUB_TOKEN; declare -t). Only -f and -F list functions.
 		if operands > 0 {
 			return false
 		}
-		if len(args) == 0 {
-			return true // export, declare: every exported (or every) variable
-		}
 		for _, a := range args {
-			s, _ := a.Static()
-			if strings.HasPrefix(s, "-") && strings.ContainsAny(s, "px") && !strings.ContainsAny(s, "fF") {
-				return true
+			if s, _ := a.Static(); strings.ContainsAny(s, "fF") {
+				return false
 			}
 		}
+		return true
 	}
 	return false
 }
@@ -471,6 +483,9 @@ func inetAton(s string) ([16]byte, bool) {
 	n |= vals[last]
 	return [16]byte{10: 0xff, 11: 0xff, 12: byte(n >> 24), 13: byte(n >> 16), 14: byte(n >> 8), 15: byte(n)}, true
 }
+
+// tracers print the argv of the commands they run.
+func tracers(prog string) bool { return prog == "strace" || prog == "ltrace" }
 
 // printers print their operands.
 func printers(prog string) bool {

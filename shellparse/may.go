@@ -69,6 +69,9 @@ type mayState struct {
 	// xtrace: set -x (set -o xtrace) anywhere, or a shell started with
 	// -x: commands may be printed with their words expanded (Cmd.Traced).
 	xtrace bool
+	// secret: the text expands a secret variable's value somewhere
+	// (walker.sawSecret).
+	secret bool
 	inTrap int // > 0 while walking a trap handler
 	// aliasNames are the names the text defines aliases for, with the
 	// words of their text when it is plain words; aliasAny:
@@ -198,8 +201,8 @@ func (m *mayState) decide() *mayState {
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred,
-		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace
+		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace, secret: m.secret}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret
 	next.written = make(map[string]bool, len(m.vars)+len(m.given))
 	for name := range m.given {
 		next.written[name] = true

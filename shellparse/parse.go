@@ -21,6 +21,7 @@ type walker struct {
 	nocaseEnv   bool // BASHOPTS in the environment turns nocaseglob on
 	globstarEnv bool // and globstar
 	tracedEnv   bool // the shell starts with xtrace on (Options.Traced, SHELLOPTS)
+	tracedShown bool // sawSecret reported the traced secret
 	// globstarLeft is what ** globs may still read of the file system.
 	globstarLeft int
 	res          *Result
@@ -147,7 +148,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	*may = mayState{second: may.second, written: may.written, ambiguous: may.ambiguous, numeric: may.numeric, bodies: may.bodies,
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
-		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second,
+		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second, secret: may.secret && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}

@@ -61,16 +61,22 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 		out.Name = a.Name.Value
 		assoc = assoc || sc.varState(out.Name).assoc
 	}
+	keySecret := false
 	if a.Index != nil {
-		w.subscript(sc, a.Index, assoc)
+		keySecret = w.subscript(sc, a.Index, assoc)
 	}
+	defer func() {
+		if keySecret && !argspec.SecretName(out.Name) {
+			w.secretCopy(out.Name, secretKey)
+		}
+	}()
 	switch {
 	case a.Array != nil:
 		plain := !assoc
 		elems := []word.Word{}
 		for _, el := range a.Array.Elems {
 			if el.Index != nil {
-				w.subscript(sc, el.Index, assoc)
+				keySecret = w.subscript(sc, el.Index, assoc) || keySecret
 				plain = false
 			}
 			if el.Value != nil {
@@ -103,19 +109,25 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 
 // subscript walks an array subscript: arithmetic for an indexed array, a
 // string (still expanded) for an associative one.
-func (w *walker) subscript(sc *scope, e syntax.ArithmExpr, assoc bool) {
+// It reports whether an associative array's key may hold a secret
+// variable's value (word.Seg.Secret): m[$TOKEN]=1 keeps it in m's keys.
+func (w *walker) subscript(sc *scope, e syntax.ArithmExpr, assoc bool) (secretKey bool) {
 	if !assoc {
 		w.arith(sc, e)
-		return
+		return false
 	}
 	syntax.Walk(e, func(n syntax.Node) bool {
 		if wd, ok := n.(*syntax.Word); ok {
-			w.value(sc, wd, wctx{})
+			secretKey = w.value(sc, wd, wctx{}).HasSecret() || secretKey
 			return false
 		}
 		return true
 	})
+	return secretKey
 }
+
+// secretKey is what an assignment with a secret key copies (subscript).
+var secretKey = word.Word{Segs: []word.Seg{{Kind: word.Hole, Secret: true, Text: "[key]"}}}
 
 // setAssign records an assignment in the shell's state.
 func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
@@ -247,6 +259,34 @@ func hiddenCodeVars(name string) string {
 // prefix assignment's, which every command carries in Assigns).
 func (w *walker) secretCopy(name string, v word.Word) {
 	w.emit(&Cmd{Assigns: []Assign{{Name: name, Value: v}}})
+}
+
+// secretShown reports a secret variable's value that bash itself prints
+// where no command carries it: the word of ${x:?word}, and under xtrace
+// (set -x) every expansion, [[ … ]] and (( … )) included.
+func (w *walker) secretShown(what string) {
+	w.emit(&Cmd{Special: "secret-shown", Stdin: &Input{Desc: what, Secret: true}})
+}
+
+// secretVar reports whether a variable's value may be a secret
+// variable's: its name says it is one, or bash sets it from what the text
+// does ($_, BASH_REMATCH, REPLY) and the text expands one somewhere.
+func (w *walker) secretVar(name string) bool {
+	return argspec.SecretName(name) || w.may.secret && bashSetsFromText(name)
+}
+
+// sawSecret notes that the text expands a secret variable's value
+// (word.Seg.Secret): the variables bash sets from what the text does
+// ($_, BASH_REMATCH, REPLY, …) may then hold it, anywhere in the text
+// (may.go); under xtrace bash shows it.
+func (w *walker) sawSecret() {
+	if !w.may.second {
+		w.may.secret = true
+	}
+	if (w.may.xtrace || w.tracedEnv) && !w.tracedShown {
+		w.tracedShown = true
+		w.secretShown("set -x: bash prints each command with a secret variable's value expanded")
+	}
 }
 
 // checkAssigns judges assignments whose values are code or make later
@@ -1323,7 +1363,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	variant := c.Variant.Value
 	argv := []word.Word{word.FromLit(variant)}
 	var assigns []Assign
-	integer, funcs, assoc, nameref, array, global, cased := false, false, false, false, false, false, false
+	integer, funcs, assoc, nameref, array, global, cased, printing := false, false, false, false, false, false, false, false
 	// local, and declare or typeset in a function without -g, make the
 	// names local: restored when the function returns.
 	local := func(name string) {
@@ -1367,6 +1407,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				}
 				if strings.ContainsAny(t, "fF") {
 					funcs = true
+				}
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
+					printing = true
 				}
 				if (variant == "export" || strings.Contains(t, "x")) && strings.ContainsAny(t, "fF") && strings.HasPrefix(t, "-") && !w.may.second {
 					w.may.exportF = true // functions reach child shells (may.go)
@@ -1425,6 +1468,10 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			}
 			if a.Naked {
 				argv = append(argv, word.FromLit(name))
+				if printing && w.secretVar(name) && !argspec.SecretName(name) {
+					// declare -p BASH_REMATCH: bash set it from a secret's value
+					w.secretShown(variant + " -p " + name + ": bash prints its value, which the text may have set from a secret variable's")
+				}
 				if strings.HasPrefix(name, "GUARD_EXEC_") && variant != "local" {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}

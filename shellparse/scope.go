@@ -412,13 +412,16 @@ func (sc *scope) resolve(w *walker, name, desc string, described bool) (word.Wor
 	data := true
 	// secret: the value may be a secret variable's (word.Seg.Secret):
 	// the name says so, or a name reference may lead to one.
-	secret := argspec.SecretName(name)
+	secret := w.secretVar(name)
 	unknown := func() word.Word {
 		if !described {
 			desc = "$" + name
 		}
 		v := word.Unknown(desc)
 		v.Segs[0].Data, v.Segs[0].Secret = data, secret
+		if secret {
+			w.sawSecret()
+		}
 		return v
 	}
 	sc.may.readIn(name)

@@ -230,7 +230,9 @@ type Cmd struct {
 	Opaque  string
 	CodeArg int
 	// Special marks constructs judged by built-in rules: "fork-bomb",
-	// "guard-env" (changing GUARD_EXEC_* for an enclosing guard).
+	// "guard-env" (changing GUARD_EXEC_* for an enclosing guard),
+	// "secret-shown" (bash itself prints a secret variable's value: Stdin
+	// says where).
 	Special string
 	// Traced: xtrace may be on when it runs (set -x anywhere in the text,
 	// bash -x, SHELLOPTS): bash prints it, assignments and expanded words
@@ -275,6 +277,9 @@ func (c *Cmd) Name() string {
 
 // String renders the command as it would run.
 func (c *Cmd) String() string {
+	if c.Special == "secret-shown" && c.Stdin != nil {
+		return c.Stdin.Desc
+	}
 	var parts []string
 	for _, a := range c.Assigns {
 		parts = append(parts, a.Name+"="+a.Value.String())

@@ -785,8 +785,9 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	in := ctx
 	in.param = true
 	// Operands are expanded (and may run substitutions) whatever the value.
+	keySecret := false
 	if p.Index != nil && p.Param != nil {
-		w.subscript(sc, p.Index, sc.varState(p.Param.Value).assoc)
+		keySecret = w.subscript(sc, p.Index, sc.varState(p.Param.Value).assoc)
 	} else if p.Index != nil {
 		w.arith(sc, p.Index)
 	}
@@ -825,9 +826,20 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	// for the value (${x:-$TOKEN}, ${x:?$TOKEN}, ${x/a/$TOKEN}).
 	opSecret := p.Exp != nil && (textAlternative(p.Exp.Op) || p.Exp.Op == syntax.ErrorUnset || p.Exp.Op == syntax.ErrorUnsetOrNull) && opVal.HasSecret()
 	alternate := p.Exp != nil && (p.Exp.Op == syntax.AlternateUnset || p.Exp.Op == syntax.AlternateUnsetOrNull)
-	hole.Secret = p.Names == 0 && !alternate && argspec.SecretName(name) || opSecret || replSecret
-	if opSecret && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && !argspec.SecretName(name) {
-		w.secretCopy(name, opVal) // ${x:=$TOKEN} copies it into x
+	hole.Secret = !p.Length && p.Names == 0 && !alternate && w.secretVar(name) || opSecret || replSecret
+	if p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && !argspec.SecretName(name) {
+		switch {
+		case opSecret:
+			w.secretCopy(name, opVal) // ${x:=$TOKEN} copies it into x
+		case keySecret:
+			w.secretCopy(name, secretKey) // ${m[$TOKEN]:=1}
+		}
+	}
+	if opSecret && (p.Exp.Op == syntax.ErrorUnset || p.Exp.Op == syntax.ErrorUnsetOrNull) {
+		w.secretShown("${" + name + p.Exp.Op.String() + opVal.String() + "}: bash prints the word, a secret variable's value, when " + name + " is unset")
+	}
+	if hole.Secret {
+		w.sawSecret()
 	}
 	if !p.Short {
 		hole.Text = "${" + name + "…}"
