@@ -1,7 +1,6 @@
 package argspec
 
 import (
-	"net/url"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -1281,7 +1280,7 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 				t = t[:i] // curl opens the path without a query or fragment
 				add(word.FromLit(t), Read, false)
 			}
-			if d, err := url.PathUnescape(t); err != nil {
+			if d, ok := percentDecode(t); !ok {
 				add(word.UnknownData("a file: URL's path that does not decode"), Read, false)
 			} else if d != t {
 				add(word.FromLit(d), Read, false)
@@ -1289,6 +1288,46 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 		}
 	}
 	return l.effs
+}
+
+// percentDecode decodes %XX escapes as net/url's PathUnescape does (and
+// fails where it fails: a '%' without two hex digits). It is here so that
+// argspec does not link net/url, whose net/netip initialisation every
+// command would pay for.
+func percentDecode(s string) (string, bool) {
+	if !strings.Contains(s, "%") {
+		return s, true
+	}
+	b := make([]byte, 0, len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '%' {
+			b = append(b, s[i])
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", false
+		}
+		hi, ok1 := unhex(s[i+1])
+		lo, ok2 := unhex(s[i+2])
+		if !ok1 || !ok2 {
+			return "", false
+		}
+		b = append(b, hi<<4|lo)
+		i += 2
+	}
+	return string(b), true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
 }
 
 // prefixThenHole is t up to i, then a hole.
