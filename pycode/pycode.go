@@ -985,7 +985,9 @@ func (st *state) envRead(name string, line int) {
 }
 
 // envRefs are the variables os.path.expandvars replaces: $NAME, ${NAME}.
-var envRefs = regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]*)\})`)
+// Compiled on first use: every command, Python or not, would pay for it
+// at start-up.
+var envRefs = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$(?:([A-Za-z0-9_]+)|\{([^}]*)\})`) })
 
 // judgedWhenCalled are functions judged by their arguments where they
 // are called (call): passed around (functools.partial(f, filename=…)),
@@ -1221,7 +1223,7 @@ func (st *state) call(c *call, binds map[string][]binding) {
 				st.envRead("", c.Line)
 				break
 			}
-			for _, m := range envRefs.FindAllStringSubmatch(t, -1) {
+			for _, m := range envRefs().FindAllStringSubmatch(t, -1) {
 				st.envRead(firstNonEmpty(m[1], m[2]), c.Line)
 			}
 		case d == "logging.basicConfig":
