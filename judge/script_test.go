@@ -197,6 +197,117 @@ func TestLocalPrograms(t *testing.T) {
 	}
 }
 
+// TestLinksThenDotDot holds program and script paths to what the kernel
+// opens: a ".." after a link leads to the parent of the link's target,
+// where cleaning the path as text drops both (y/../../zz/e.sh is not
+// ../zz/e.sh when y is a link), and a ".." after a directory the command
+// may make first is not known. A red team ran a decoy's neighbour this way.
+func TestLinksThenDotDot(t *testing.T) {
+	t.Run("content", func(t *testing.T) { linksThenDotDot(t, t.TempDir(), false) })
+	// Where a program file is matters too (a program outside the local
+	// directories is trusted by its name), so the tree must be outside
+	// the temporary directories, which are local: below the package.
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tmp := range []string{"/tmp", "/var/tmp", "/dev/shm", os.TempDir()} {
+		if wd == tmp || strings.HasPrefix(wd, tmp+"/") {
+			t.Skipf("the package directory %s is in a temporary directory: the place of a program cannot be tested here", wd)
+		}
+	}
+	dir, err := os.MkdirTemp(wd, ".links-test-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	t.Run("place", func(t *testing.T) { linksThenDotDot(t, dir, true) })
+}
+
+func linksThenDotDot(t *testing.T, dir string, place bool) {
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(home, "proj")
+	for _, d := range []string{"s/b/c/d", "s/b/zz", "../zz"} {
+		if err := os.MkdirAll(filepath.Join(proj, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bin, err := os.ReadFile("/bin/true")
+	if err != nil {
+		t.Skip("no /bin/true to copy")
+	}
+	for name, text := range map[string]string{
+		"../zz/e.sh":    "echo harmless\n", // where the text, cleaned, points
+		"../zz/ls":      string(bin),
+		"s/b/zz/e.sh":   "rm -rf ~\n", // where the kernel goes
+		"s/b/zz/ls":     string(bin),
+		"s/b/c/ok.sh":   "echo ok\n",
+		"s/b/c/d/x.txt": "x\n",
+	} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink(filepath.Join(proj, "s/b/c/d"), filepath.Join(proj, "y")); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ cmd, want, reason string }{
+		{"bash y/../../zz/e.sh", "deny", ""},
+		{". y/../../zz/e.sh", "deny", ""},
+		{"source y/../../zz/e.sh", "deny", ""},
+		{"y/../../zz/e.sh", "deny", ""},
+		{"y/../../zz/ls", "ask", "is a program file in " + proj},
+		{"PATH=" + proj + "/y/../../zz:$PATH; ls", "ask", "PATH is set to include"},
+		{"ln -s " + proj + "/s/b/c/d y2; y2/../../zz/ls", "ask", "not there yet"},
+		{"ln -s " + proj + "/s/b/c/d y2; bash y2/../../zz/e.sh", "ask", "not there yet"},
+		{"ln -s " + proj + "/s/b/c/d y2; PATH=" + proj + "/y2/../../zz:$PATH; ls", "ask", ""},
+		{"cd y && bash ../../zz/e.sh", "deny", ""}, // cd y: the kernel's cwd is the target
+		// Real directories: .. is what the text says.
+		{"bash s/b/c/../zz/e.sh", "deny", ""},
+		{"bash s/b/c/d/../ok.sh", "allow", ""},
+		{"cd s/b/c/d && bash ../ok.sh", "allow", ""},
+		{"cd y/.. && bash ok.sh", "ask", ""}, // cd is logical: proj/ok.sh, which is not there
+	} {
+		getenv := func(k string) string {
+			switch k {
+			case "PATH":
+				return "/usr/bin:/bin"
+			case "HOME":
+				return home
+			}
+			return ""
+		}
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
+			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
+		}
+	}
+	if !place {
+		return
+	}
+	// Outside the temporary directories, the decoy's ls would be trusted
+	// as ls: these hold only because the kernel's path is looked at.
+	for _, r := range []struct{ cmd, want string }{
+		{"y/../../zz/ls", "ask"},
+		{"PATH=" + proj + "/y/../../zz:$PATH; ls", "ask"},
+		// The decoy itself, outside: trusted as ls, as any PATH
+		// directory outside the local ones is.
+		{"../zz/ls", "allow"},
+		{"PATH=" + home + "/zz:$PATH; ls", "allow"},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
+			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
+		}, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want {
+			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
+		}
+	}
+}
+
 // A directory git takes for a repository (a .git, or HEAD, objects and
 // refs: a bare one) made inside the project or a temporary directory
 // has a config that can name programs git runs there.

@@ -1,9 +1,9 @@
 package policy
 
 import (
+	"github.com/guard-exec/guard-exec/internal/physpath"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -254,9 +254,7 @@ func (p *Part) addEffect(w word.Word, like Effect) {
 }
 
 // hasDotDot reports whether a path has a ".." component.
-func hasDotDot(path string) bool {
-	return slices.Contains(strings.Split(path, "/"), "..")
-}
+func hasDotDot(path string) bool { return physpath.HasDotDot(path) }
 
 // resolve makes a path word absolute against each directory the part may
 // run in.
@@ -383,91 +381,10 @@ func (p *Part) ProgPaths() []word.Word {
 }
 
 // Resolver returns a Resolve function that follows symbolic links in the
-// existing part of an absolute path; the rest is kept as written. It
-// remembers what it looked up, so it is for one judgement at a time (see
-// Env.ForJudgement), not for concurrent use. A script
-// touches thousands of paths under a few directories, so each directory is
-// looked up once (one lstat per component, remembered), where
-// filepath.EvalSymlinks would walk every path from the root again.
-func Resolver() func(string) (string, bool) {
-	type entry struct {
-		real   string
-		exists bool
-		// into: the target of a link into /proc that real keeps the
-		// link's own name for; a ".." after it leads to into's parent
-		// (/dev/fd/.. is /proc/self).
-		into string
-	}
-	cache := map[string]entry{"/": {"/", true, ""}}
-	var resolve func(path string, depth int) entry
-	resolve = func(path string, depth int) entry {
-		if e, ok := cache[path]; ok {
-			return e
-		}
-		if depth > 40 { // a loop of links: ELOOP for the kernel too
-			return entry{path, false, ""}
-		}
-		parent := resolve(filepath.Dir(path), depth)
-		here := filepath.Join(parent.real, filepath.Base(path))
-		e := entry{here, false, ""}
-		if parent.exists {
-			if fi, err := os.Lstat(here); err == nil {
-				e.exists = true
-				if fi.Mode()&os.ModeSymlink != 0 {
-					target, err := os.Readlink(here)
-					if err == nil && !filepath.IsAbs(target) {
-						target = filepath.Join(parent.real, target)
-					}
-					// /dev/stdout, /dev/fd/N lead into /proc, whose links
-					// name open files ("pipe:[123]"), not paths: the
-					// link's own name is what rules speak of. Another
-					// link into /proc is followed that far, and no
-					// further (pfd -> /proc/self/fd: pfd/255 is bash's
-					// script).
-					if target = filepath.Clean(target); err == nil && target != "/proc" && !strings.HasPrefix(target, "/proc/") {
-						e = resolve(target, depth+1)
-					} else if err == nil && !strings.HasPrefix(here, "/dev/") {
-						e = entry{target, false, ""}
-					} else if err == nil {
-						e.into = target
-					}
-				}
-			}
-		}
-		cache[path] = e
-		return e
-	}
-	return func(path string) (string, bool) {
-		if !filepath.IsAbs(path) {
-			return "", false
-		}
-		// The components in turn, as the kernel takes them: a ".." after
-		// a link leads to the parent of the link's target (Clean would
-		// drop the link and the "..": l/../x is not ./x when l is a link).
-		cur := entry{"/", true, ""}
-		for _, c := range strings.Split(path, "/") {
-			switch c {
-			case "", ".":
-			case "..":
-				if !cur.exists {
-					// What is not there yet may be made a link first.
-					return "", false
-				}
-				if cur.into != "" {
-					cur = resolve(filepath.Dir(cur.into), 0)
-					break
-				}
-				cur = entry{filepath.Dir(cur.real), true, ""}
-			default:
-				cur = resolve(filepath.Join(cur.real, c), 0)
-			}
-		}
-		if cur.real == "/" {
-			return "", false
-		}
-		return cur.real, true
-	}
-}
+// existing part of an absolute path as the kernel does (physpath); the
+// rest is kept as written. It remembers what it looked up, so it is for
+// one judgement at a time (see Env.ForJudgement), not for concurrent use.
+func Resolver() func(string) (string, bool) { return physpath.New() }
 
 // ProjectRootIn returns the project root for a command run in dir: the
 // git root above dir, else dir. The home directory and its ancestors are

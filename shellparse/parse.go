@@ -3,6 +3,7 @@ package shellparse
 import (
 	"errors"
 	"fmt"
+	"github.com/guard-exec/guard-exec/internal/physpath"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -54,7 +55,8 @@ type walker struct {
 	localOnPath bool
 	localScript bool                // execScript is reading a program file of the project
 	pathLooks   map[string]pathLook // onLocalPath's look-ups, for this walk
-	reals       map[string]string   // program paths with their links resolved, for this walk
+	reals       map[string]string   // program paths with their links resolved, for this walk ("": not known)
+	phys        physpath.Resolver   // for paths with "..", for this walk
 	called      map[*syntax.Stmt]bool
 	top         *scope    // the top level's state
 	may         *mayState // what bash may do anywhere (may.go)

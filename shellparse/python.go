@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"errors"
+	"github.com/guard-exec/guard-exec/internal/physpath"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -103,7 +104,11 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 				if src.Dir == "" {
 					return false, "PYTHONPATH names a directory relative to one not known here"
 				}
-				d = filepath.Join(src.Dir, d)
+				d = physpath.Join(src.Dir, d)
+			}
+			d, known := w.lexical(d)
+			if !known {
+				return false, "PYTHONPATH names a directory through a .. after one that is not there yet, which the command may make a link"
 			}
 			src.PathDirs = append(src.PathDirs, d)
 		}
@@ -118,7 +123,11 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			if src.Dir == "" {
 				return false, "the script's directory is not known here"
 			}
-			f = filepath.Join(src.Dir, f)
+			f = physpath.Join(src.Dir, f)
+		}
+		f, known := w.lexical(f)
+		if !known {
+			return false, "the script's path goes through a .. after a directory that is not there yet, which the command may make a link"
 		}
 		src.File = f
 		if wr := sc.written[f]; wr != nil && absent(f) {
@@ -295,7 +304,11 @@ func (w *walker) pythonShebang(sc *scope, cmd *Cmd) (string, bool) {
 		if len(sc.cwd.Dirs) != 1 || sc.cwd.Unknown {
 			return "", false
 		}
-		p = filepath.Join(sc.cwd.Dirs[0], p)
+		p = physpath.Join(sc.cwd.Dirs[0], p)
+	}
+	p, known := w.lexical(p)
+	if !known {
+		return "", false
 	}
 	interp, ok := w.opts.Python.Shebang(p)
 	if wr := sc.written[p]; wr != nil && !ok && absent(p) {

@@ -1,6 +1,7 @@
 package shellparse
 
 import (
+	"github.com/guard-exec/guard-exec/internal/physpath"
 	"os"
 	"path"
 	"path/filepath"
@@ -389,10 +390,22 @@ func (w *walker) untrustedPath(sc *scope, v word.Word) (string, bool) {
 		case sc.cwd.Unknown:
 			return d, true
 		}
-		d = filepath.Clean(d)
-		for _, root := range append(append([]string(nil), sc.cwd.Dirs...), temp...) {
-			if root != "/" && (d == root || strings.HasPrefix(d, root+"/")) {
-				return d, true
+		// Where the entry leads, links followed: p/l/../../zz is where l
+		// points, two levels up, not p/../zz.
+		// Both are looked at: the local roots are written as given
+		// (/tmp, where it may be a link to /private/tmp).
+		real, known := w.physical(d)
+		if !known {
+			return d, true
+		}
+		for _, p := range []string{filepath.Clean(d), real} {
+			if physpath.HasDotDot(d) && p != real {
+				continue // cleaned as text, it names another place
+			}
+			for _, root := range append(append([]string(nil), sc.cwd.Dirs...), temp...) {
+				if root != "/" && (p == root || strings.HasPrefix(p, root+"/")) {
+					return d, true
+				}
 			}
 		}
 	}
@@ -549,10 +562,11 @@ func (w *walker) noteWrite(sc *scope, cmd *Cmd, name string, bg bool) {
 	if target == "" {
 		return
 	}
-	if !filepath.IsAbs(target) {
-		target = filepath.Join(dir, target)
+	target, known := w.lexical(physpath.Join(dir, target))
+	if !known {
+		return // where it goes is known only once the text has run
 	}
-	cmd.Writes = &Written{Path: filepath.Clean(target), Text: cmd.Stdin.Text}
+	cmd.Writes = &Written{Path: target, Text: cmd.Stdin.Text}
 	sc.wrote(cmd.Writes)
 }
 
@@ -772,9 +786,9 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 		// ln -sf /bin/bash ./ls first) must not change before it runs.
 		abs := path
 		if dir, ok := knownDir(sc); ok && !filepath.IsAbs(abs) {
-			abs = filepath.Join(dir, abs)
+			abs = physpath.Join(dir, abs)
 		}
-		if abs = filepath.Clean(abs); filepath.IsAbs(abs) {
+		if abs, known := w.lexical(abs); known && filepath.IsAbs(abs) {
 			if _, here := w.underLocal(sc, abs); here {
 				fr := FileRead{Path: abs, What: "runs the program file " + abs}
 				if wr := sc.written[abs]; wr != nil && absent(abs) {
@@ -806,9 +820,9 @@ func (w *walker) localProgram(sc *scope, cmd *Cmd, name string, bg bool) (done, 
 		// Through a link, its target is what runs.
 		abs := path
 		if dir, ok := knownDir(sc); ok && !filepath.IsAbs(abs) {
-			abs = filepath.Join(dir, abs)
+			abs = physpath.Join(dir, abs)
 		}
-		if real := realPath(abs); filepath.IsAbs(abs) && real != filepath.Clean(abs) {
+		if real, known := w.physical(abs); known && filepath.IsAbs(abs) && real != filepath.Clean(abs) {
 			w.opts.ScriptRead(FileRead{Path: real, What: "runs the program file " + abs + " (" + real + ")"}, cmd)
 		}
 	}
@@ -845,15 +859,21 @@ func (w *walker) localFile(sc *scope, path string) (where string, local bool) {
 		if !ok {
 			return "a directory not known here", true
 		}
-		path = filepath.Join(dir, path)
+		path = physpath.Join(dir, path)
 	}
 	real, ok := w.reals[path]
 	if !ok {
-		real = realPath(path) // once per walk: a script names the same programs many times
+		// Once per walk: a script names the same programs many times.
+		if r, known := w.physical(path); known {
+			real = r
+		}
 		if w.reals == nil {
 			w.reals = map[string]string{}
 		}
 		w.reals[path] = real
+	}
+	if real == "" {
+		return "a directory that is not there yet, which the command may make a link to anywhere (a .. after it)", true
 	}
 	return w.underLocal(sc, real)
 }
@@ -940,7 +960,11 @@ func (w *walker) lookLocal(sc *scope, name string, dirs []string) pathLook {
 			}
 			d = home + rest
 		}
-		p := filepath.Join(d, name)
+		p := physpath.Join(d, name)
+		if _, known := w.physical(p); !known {
+			look.found = p // what runs is where a link the text makes leads
+			return look
+		}
 		_, local := w.localFile(sc, p)
 		if local {
 			look.watched = append(look.watched, p)

@@ -3,6 +3,7 @@ package shellparse
 import (
 	"errors"
 	"fmt"
+	"github.com/guard-exec/guard-exec/internal/physpath"
 	"io"
 	"io/fs"
 	"os"
@@ -168,9 +169,12 @@ func (w *walker) findScript(sc *scope, name string, how lookup) (found script, w
 			if !ok {
 				return result{why: "is relative to a working directory not known here"}
 			}
-			p = filepath.Join(dir, p)
+			p = physpath.Join(dir, p)
 		}
-		p = filepath.Clean(p)
+		p, known := w.lexical(p)
+		if !known {
+			return result{why: "goes through a .. after a directory that is not there yet, which the command may make a link to anywhere"}
+		}
 		t, err := w.readScript(p)
 		switch {
 		case err == nil:
@@ -231,6 +235,31 @@ func errText(err error) string {
 }
 
 // realPath is path with its links resolved, or path when that fails.
+// physical is the file an absolute path names for the kernel: links
+// followed in turn, each ".." taken after the link before it (y/../../zz
+// is not ../zz when y is a link). ok is false when a ".." comes after a
+// component that is not there yet, which the text may make a link first.
+// A path without ".." is realPath's.
+func (w *walker) physical(path string) (string, bool) {
+	if !physpath.HasDotDot(path) {
+		return realPath(filepath.Clean(path)), true
+	}
+	if w.phys == nil {
+		w.phys = physpath.New()
+	}
+	return w.phys(path)
+}
+
+// lexical is an absolute path cleaned as text when that names the same
+// file as the kernel would (no ".."), else the physical path; ok as for
+// physical.
+func (w *walker) lexical(path string) (string, bool) {
+	if !physpath.HasDotDot(path) {
+		return filepath.Clean(path), true
+	}
+	return w.physical(path)
+}
+
 func realPath(path string) string {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		return real
