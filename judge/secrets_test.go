@@ -743,6 +743,11 @@ func TestSecretsVariables(t *testing.T) {
 		"tr '\\0' '\\n' < /proc/1/environ",
 		"strings /proc/$$/environ",
 		"cat /proc/self/task/*/environ", "cat /proc/1/task/1/environ", "cat /proc/$$/task/$$/environ",
+		// A process's memory holds its environment (a red team's dd of the
+		// shell's stack), and the machine's memory every process's.
+		"s=$(grep stack /proc/$$/maps); a=${s%%-*}; dd if=/proc/$$/mem bs=4096 iflag=skip_bytes skip=$(printf %d 0x$a) | tr '\\0' '\\n' | grep TOKEN",
+		"xxd -s 0x7ffd0000 -l 200000 -p /proc/$$/mem", "cat /proc/self/mem", "cat /proc/1/task/1/mem", "f=/proc/self/mem; cat $f",
+		"cd /proc/self && cat mem", "cat /proc/kcore", "cat /dev/mem", "dd if=/dev/kmem",
 		"gh auth status -t",
 		"gh auth status --show-token",
 		"ps eww",
@@ -758,6 +763,7 @@ func TestSecretsVariables(t *testing.T) {
 		"awk '{print $1}' notes.txt",
 		"ps aux",
 		"ps -ef",
+		"cat /proc/self/maps", "cat /proc/cpuinfo", "cat /proc/meminfo", "ls /dev",
 		"ps -e",
 		"gh auth status",
 		"echo $HOME",

@@ -82,6 +82,7 @@ var systemSecrets = []struct{ path, what string }{
 	{"/etc/ssl/private/**", "TLS private keys"},
 	{"/etc/krb5.keytab", "the Kerberos keytab"},
 	{"/{run,var/run}/secrets/**", "the secrets given to this container or pod (a service account's token among them)"},
+	{"/{dev/mem,dev/kmem,proc/kcore}", "the machine's memory, every process's environment in it"},
 }
 
 // envFile reports whether a file name is a dotenv file that holds values
@@ -223,22 +224,15 @@ func secretPathRules(a *ruleArena, env *Env, hs []string) []*Rule {
 		predEffect: envFileMatcher(),
 		Why:        "reads a dotenv file (.env, .env.*, .envrc), which holds secrets",
 		Instead:    "read the template (.env.example), or allow it with a rule: path = \".env\", access = \"read\""})
-	environ := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath("/proc/*/environ"); return p })
-	// Each thread's directory has the process's environment too.
-	taskEnviron := sync.OnceValue(func() *word.Pattern { p, _ := word.CompilePath("/proc/*/task/*/environ"); return p })
+	environ := procFiles("environ")
+	// A process's memory holds its environment too (on the stack, where
+	// /proc/PID/maps says it is), and everything it has read.
+	mem := procFiles("mem")
 	out = append(out,
-		&Rule{Decision: Ask, Name: "read of a process's environment", spec: pathSpec("/proc/*/environ"), predEffect: func(p *Part, e Effect) word.Tri {
-			if e.Access&Read == 0 || e.Names {
-				return word.No
-			}
-			if bareHole(e.Path) { // /proc/$$/environ
-				if tail, ok := literalTail(e.Written); ok && strings.HasSuffix(tail, "/environ") {
-					return word.Maybe
-				}
-				return word.No
-			}
-			return max(matchPathWord(environ(), e.Path), matchPathWord(taskEnviron(), e.Path))
-		}, Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "read of a process's environment", spec: pathSpec("/proc/*/environ"), predEffect: environ,
+			Why: "reads a process's environment, which holds its secrets", Instead: "print the variables you need by name"},
+		&Rule{Decision: Ask, Name: "read of a process's memory", spec: pathSpec("/proc/*/mem"), predEffect: mem,
+			Why: "reads a process's memory, which holds its environment and everything it has read: secrets among them", Instead: "print the variables you need by name"},
 		&Rule{Decision: Ask, Name: "read of git credentials", spec: pathSpec("**/.git/config"), predEffect: readsGitCredentials,
 			Why:     "reads a git configuration that holds a credential (a token in a remote's URL, an Authorization header)",
 			Instead: "ask the person; git remote (names only) does not print it"},
@@ -1175,7 +1169,8 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 		}
 		s, static := e.Path.Static()
 		if static && !strings.HasPrefix(s, "/etc/") && !strings.HasPrefix(s, "/run/") && !strings.HasPrefix(s, "/var/") &&
-			!(e.Recursive && (s == "/" || s == "/etc" || s == "/run" || s == "/var")) {
+			!strings.HasPrefix(s, "/dev/") && !strings.HasPrefix(s, "/proc/") &&
+			!(e.Recursive && (s == "/" || s == "/etc" || s == "/run" || s == "/var" || s == "/dev" || s == "/proc")) {
 			return word.No
 		}
 		best := word.No
@@ -1206,4 +1201,28 @@ func expandBraces(g string) []string {
 		out = append(out, expandBraces(g[:i]+alt+g[j+1:])...)
 	}
 	return out
+}
+
+// procFiles matches a read of the file /proc/PID/NAME of any process or
+// thread (/proc/PID/task/TID/NAME has the same), and of a path known only
+// at run time whose text ends in /NAME (/proc/$$/NAME).
+func procFiles(name string) func(p *Part, e Effect) word.Tri {
+	pats := sync.OnceValue(func() [2]*word.Pattern {
+		a, _ := word.CompilePath("/proc/*/" + name)
+		b, _ := word.CompilePath("/proc/*/task/*/" + name)
+		return [2]*word.Pattern{a, b}
+	})
+	return func(p *Part, e Effect) word.Tri {
+		if e.Access&Read == 0 || e.Names {
+			return word.No
+		}
+		if bareHole(e.Path) {
+			if tail, ok := literalTail(e.Written); ok && strings.HasSuffix(tail, "/"+name) {
+				return word.Maybe
+			}
+			return word.No
+		}
+		ps := pats()
+		return max(matchPathWord(ps[0], e.Path), matchPathWord(ps[1], e.Path))
+	}
 }
