@@ -602,7 +602,7 @@ func (b *builtins) makeWrites() writeRules {
 	for _, f := range env.Protect {
 		// "f/**" matches f itself too: a file is protected, and a directory
 		// with everything in it, without a stat to tell which.
-		add(path(Deny, filepath.Join(word.EscapePath(f), "**"), "the guard's own files", "the guard's configuration, trust store and audit log cannot be changed by the commands it judges", "a person edits them outside the guard"), true)
+		add(path(Deny, filepath.Join(word.EscapePath(f), "**"), "the guard's own files", "the guard's program, configuration, trust store and audit log cannot be changed by the commands it judges", "a person edits them outside the guard"), true)
 	}
 	for _, f := range env.ProtectAgent {
 		add(path(Deny, filepath.Join(f, "**"), "the agent client's own files", "the agent client's settings, hooks and files configure what the agent may do; the commands it runs cannot change them", "a person changes them outside the guard"), true)

@@ -167,6 +167,12 @@ func load(e *env, cwd string) (*setup, error) {
 	// default config directories, the project file, the state directory.
 	ienv := install.Env{Home: home, Getenv: e.get}
 	penv.Protect = append(penv.Protect, install.GuardFiles(ienv, s.configPath, s.projectFile, s.stateDir)...)
+	// And the guard's own program: one in a directory commands may write
+	// (a temporary one, the project's bin/) could be replaced by the
+	// next command, and every command after it would run unjudged.
+	if exe, err := os.Executable(); err == nil && filepath.IsAbs(exe) {
+		penv.Protect = append(penv.Protect, exe)
+	}
 	// The agents' own settings and hook files, and the guard's links.
 	penv.ProtectAgent = install.AgentFiles(ienv, project)
 	user, err := policy.LoadFile(s.configPath, policy.User)
