@@ -121,6 +121,7 @@ var grammarSnippets = []string{
 	`f() { m9; }; export -f f; bash -c f`,
 	`select x in a; do m9; done`,
 	`mapfile -t A < <(echo m9); ${A[0]}`,
+	"cat <<E'O'F\nx\\\nEOF\nm9\nEOF",
 }
 
 // snippetSeed is the fuzz input whose program is exactly grammarSnippets[i].
@@ -537,7 +538,7 @@ func (g *grammar) heredoc(d int) string {
 	c := cmds[g.pick(len(cmds))]
 	var lines []string
 	for i, n := 0, 1+g.pick(2); i < n; i++ {
-		switch g.pick(6) {
+		switch g.pick(7) {
 		case 1:
 			lines = append(lines, "$("+g.marker()+")")
 		case 2:
@@ -546,6 +547,8 @@ func (g *grammar) heredoc(d int) string {
 			lines = append(lines, "`"+g.marker()+"`")
 		case 4:
 			lines = append(lines, "hello "+g.word())
+		case 5: // a backslash-newline: joined in an unquoted body only
+			lines = append(lines, "hello \\", g.marker()+" "+g.word())
 		default:
 			lines = append(lines, g.marker()+" "+g.word())
 		}
@@ -557,13 +560,17 @@ func (g *grammar) heredocWith(cmd, body string) string {
 	*g.ndelim++
 	delim := "E" + strconv.Itoa(*g.ndelim)
 	spec := delim
-	switch g.pick(4) {
+	switch g.pick(6) {
 	case 1:
 		spec = "'" + delim + "'"
 	case 2:
 		spec = `"` + delim + `"`
 	case 3:
 		spec = "\\" + delim
+	case 4: // quoted in part: quoted to bash
+		spec = delim[:1] + "'" + delim[1:] + "'"
+	case 5:
+		spec = `"` + delim[:1] + `"` + delim[1:]
 	}
 	op := "<<"
 	if g.pick(3) == 2 {

@@ -470,6 +470,28 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 			if _, ok := p.(*syntax.Lit); !ok {
 				quoted = true
 			}
+			if sq, ok := p.(*syntax.SglQuoted); ok && sq.Dollar && strings.Contains(sq.Value, `\`) {
+				// <<$'\x41': bash's delimiter is A, the parser's the
+				// text as written; the heredocs end on different lines.
+				found = &ParseError{Pos: Pos{int(r.Pos().Line()), int(r.Pos().Col())}, Differential: true,
+					Reason: "a heredoc delimiter with $'…' escapes: bash ends the heredoc on another line than the parser"}
+				return false
+			}
+		}
+		if quoted && !parserQuoted(r.Word) {
+			// bash takes a delimiter quoted in any part (<<E'O'F, <<'E'OF)
+			// as quoted: the body as written, no backslash-newline joined.
+			// The parser (mvdan.cc/sh v3.14) looks at the last part only:
+			// it joins lines, which can move the heredoc's end and hide
+			// the commands after it, and it expands the body. Where both
+			// end on the same line, the body is put back as bash reads it;
+			// elsewhere the text is not read.
+			if !quotedBodyAsBash(r, src) {
+				found = &ParseError{Pos: Pos{int(r.Pos().Line()), int(r.Pos().Col())}, Differential: true,
+					Reason: "a heredoc delimiter quoted only in part, and a body that bash ends on another line than the parser"}
+				return false
+			}
+			return true
 		}
 		if quoted || strings.Contains(delim, `\`) {
 			return true
@@ -499,6 +521,99 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 		return true
 	})
 	return found
+}
+
+// quotedBodyAsBash makes r's body what bash reads for a quoted delimiter
+// the parser took as unquoted: the lines as written, up to the first that
+// is the delimiter. It reports false when the parser ended the body on
+// another line (a joined backslash-newline, a construct spanning lines).
+func quotedBodyAsBash(r *syntax.Redirect, src string) bool {
+	if r.Hdoc == nil {
+		return true // the delimiter right after: an empty body to both
+	}
+	delim, ok := bashDelimiter(r.Word)
+	if !ok {
+		return false
+	}
+	start, end := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+	if start < 0 || end > len(src) || start > end {
+		return false
+	}
+	// The span runs from the body's first byte to the end of the line the
+	// parser took for the delimiter's.
+	lines := strings.Split(src[start:end], "\n")
+	for i, l := range lines {
+		if r.Op == syntax.DashHdoc {
+			l = strings.TrimLeft(l, "\t")
+		}
+		if l != delim {
+			continue
+		}
+		if i != len(lines)-1 {
+			return false
+		}
+		body := ""
+		if i > 0 {
+			body = strings.Join(lines[:i], "\n") + "\n"
+		}
+		r.Hdoc = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: r.Hdoc.Pos(), ValueEnd: r.Hdoc.End(), Value: body}}}
+		return true
+	}
+	return false
+}
+
+// bashDelimiter is a heredoc delimiter after quote removal, as bash makes
+// it; ok is false for parts it does not take apart here.
+func bashDelimiter(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			for i := 0; i < len(p.Value); i++ {
+				if p.Value[i] == '\\' && i+1 < len(p.Value) {
+					i++
+				}
+				b.WriteByte(p.Value[i])
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				for i := 0; i < len(l.Value); i++ {
+					if l.Value[i] == '\\' && i+1 < len(l.Value) && strings.IndexByte("$`\"\\\n", l.Value[i+1]) >= 0 {
+						i++
+					}
+					b.WriteByte(l.Value[i])
+				}
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// parserQuoted is whether mvdan.cc/sh takes a heredoc's delimiter as
+// quoted: by its last part alone (Parser.unquotedWordBytes keeps only the
+// last part's answer).
+func parserQuoted(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	switch p := w.Parts[len(w.Parts)-1].(type) {
+	case *syntax.Lit:
+		return strings.Contains(p.Value, `\`)
+	case *syntax.SglQuoted, *syntax.DblQuoted:
+		return true
+	}
+	return false
 }
 
 func oddBackslashes(s string) bool {

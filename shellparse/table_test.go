@@ -232,6 +232,13 @@ func TestSubstitutions(t *testing.T) {
 		{"cat <<\"EOF\"\n$(a)\nEOF", []string{"cat"}},
 		{"cat <<\\EOF\n$(a)\nEOF", []string{"cat"}},
 		{"cat <<-EOF\n\t$(a)\n\tEOF", []string{"a via=$(…)", "cat"}},
+		// Quoted in part is quoted to bash (the parser looks at the last
+		// part only): the body as written, fed to bash whole.
+		{"cat <<E\"O\"F\n$(a)\nEOF", []string{"cat"}},
+		{"cat <<'E'OF\n$(a)\nEOF", []string{"cat"}},
+		{"cat <<-E''OF\n\t$(a)\n\tEOF", []string{"cat"}},
+		{"cat <<E\"O\"F | bash\n$(a)\nEOF", []string{"cat", "bash", "a via=input of bash (a heredoc)>$(…) OPAQUE", "a via=input of bash (a heredoc)>$(…)", "⟨$(…)⟩ via=input of bash (a heredoc)"}},
+		{"bash <<E'O'F\nb \\\nc\nEOF", []string{"bash", "b c via=input of bash (a heredoc) OPAQUE", "b c via=input of bash (a heredoc)"}},
 		// Declaration builtins.
 		{"declare x=$(a)", []string{"a via=$(…)", "declare x=$(…)"}},
 		{"f() { local y=$(b); }; f", []string{"b via=function f>$(…)", "local y=$(…) via=function f"}},
@@ -712,6 +719,13 @@ func TestDifferentials(t *testing.T) {
 		// D4: a heredoc delimiter split by backslash-newline.
 		"cat <<EOF\nEO\\\nF\nrm x\nEOF",
 		"cat <<-EOF\n\tEO\\\nF\nrm x\nEOF",
+		// D4b: a delimiter quoted only in part is quoted to bash, not to
+		// mvdan.cc/sh, which joined x\<newline>EOF and read rm x as the
+		// body (a red team's python heredoc); $'…' escapes likewise name
+		// another delimiter.
+		"cat <<E'O'F\nx\\\nEOF\nrm x\nEOF",
+		"cat <<E\"O\"F\n$(\nEOF\n)\nEOF",
+		"cat <<$'\\x41'\nfoo\nA\nrm x\n\\x41",
 		// D5: any \r\n.
 		"echo a\r\nrm x",
 		"echo 'a\r\nb'",
