@@ -13,8 +13,11 @@ import (
 // ends in one of notSecretSuffixes (it names a file holding the secret,
 // which is judged when read) or is one of notSecretNames.
 var (
-	secretNameParts   = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH_KEY", "SESSION_KEY"}
-	secretNameEnds    = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_COOKIE"}
+	secretNameParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "PASSPHRASE", "CREDENTIAL", "PRIVATE", "API_KEY", "APIKEY", "ACCESS_KEY", "AUTH_KEY", "SESSION_KEY",
+		"JWT", "WEBHOOK", "CONNECTION_STRING", "CONNSTR", "AUTH_CONFIG", "SSHPASS"}
+	// A URL that reaches a database or a broker carries its password
+	// (postgres://user:pw@host/db); _AUTH is npm's (NPM_CONFIG__AUTH).
+	secretNameEnds    = []string{"_KEY", "_PAT", "_PWD", "_PASS", "_DSN", "_COOKIE", "_AUTH", "DATABASE_URL", "_DB_URL", "REDIS_URL", "MONGODB_URI", "MONGO_URI", "MONGO_URL", "AMQP_URL", "BROKER_URL", "POSTGRES_URL", "MYSQL_URL"}
 	notSecretSuffixes = []string{"_FILE", "_PATH", "_DIR", "_COUNT", "_URL_PATH"}
 	notSecretNames    = []string{"TOKENIZERS_PARALLELISM", "GPG_TTY", "GIT_ASKPASS", "SSH_ASKPASS", "SUDO_ASKPASS"}
 )
@@ -100,6 +103,20 @@ func secretAfter(w word.Word, sep byte) bool {
 	return true
 }
 
+// startsWithLit reports whether w's first byte is a literal one that ok
+// accepts.
+func startsWithLit(w word.Word, ok func(byte) bool) bool {
+	for _, s := range w.Segs {
+		if s.Kind != word.Lit {
+			return false
+		}
+		if s.Text != "" {
+			return ok(s.Text[0])
+		}
+	}
+	return false
+}
+
 // hasLit reports whether a literal part of w holds c.
 func hasLit(w word.Word, c byte) bool {
 	for _, s := range w.Segs {
@@ -134,9 +151,21 @@ func testKeeps(args []word.Word) bool {
 	case 2:
 		return op(0, "-n -z -e -a -f -d -s -r -w -x -L -h -b -c -p -S -g -u -k -O -G -N -t")
 	case 3:
-		return op(1, "= == != < > -nt -ot -ef")
+		if op(1, "-nt -ot -ef") {
+			return true
+		}
+		// A string comparison tells which way it went: [ "${T:i:1}" = a ]
+		// in a loop gives the value away a letter at a time. Against ""
+		// it tells only what -z tells.
+		return op(1, "= == != < >") && (!args[0].HasSecret() || isEmpty(args[2])) && (!args[2].HasSecret() || isEmpty(args[0]))
 	}
 	return false
+}
+
+// isEmpty reports whether w is the empty string, whatever runs.
+func isEmpty(w word.Word) bool {
+	s, ok := w.Static()
+	return ok && s == ""
 }
 
 // curlKeeps: every secret is a credential option's value, and nothing
@@ -165,6 +194,11 @@ func curlKeeps(n *Cmd) bool {
 		case "--oauth2-bearer", "--pass", "--proxy-pass", "--tlspassword", "--proxy-tlspassword":
 		case "--header", "--proxy-header", "--cert":
 			if !secretAfter(*o.Value, ':') {
+				return false
+			}
+			// -H @FILE reads headers from FILE, and curl names the file
+			// it cannot open: -H "@x:$T" prints the value.
+			if o.Name != "--cert" && !startsWithLit(*o.Value, func(b byte) bool { return b != '@' }) {
 				return false
 			}
 		case "--user", "--proxy-user":

@@ -35,21 +35,25 @@ func secretArgv(line string) []word.Word {
 }
 
 // What KeepsSecrets says test keeps, real bash shows nothing of, for
-// values made to look like operators, numbers and several words; and
-// what it says may show, bash does show for one of them.
+// values made to look like operators, numbers and several words, and its
+// exit status is the same for every one of them (so it tells no more than
+// whether the value is empty); what it says may show, bash does show for
+// one of them, or its status tells them apart ([ "$T" = x ] in a loop
+// gives the value away a letter at a time).
 func TestKeepsSecretsAgainstBash(t *testing.T) {
 	bash, err := exec.LookPath("bash")
 	if err != nil {
 		t.Skip("no bash here")
 	}
-	values := []string{"ghp_s3cr3t", "s3cr3t x", "-n s3cr3t", "s3cr3t -eq", "( s3cr3t", "!s3cr3t", "=s3cr3t", "s3cr3t=", "-s3cr3t"}
+	values := []string{"ghp_s3cr3t", "s3cr3t x", "-n s3cr3t", "s3cr3t -eq", "( s3cr3t", "!s3cr3t", "=s3cr3t", "s3cr3t=", "-s3cr3t", "x"}
 	for _, c := range []struct {
 		line string
 		want bool
 	}{
 		{`[ -n "$T" ]`, true}, {`[ -z "$T" ]`, true}, {`[ "$T" ]`, true}, {`test -n "$T"`, true},
-		{`[ "$T" = x ]`, true}, {`[ "$T" != "$T" ]`, true}, {`[ ! -n "$T" ]`, true}, {`[ -f "$T" ]`, true},
-		{`[ "$T" == x ]`, true}, {`[ ! "$T" ]`, true}, {`[ -e "$T" ]`, true},
+		{`[ "$T" = x ]`, false}, {`[ x != "$T" ]`, false}, {`[ ! -n "$T" ]`, true}, {`[ -f "$T" ]`, true},
+		{`[ "$T" == x ]`, false}, {`[ ! "$T" ]`, true}, {`[ -e "$T" ]`, true}, {`[ "$T" '<' m ]`, false},
+		{`[ "$T" = '' ]`, true}, {`[ '' != "$T" ]`, true}, {`[ ! "$T" = x ]`, false},
 		{`[ "$T" -eq 1 ]`, false}, {`[ -n $T ]`, false}, {`[ $T = x ]`, false}, {`test -t "$T"`, true},
 		{`[ "$T" -gt 0 ]`, false}, {`[ 1 -lt "$T" ]`, false},
 	} {
@@ -58,10 +62,12 @@ func TestKeepsSecretsAgainstBash(t *testing.T) {
 			continue
 		}
 		shown := false
+		statuses := map[int]bool{}
 		for _, v := range values {
 			cmd := exec.Command(bash, "-c", c.line+" 2>&1")
 			cmd.Env = append(os.Environ(), "T="+v)
 			out, _ := cmd.CombinedOutput()
+			statuses[cmd.ProcessState.ExitCode()] = true
 			if strings.Contains(string(out), "s3cr3t") {
 				shown = true
 				if c.want {
@@ -69,6 +75,10 @@ func TestKeepsSecretsAgainstBash(t *testing.T) {
 				}
 			}
 		}
+		if c.want && len(statuses) > 1 {
+			t.Errorf("%s: its exit status tells the values apart (%v), but KeepsSecrets says it keeps them", c.line, statuses)
+		}
+		shown = shown || len(statuses) > 1
 		if !c.want && !shown {
 			t.Errorf("%s: bash showed no value, but KeepsSecrets says it may (the table is stricter than bash: check)", c.line)
 		}
@@ -97,6 +107,8 @@ func TestKeepsSecretsAgainstCurl(t *testing.T) {
 		{`curl -sS -u "$T" URL`, false},  // Enter host password for user 's3cr3t'
 		{`curl -sS -u "$T:x" URL`, true}, // a password: no prompt
 		{`curl -sS -b "$T=x" URL`, true},
+		{`curl -H "@x:$T" URL`, false}, // Warning: Failed to open x:s3cr3t (-s hides it)
+		{`curl --proxy-header "@y:$T" URL`, false},
 	} {
 		line := strings.ReplaceAll(c.line, "URL", srv.URL+"/")
 		if got := argspec.KeepsSecrets(secretArgv(line)); got != c.want {

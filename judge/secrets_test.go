@@ -743,6 +743,18 @@ func TestSecretsVariables(t *testing.T) {
 		"tr '\\0' '\\n' < /proc/1/environ",
 		"strings /proc/$$/environ",
 		"cat /proc/self/task/*/environ", "cat /proc/1/task/1/environ", "cat /proc/$$/task/$$/environ",
+		// Comparisons tell the value a piece at a time (a red team printed
+		// it whole with the first of these).
+		"for i in {0..20}; do for c in a b c; do [ \"${GITHUB_TOKEN:i:1}\" = \"$c\" ] && printf %s \"$c\"; done; done",
+		"[[ $GITHUB_TOKEN == s* ]] && echo yes", "[[ $GITHUB_TOKEN =~ ^s ]] && echo yes", "[[ $GITHUB_TOKEN > m ]] && echo yes",
+		"[[ x != $GITHUB_TOKEN ]] || echo no", "case $GITHUB_TOKEN in s*) echo yes;; esac", "case x in \"$GITHUB_TOKEN\") echo y;; esac",
+		"test \"$GITHUB_TOKEN\" = abc && echo y", "[ \"${GITHUB_TOKEN#s}\" != \"$GITHUB_TOKEN\" ] && echo s",
+		"bash -c '[[ $GITHUB_TOKEN == a* ]] && echo a'",
+		// Names that say secret in other words.
+		"echo \"$DATABASE_URL\"", "echo $SLACK_WEBHOOK_URL", "echo $CI_JOB_JWT", "echo $NPM_CONFIG__AUTH",
+		"echo $AZURE_STORAGE_CONNECTION_STRING", "echo $SSHPASS", "echo $DOCKER_AUTH_CONFIG",
+		// curl names the file -H @FILE names, when it cannot open it.
+		"curl -H \"@x:$GITHUB_TOKEN\" http://127.0.0.1:9/", "curl --proxy-header \"@y:$GITHUB_TOKEN\" -x http://127.0.0.1:9 http://x/",
 		// A process's memory holds its environment (a red team's dd of the
 		// shell's stack), and the machine's memory every process's.
 		"s=$(grep stack /proc/$$/maps); a=${s%%-*}; dd if=/proc/$$/mem bs=4096 iflag=skip_bytes skip=$(printf %d 0x$a) | tr '\\0' '\\n' | grep TOKEN",
@@ -776,6 +788,9 @@ func TestSecretsVariables(t *testing.T) {
 		"cat <<'EOF'\n$GITHUB_TOKEN\nEOF",
 		"curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
 		"[ -n \"$GITHUB_TOKEN\" ] && echo set",
+		"[[ -n $GITHUB_TOKEN ]] && echo set", "[[ $GITHUB_TOKEN == \"\" ]] || echo set", "[ \"$GITHUB_TOKEN\" = '' ] || echo set",
+		"case $GITHUB_TOKEN in '') echo unset;; *) echo set;; esac", "case $HOME in /root) echo root;; esac",
+		"[[ $HOME == /root ]] && echo root",
 		"echo \"::add-mask::$GITHUB_TOKEN\"",
 		"echo ::add-mask::$OIDC_TOKEN",
 		"env FOO=1 true",
@@ -804,6 +819,10 @@ func TestSecretsVariables(t *testing.T) {
 func TestSecretsVariablesWherever(t *testing.T) {
 	_, judgeIt, _, _ := secretWorld(t, map[string]string{"GITHUB_TOKEN": "ghp_x", "PATH": "/usr/bin"})
 	checkRows(t, judgeIt, "secret variables wherever", append(ask(
+		// Two secrets compared: a secret-named variable holds whatever
+		// the text puts in it (OLD_TOKEN=s; [ "${GITHUB_TOKEN:0:1}" = …).
+		"[ \"$GITHUB_TOKEN\" = \"$OLD_TOKEN\" ] && echo same",
+		"OLD_TOKEN=s; [ \"${GITHUB_TOKEN:0:1}\" = \"$OLD_TOKEN\" ] && echo s",
 		// to a program as data
 		"python3 -c 'print(input())' <<< \"$GITHUB_TOKEN\"",
 		"python3 -c 'import sys; print(sys.argv)' \"$GITHUB_TOKEN\"",
@@ -875,8 +894,11 @@ func TestSecretsVariablesWherever(t *testing.T) {
 		"curl -sS -u \"me:$DB_PASSWORD\" https://example.com/x",
 		"curl --oauth2-bearer \"$GITHUB_TOKEN\" https://api.github.com/user",
 		"timeout 10 curl -H \"Authorization: token $GITHUB_TOKEN\" https://api.github.com/user",
-		"[ -n \"$GITHUB_TOKEN\" ] && echo set", "test -z \"$GITHUB_TOKEN\" || echo set",
-		"[ \"$GITHUB_TOKEN\" = \"$OLD_TOKEN\" ] && echo same", "[ ! -n \"$GITHUB_TOKEN\" ]",
+		"[ -n \"$GITHUB_TOKEN\" ] && echo set",
+		"[[ -n $GITHUB_TOKEN ]] && echo set", "[[ $GITHUB_TOKEN == \"\" ]] || echo set", "[ \"$GITHUB_TOKEN\" = '' ] || echo set",
+		"case $GITHUB_TOKEN in '') echo unset;; *) echo set;; esac", "case $HOME in /root) echo root;; esac",
+		"[[ $HOME == /root ]] && echo root", "test -z \"$GITHUB_TOKEN\" || echo set",
+		"[ ! -n \"$GITHUB_TOKEN\" ]",
 		"[[ -n $GITHUB_TOKEN ]] && echo set",
 		": \"${GITHUB_TOKEN:?set GITHUB_TOKEN first}\"",
 		"echo ${#GITHUB_TOKEN}", "echo ${GITHUB_TOKEN:+set}", "echo ${!GITHUB*}",

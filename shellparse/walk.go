@@ -224,12 +224,20 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			})
 		}
 	case *syntax.CaseClause:
-		w.value(sc, c.Word, wctx{})
+		subject := w.value(sc, c.Word, wctx{})
 		out := sc.clone() // no pattern matched
 		var prev *scope   // the state a ;& or ;;& hands on to the next body
+		shown := false
 		for _, it := range c.Items {
 			for _, p := range it.Patterns {
-				w.value(sc, p, wctx{pattern: true})
+				pat := w.value(sc, p, wctx{pattern: true})
+				// Which branch runs tells the subject, when it or a
+				// pattern is a secret's value: case $T in a*) … tells its
+				// first letter. "" and * tell nothing -z does not.
+				if !shown && (subject.HasSecret() && !tellsNothing(pat) || pat.HasSecret()) {
+					shown = true
+					w.secretShown("case " + subject.String() + " in " + pat.String() + "): matches a secret variable's value against a pattern, and the branch that runs tells that value, a piece at a time")
+				}
 			}
 			bs := sc.clone()
 			if prev != nil {
@@ -894,6 +902,37 @@ func printfLiteral(args []string) (string, bool) {
 	return b.String(), true
 }
 
+// tellsNothing reports whether a case pattern matches only the empty
+// string or any string: which branch runs then tells only what -z tells.
+func tellsNothing(pat word.Word) bool {
+	if t, ok := pat.Static(); ok && t == "" {
+		return true
+	}
+	for _, s := range pat.Segs {
+		if s.Kind != word.Star {
+			return false
+		}
+	}
+	return len(pat.Segs) > 0
+}
+
+// testSide says of one side of a [[ ]] comparison whether it is the
+// empty string for certain ([[ $T == "" ]] tells only what -z tells).
+type testSide struct{ empty bool }
+
+// testWord walks one side of a [[ ]] comparison and returns its value
+// when it is a word (an empty word for a nested expression).
+func (w *walker) testWord(sc *scope, x syntax.TestExpr, ctx wctx) (word.Word, testSide) {
+	wd, ok := x.(*syntax.Word)
+	if !ok {
+		w.test(sc, x)
+		return word.Word{}, testSide{}
+	}
+	v := w.value(sc, wd, ctx)
+	s, static := v.Static()
+	return v, testSide{empty: static && s == ""}
+}
+
 // test walks a [[ ]] expression.
 func (w *walker) test(sc *scope, e syntax.TestExpr) {
 	switch e := e.(type) {
@@ -909,15 +948,16 @@ func (w *walker) test(sc *scope, e syntax.TestExpr) {
 				}
 			}
 			return
-		case syntax.TsMatch, syntax.TsNoMatch, syntax.TsReMatch:
-			w.test(sc, e.X)
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch, syntax.TsReMatch, syntax.TsBefore, syntax.TsAfter:
+			x, xs := w.testWord(sc, e.X, wctx{})
 			if e.Op == syntax.TsReMatch {
 				sc.setUnknown("BASH_REMATCH") // the matched text
 			}
-			if wd, ok := e.Y.(*syntax.Word); ok {
-				w.value(sc, wd, wctx{pattern: true})
-				return
+			y, ys := w.testWord(sc, e.Y, wctx{pattern: e.Op != syntax.TsBefore && e.Op != syntax.TsAfter})
+			if x.HasSecret() && !ys.empty || y.HasSecret() && !xs.empty {
+				w.secretShown("[[ " + x.String() + " " + e.Op.String() + " " + y.String() + " ]]: compares a secret variable's value with other text, and what runs after it tells that value, a piece at a time")
 			}
+			return
 		}
 		w.test(sc, e.X)
 		w.test(sc, e.Y)
