@@ -452,10 +452,13 @@ func scriptWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
 	if code := c.Values("--command"); len(code) > 0 {
 		return &Inner{Code: &code[len(code)-1]}, ""
 	}
-	if len(c.Opts) > 0 || len(c.Args) > 0 {
+	if c.Has("--help") || c.Has("--version") {
 		return &Inner{}, ""
 	}
-	return nil, "script without -c starts an interactive shell"
+	// With any other options and a FILE too: script -q, script -qe,
+	// script -q /dev/null all start $SHELL, which runs what it reads (a
+	// red team fed it a command on standard input).
+	return nil, "script without -c starts an interactive shell, which runs what it reads"
 }
 
 func chrootWrapper(argv []word.Word, sp *Spec) (*Inner, string) {

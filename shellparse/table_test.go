@@ -513,6 +513,11 @@ func TestWrappers(t *testing.T) {
 		{"runuser -l bob -c 'rm x'", []string{"runuser -l bob -c 'rm x'", "rm x via=wrapper runuser"}},
 		{"script -c 'rm x' /dev/null", []string{"script -c 'rm x' /dev/null", "rm x via=wrapper script"}},
 		{"script -qc 'rm x'", []string{"script -qc 'rm x'", "rm x via=wrapper script"}},
+		// Without -c, script starts $SHELL, whatever else it is given.
+		{"script", []string{"script OPAQUE"}},
+		{"script -q", []string{"script -q OPAQUE"}},
+		{"script -qe /dev/null", []string{"script -qe /dev/null OPAQUE"}},
+		{"script --version", []string{"script --version"}},
 		{"unbuffer rm x", []string{"unbuffer rm x", "rm x via=wrapper unbuffer"}},
 		{"parallel rm ::: a b", []string{"parallel rm ::: a b", "rm a via=wrapper parallel", "rm b via=wrapper parallel"}},
 		{"parallel 'cp {} {.}.bak' ::: x.txt", []string{"parallel 'cp {} {.}.bak' ::: x.txt", "cp x.txt x.bak via=wrapper parallel"}},
