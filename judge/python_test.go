@@ -91,6 +91,11 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 	if err != nil {
 		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
 	}
+	out, err := exec.Command(py, "-c", "import sys; print(sys.implementation.cache_tag)").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tag := strings.TrimSpace(string(out))
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"fine.py":   "print('hi')\n",
@@ -127,7 +132,7 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		{`sed -i 's/hi/ho/' fine.py && python3 fine.py`, "ask", "may change before it runs"},
 		{`echo 'def f(): return 2' > helper.py; python3 uses.py`, "ask", "may change before it runs"},
 		{`mkdir -p helper && echo x > helper/__init__.py; python3 uses.py`, "ask", "imports helper"},
-		{`echo x > __pycache__/helper.cpython-312.pyc; python3 uses.py`, "ask", "imports helper"},
+		{`echo x > __pycache__/helper.cpython-312.pyc; python3 uses.py`, "ask", "helper"}, // the cache, or a name looked up
 		{`echo x > json.py; python3 js.py`, "ask", "imports json"},
 		{`echo x > json.cpython-312-x86_64-linux-gnu.so; python3 -c 'import json'`, "ask", "imports json"},
 		{`python3 js.py > json.txt`, "allow", ""}, // not a file python imports
@@ -138,6 +143,13 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		{"cat > new.py <<'EOF'\n#!/usr/bin/env python3\nimport os\nos.system('touch pwned')\nEOF\nchmod +x new.py && ./new.py", "deny", ""},
 		{"cat > new.py <<'EOF' &\nprint(1)\nEOF\npython3 new.py", "ask", "new.py"},
 		{"cat > fine.py <<'EOF'\nprint(1)\nEOF\npython3 fine.py", "ask", "may change before it runs"},
+		// The compiled cache of an imported module is what runs when its
+		// header matches (a red team's unchecked-hash .pyc, with this
+		// interpreter's own tag); the main script's is never used.
+		{"mkdir -p __pycache__ && echo 00 | xxd -r -p > __pycache__/helper." + tag + ".pyc && python3 -c 'import helper'", "ask", "compiled cache of " + dir + "/helper.py"},
+		{"echo x > __pycache__/helper." + tag + ".pyc; python3 uses.py", "ask", "compiled cache"},
+		{"echo x > __pycache__/helper." + tag + ".pyc; python3 -m helper", "ask", "compiled cache"},
+		{"echo x > __pycache__/uses." + tag + ".pyc; python3 uses.py", "allow", ""},
 	} {
 		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
 		if res.Decision != tc.want || !strings.Contains(res.Reason, tc.reason) {

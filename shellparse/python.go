@@ -161,6 +161,15 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			if real := realPath(f); real != f {
 				w.opts.ScriptRead(FileRead{Path: real, What: "runs the Python file " + f + " (" + real + ")"}, cmd)
 			}
+			if f != src.File && strings.HasSuffix(f, ".py") {
+				// An import runs the compiled cache beside the module when
+				// its header matches (an unchecked-hash .pyc always does),
+				// not the source the guard read: a cache the command
+				// writes first is what runs (a red team's xxd -r into
+				// __pycache__/helper.cpython-311.pyc).
+				stem := filepath.Join(filepath.Dir(f), "__pycache__", strings.TrimSuffix(filepath.Base(f), ".py"))
+				w.opts.ScriptRead(FileRead{Path: stem, Stem: true, What: "runs the compiled cache of " + f + " (" + stem + ".*.pyc)"}, cmd)
+			}
 		}
 		for _, n := range r.Names {
 			w.opts.ScriptRead(FileRead{Path: n, Stem: true, What: "runs Python code that imports " + filepath.Base(n) + ", looked up in " + filepath.Dir(n)}, cmd)
