@@ -150,6 +150,12 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		{"echo x > __pycache__/helper." + tag + ".pyc; python3 uses.py", "ask", "compiled cache"},
 		{"echo x > __pycache__/helper." + tag + ".pyc; python3 -m helper", "ask", "compiled cache"},
 		{"echo x > __pycache__/uses." + tag + ".pyc; python3 uses.py", "allow", ""},
+		// A version manager's shim runs the Python the text chooses (a red
+		// team ran 3.12's and 3.13's standard library this way).
+		{"PYENV_VERSION=3.12.1 python3 fine.py", "ask", "PYENV_VERSION is set here"},
+		{"export ASDF_PYTHON_VERSION=3.13.0; python3 -c 'print(1)'", "ask", "ASDF_PYTHON_VERSION is set here"},
+		{"echo 3.12.1 > .python-version && python3 fine.py", "ask", "runs the Python that " + dir + "/.python-version chooses"},
+		{"echo 'python 3.12.1' > ../.tool-versions; python3 fine.py", "ask", "chooses"},
 	} {
 		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
 		if res.Decision != tc.want || !strings.Contains(res.Reason, tc.reason) {

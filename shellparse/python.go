@@ -27,6 +27,24 @@ type pySource struct {
 var pythonVars = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONINSPECT", "PYTHONBREAKPOINT",
 	"PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONWARNINGS", "PYTHONPYCACHEPREFIX", "PYTHONPLATLIBDIR", "PYTHONCASEOK"}
 
+// versionVars choose the Python a version manager's shim runs.
+var versionVars = []string{"PYENV_VERSION", "PYENV_ROOT", "PYENV_DIR", "ASDF_PYTHON_VERSION", "ASDF_DATA_DIR",
+	"MISE_PYTHON_VERSION", "RTX_PYTHON_VERSION", "MISE_DATA_DIR"}
+
+// textSets reports whether the text, not the environment the guard was
+// started with, may give a variable a value for cmd.
+func (w *walker) textSets(sc *scope, cmd *Cmd, name string) bool {
+	for _, a := range cmd.Assigns {
+		if a.Name == name {
+			return true
+		}
+	}
+	if v, ok := sc.vars.lookup(name); ok {
+		return !v.unset
+	}
+	return sc.havoc
+}
+
 // python judges the code a python command runs by its content. It
 // reports false when the code could not be read (the caller keeps it
 // opaque, as without an analyser); otherwise it has emitted cmd, the
@@ -78,6 +96,14 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 			case 'c', 'm':
 				j = len(letters) // -cCODE, -mMODULE
 			}
+		}
+	}
+	for _, name := range versionVars {
+		// The interpreter the guard analyses with is the one PATH finds
+		// with the guard's own environment; a version manager's shim
+		// (pyenv, asdf, mise) picks another when the text says so.
+		if w.textSets(sc, cmd, name) {
+			asks = append(asks, name+" is set here, which makes a version manager run another Python than the one the code was judged with")
 		}
 	}
 	for _, name := range pythonVars {
@@ -173,6 +199,20 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		}
 		for _, n := range r.Names {
 			w.opts.ScriptRead(FileRead{Path: n, Stem: true, What: "runs Python code that imports " + filepath.Base(n) + ", looked up in " + filepath.Dir(n)}, cmd)
+		}
+		// pyenv, asdf and mise take the version from a file in the
+		// working directory or above it: one the command writes first
+		// makes the shim run another Python than the one that judged.
+		if dir, ok := knownDir(sc); ok && filepath.IsAbs(dir) {
+			for d := dir; ; d = filepath.Dir(d) {
+				for _, n := range []string{".python-version", ".tool-versions", "mise.toml", ".mise.toml"} {
+					f := filepath.Join(d, n)
+					w.opts.ScriptRead(FileRead{Path: f, What: "runs the Python that " + f + " chooses (pyenv, asdf, mise)"}, cmd)
+				}
+				if d == "/" || d == "." {
+					break
+				}
+			}
 		}
 		w.pyShadows(r, cmd)
 	}
