@@ -484,6 +484,17 @@ class V(ast.NodeVisitor):
         for d in callinfos(n):
             add("calls", d)
         f = n.func
+        if isinstance(f, ast.Name) and f.id == "type" and len(n.args) + len(n.keywords) >= 3:
+            # type(name, bases, ns) makes a class whose attributes are
+            # ns's keys: each is used as an attribute of it is (a red
+            # team's {'__annotations__': …} became dataclass code), and
+            # one not written as a literal key could be any of them.
+            ns = n.args[2] if len(n.args) >= 3 else None
+            if isinstance(ns, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str) for k in ns.keys):
+                for k in ns.keys:
+                    add("attrs", {"name": k.value, "line": n.lineno, "called": False, "own": False})
+            else:
+                add("attrs", {"name": "__dict__", "line": n.lineno, "called": False, "own": False})
         if isinstance(f, ast.Attribute) and f.attr in ("format", "format_map"):
             # str.format reaches attributes and items of its arguments
             # through its fields ({0.__globals__[os]}): the text of the
@@ -554,6 +565,10 @@ class V(ast.NodeVisitor):
             ch, base = chain(n.value)
             if base is None:
                 add("stores", {"chain": ch, "line": n.lineno})
+                # The attributes stored through are used all the same
+                # (C.__annotations__[k] = int makes a dataclass field).
+                for a in ch[1:]:
+                    add("attrs", {"name": a, "line": n.lineno, "called": False, "own": False})
                 self.visit(n.slice)
                 return  # what is stored into is no read of it
         elif isinstance(n.value, (ast.Name, ast.Attribute)):

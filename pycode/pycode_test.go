@@ -88,6 +88,12 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import typing\nf = typing.get_args(typing.List['x'])[0]._evaluate\nf({}, {}, frozenset())", ask: "uses ._evaluate"},
 		{code: "import typing\ngetattr(typing.get_args(typing.List['x'])[0], '_evaluate')({}, {}, frozenset())", ask: "getattr(…, _evaluate)"},
 		{code: "import dataclasses\nclass C:\n    __annotations__ = {'a': int}\nC = dataclasses.dataclass(C)", ask: "__annotations__"},
+		// A red team's: the annotations through type()'s namespace, or
+		// stored through the attribute (dataclasses runs field names).
+		{code: "import dataclasses\nN = 'x)\\n open(1)\\n #'\nC = type('C', (), {'__annotations__': {N: int}})\ndataclasses.dataclass(init=False)(C)", ask: "__annotations__"},
+		{code: "import dataclasses\nclass C:\n    a: int\nC.__annotations__['b'] = int\ndataclasses.dataclass(C)", ask: "__annotations__"},
+		{code: "ns = {}\nC = type('C', (), ns)", ask: "__dict__"},
+		{code: "C = type('C', (), {'a': 1})\nprint(C.a, type(3))"},
 		{code: "import dataclasses\ndataclasses.make_dataclass('C', [('a', int)])", ask: "dataclasses.make_dataclass"},
 		{code: "import dataclasses\n@dataclasses.dataclass\nclass C:\n    a: int = 0\nprint(C())"},
 		{code: "class C:\n    def f(self):\n        global __o\n        import os as __o\nC().f()\n_C__o.system('touch pwned')", ask: "a name python may bind as another"},
