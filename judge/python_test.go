@@ -246,7 +246,9 @@ func TestPythonShadowedModules(t *testing.T) {
 		t.Skip("no python3 on PATH: the analysis needs a real interpreter")
 	}
 	dir, other := t.TempDir(), t.TempDir()
-	for name, text := range map[string]string{"ok.py": "print(1)\n", "test.py": "print(2)\n", "lib/gettext.py": "import os\n", "site/sitecustomize.py": "import os\n"} {
+	for name, text := range map[string]string{"ok.py": "print(1)\n", "test.py": "print(2)\n", "lib/gettext.py": "import os\n", "site/sitecustomize.py": "import os\n",
+		"tz/tzdata/__init__.py": "import os\n", "tz/tzdata/zoneinfo/__init__.py": "", "jy/org/__init__.py": "", "jy/org/python/__init__.py": "",
+		"jy/org/python/core.py": "class PyStringMap(dict): pass\n"} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -272,6 +274,12 @@ func TestPythonShadowedModules(t *testing.T) {
 		{"python3 test.py", "allow", ""}, // the standard library's test package is never imported for code
 		{"python3 -c 'import argparse'", "allow", ""},
 		{"cd lib && python3 -c 'import argparse'", "ask", "in the place of the standard library's gettext"},
+		// What the standard library imports from outside it when found
+		// (a red team's tzdata/ for zoneinfo, org/python/core.py for copy).
+		{"cd tz && python3 -c \"import zoneinfo; zoneinfo.ZoneInfo('No/Such')\"", "ask", "imports as tzdata"},
+		{"cd jy && python3 -c 'import dataclasses; print(1)'", "ask", "imports as org"},
+		{"python3 -c 'import zoneinfo'", "allow", ""},
+		{"mkdir tzdata && touch tzdata/__init__.py; python3 -c 'import zoneinfo'", "ask", "may change before it runs"},
 		{"cd lib && python3 -m json.tool /dev/null", "ask", "gettext"}, // a module of the standard library, run from there
 		{"python3 -m json.tool /dev/null", "allow", ""},
 		{"echo x > argparse.py; python3 -m json.tool /dev/null", "ask", "may change before it runs"},

@@ -405,6 +405,18 @@ var neverImported = map[string]bool{"test": true, "idlelib": true, "turtledemo":
 	"antigravity": true, "__phello__": true, "__hello__": true, "lib2to3": true, "ensurepip": true,
 	"venv": true, "pydoc_data": true, "__main__": true}
 
+// stdlibImportsOutside are the modules outside the standard library that
+// standard modules import when they are found (an optional dependency, or
+// another platform's module): zoneinfo takes its zones from tzdata,
+// copy, pickle and xml.sax look for Jython's org.python.core, platform
+// for java and vms_lib, logging.handlers for win32evtlog. Found in the
+// directories python searches first, each runs (a red team's tzdata/ beside
+// a script that only called zoneinfo). From scanning CPython 3.11's Lib
+// for imports of names not in sys.stdlib_module_names, and its
+// importlib.resources look-ups by name.
+var stdlibImportsOutside = map[string]bool{"tzdata": true, "org": true, "java": true, "vms_lib": true, "_winreg": true,
+	"win32api": true, "win32con": true, "win32evtlog": true, "win32evtlogutil": true, "docutils": true}
+
 // startupStdlibOnly are modules the site directories' .pth files import at
 // start-up whose own imports are the standard library's (reviewed).
 var startupStdlibOnly = map[string]bool{"_distutils_hack": true, "certifi": true, "sitecustomize": true, "usercustomize": true}
@@ -421,6 +433,9 @@ func (st *state) shadows(f *facts, script string, pathDirs []string) {
 		if !neverImported[m] {
 			names[m] = true
 		}
+	}
+	for m := range stdlibImportsOutside {
+		names[m] = true
 	}
 	startup, anyStartup := map[string]bool{}, f.Startup == nil
 	for _, n := range f.Startup {
@@ -457,6 +472,8 @@ func (st *state) shadows(f *facts, script string, pathDirs []string) {
 			switch {
 			case st.stdlib[mod] && !neverImported[mod]:
 				st.ask("runs with " + st.rel(p) + " in the place of the standard library's " + mod + ", which python may import without the code naming it")
+			case stdlibImportsOutside[mod]:
+				st.ask("runs with " + st.rel(p) + ", which the standard library imports as " + mod + " when it is there (an optional dependency), without the code naming it")
 			case inPath && (startup[mod] || anyStartup):
 				st.ask("runs with PYTHONPATH's " + p + ", which python may import when it starts, before the code")
 			}
