@@ -512,13 +512,15 @@ func (c statCache) stat(p string) os.FileInfo {
 // DIR/NAME/__init__.py.
 func shadowsModule(r shellparse.FileRead, s string) bool {
 	dir, base := filepath.Dir(s), filepath.Base(s)
-	if base == "__init__.py" {
+	switch name, ext, ok := strings.Cut(base, "."); {
+	case base == "__init__.py":
 		dir, base = filepath.Dir(dir), filepath.Base(dir)
-	} else {
-		name, ext, ok := strings.Cut(base, ".")
-		if !ok || !importable(ext, s) {
-			return false
-		}
+	case !ok:
+		// NAME itself: a directory moved or unpacked there is a package
+		// (a red team renamed evd/ to _json/ and imported json).
+	case !importable(ext, s):
+		return false
+	default:
 		base = name
 	}
 	return dir == r.Path && (r.AnyModule || r.Modules[base])

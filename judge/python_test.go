@@ -248,7 +248,7 @@ func TestPythonShadowedModules(t *testing.T) {
 	dir, other := t.TempDir(), t.TempDir()
 	for name, text := range map[string]string{"ok.py": "print(1)\n", "test.py": "print(2)\n", "lib/gettext.py": "import os\n", "site/sitecustomize.py": "import os\n",
 		"tz/tzdata/__init__.py": "import os\n", "tz/tzdata/zoneinfo/__init__.py": "", "jy/org/__init__.py": "", "jy/org/python/__init__.py": "",
-		"jy/org/python/core.py": "class PyStringMap(dict): pass\n"} {
+		"jy/org/python/core.py": "class PyStringMap(dict): pass\n", "evd/__init__.py": "import os\n"} {
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -280,6 +280,10 @@ func TestPythonShadowedModules(t *testing.T) {
 		{"cd jy && python3 -c 'import dataclasses; print(1)'", "ask", "imports as org"},
 		{"python3 -c 'import zoneinfo'", "allow", ""},
 		{"mkdir tzdata && touch tzdata/__init__.py; python3 -c 'import zoneinfo'", "ask", "may change before it runs"},
+		// A package moved into a module's name, by the code itself too.
+		{"python3 -c \"import pathlib; pathlib.Path('evd').rename('_json'); import json\"", "ask", "may change before it runs"},
+		{"mv evd copy; python3 -c 'import dataclasses'", "ask", "may change before it runs"},
+		{"mkdir -p out && python3 -c 'import json'", "allow", ""},
 		{"cd lib && python3 -m json.tool /dev/null", "ask", "gettext"}, // a module of the standard library, run from there
 		{"python3 -m json.tool /dev/null", "allow", ""},
 		{"echo x > argparse.py; python3 -m json.tool /dev/null", "ask", "may change before it runs"},
