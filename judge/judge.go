@@ -335,7 +335,11 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 			continue
 		}
 		for _, e := range j.p.Effects {
-			if e.Access&policy.Read == 0 || e.Names || e.Op != "" {
+			// A write below goes where a link there leads too (a red team
+			// moved a directory holding a link to ../.. and wrote through
+			// it, out of the project).
+			writes := e.Access&argspec.Write != 0
+			if !writes && (e.Access&policy.Read == 0 || e.Names || e.Op != "") {
 				continue
 			}
 			path, ok := e.Path.Static()
@@ -347,7 +351,9 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 					d = ""
 				}
 				for _, by := range trees[d] {
-					if by == j.p || !mayLink(by) {
+					if by == j.p || !mayLink(by) || writes && e.Op == "create" && d == path {
+						// (mkdir -p d before cp -r src d/: d itself is a
+						// directory made, or already there)
 						continue
 					}
 					c := *j.p.Cmd
@@ -357,6 +363,9 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 						where = "a directory known only at run time"
 					}
 					c.Opaque = "reads " + path + ", below " + where + ", where another part of this command writes a tree (an archive extracted, a directory copied): what it puts there may be a link to any file"
+					if writes {
+						c.Opaque = "writes " + path + ", below " + where + ", where another part of this command writes a tree (an archive extracted, a directory copied or moved): what it puts there may be a link to anywhere"
+					}
 					out = append(out, &c)
 					asked[j.p] = true
 					break

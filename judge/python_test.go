@@ -156,6 +156,10 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		{"export ASDF_PYTHON_VERSION=3.13.0; python3 -c 'print(1)'", "ask", "ASDF_PYTHON_VERSION is set here"},
 		{"echo 3.12.1 > .python-version && python3 fine.py", "ask", "runs the Python that " + dir + "/.python-version chooses"},
 		{"echo 'python 3.12.1' > ../.tool-versions; python3 fine.py", "ask", "chooses"},
+		// /dev/stdout names the file on fd 1 (a red team's, under 1<F and >&-).
+		{`python3 -c "open('/dev/stdout','w').write('x')"`, "allow", ""},
+		{`python3 -c "open('/dev/stdout','w').write('x')" 1<fine.py`, "ask", "a file the shell has open"},
+		{`python3 -c "f=open('fine.py'); open('/dev/stdout','w').write('x')" >&-`, "ask", "a file the shell has open"},
 	} {
 		res := Judge(pol, Request{Source: tc.src, Cwd: dir, Getenv: getenv, Params: []string{"bash"}, Python: an})
 		if res.Decision != tc.want || !strings.Contains(res.Reason, tc.reason) {
@@ -257,6 +261,10 @@ func TestPythonShadowedModules(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// evd/r leads two levels up once evd has moved one level down.
+	if err := os.Symlink("../..", filepath.Join(dir, "evd", "r")); err != nil {
+		t.Fatal(err)
+	}
 	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: other, Project: dir}})
 	if err != nil {
 		t.Fatal(err)
@@ -284,6 +292,8 @@ func TestPythonShadowedModules(t *testing.T) {
 		{"python3 -c \"import pathlib; pathlib.Path('evd').rename('_json'); import json\"", "ask", "may change before it runs"},
 		{"mv evd copy; python3 -c 'import dataclasses'", "ask", "may change before it runs"},
 		{"mkdir -p out && python3 -c 'import json'", "allow", ""},
+		// Path.rename is mv's: the tree moves, links and all.
+		{"python3 -c \"import pathlib; pathlib.Path('evd').rename('e2'); open('e2/r/x','w')\"", "ask", "writes a tree"},
 		{"cd lib && python3 -m json.tool /dev/null", "ask", "gettext"}, // a module of the standard library, run from there
 		{"python3 -m json.tool /dev/null", "allow", ""},
 		{"echo x > argparse.py; python3 -m json.tool /dev/null", "ask", "may change before it runs"},

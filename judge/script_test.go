@@ -343,3 +343,87 @@ func TestOtherRepositories(t *testing.T) {
 		}
 	}
 }
+
+// TestReopenedOutput: /dev/stdout and /dev/stderr are the output the guard
+// was given only while fds 1 and 2 are. Once a command (or an exec before
+// it) puts one on a file it opened for reading, closes it, or copies it
+// from another descriptor, a write there writes that file, or the next one
+// a program opens: a red team truncated a file outside the project with
+// python's open('/dev/stdout', 'w') under 1<victim and under >&-.
+func TestReopenedOutput(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(home, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ask, allow = "ask", "allow"
+	for _, r := range []struct{ cmd, want string }{
+		{"echo x 1</etc/hostname >/dev/stdout", ask},
+		{"echo x 2</etc/hostname >/dev/stderr", ask},
+		{"echo x 1<&- >/dev/fd/1", ask},
+		{"exec 3</etc/hostname; echo x 1>&3 >/dev/stdout", ask},
+		{"exec 1</etc/hostname; echo x > /dev/stdout", ask},
+		{"exec 1</etc/hostname; tee /dev/stdout < x", ask},
+		{"{ echo x > /dev/stdout; } 1</etc/hostname", ask},
+		{"f() { echo x > /dev/stdout; }; f 1</etc/hostname", ask},
+		{"bash -c 'echo x > /proc/self/fd/1' 1</etc/hostname", ask},
+		{"tee /dev/stdout < x >&-", ask},
+		{"echo x >/dev/stdout", allow},
+		{"echo x 2>&1 >/dev/stdout", allow},
+		{"echo x >/dev/stderr 2>&1", allow},
+		{"ls 2>/dev/null > /dev/stdout", allow},
+		{"cat x | tee /dev/stderr", allow},
+		{"echo x >out.txt 2>&1; echo y > /dev/stderr", allow},
+		{"exec 2>&1; echo y > /dev/stderr", allow},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
+			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
+		}, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want {
+			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
+		}
+	}
+}
+
+// TestWritesBelowMadeTrees: a tree another part of the same text copies,
+// moves or unpacks may hold links, which a write below it follows. A red
+// team moved a directory holding a link to ../.. one level up, so that
+// the link led out of the project, and wrote through it.
+func TestWritesBelowMadeTrees(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(home, "proj")
+	for _, d := range []string{"d/e/f", "plain/sub"} {
+		if err := os.MkdirAll(filepath.Join(proj, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("../..", filepath.Join(proj, "d/e/f/r")); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ cmd, want, reason string }{
+		{"mv d/e/f f2 && echo x > f2/r/pwned", "ask", "where another part of this command writes a tree"},
+		{"cp -a d copy; touch copy/e/f/r/pwned", "ask", "where another part of this command writes a tree"},
+		{"tar xf a.tar -C t && rm t/x", "ask", "where another part of this command writes a tree"},
+		{"mkdir -p out && echo x > out/y", "allow", ""},
+		{"cp -r plain copy && echo x > copy/sub/y", "allow", ""}, // nothing there is a link
+		{"mkdir -p build && cp -r d build/", "allow", ""},
+		{"mv d/e/f f2", "allow", ""},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
+			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
+		}, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
+			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
+		}
+	}
+}

@@ -533,7 +533,7 @@ func (b *builtins) makeWrites() writeRules {
 	}
 	absPaths := []Rule{
 		{Decision: Ask, Name: "a write to an open file of the shell", predEffect: writesOwnFile,
-			Why: "writes to a file the shell has open (/dev/fd/N, /proc/self/fd/N, /dev/stdin): its script or its input, which changes what it runs next", Instead: "write to a named file"},
+			Why: "writes to a file the shell has open (/dev/fd/N, /proc/self/fd/N, /dev/stdin: its script or its input, which changes what it runs next; /dev/stdout once the command has put fd 1 on a file it reads, or closed it)", Instead: "write to a named file"},
 		{Decision: Ask, Name: "a write to a path known only at run time", predEffect: func(p *Part, e Effect) word.Tri {
 			if e.Access&2 != 0 && len(e.Path.Segs) == 1 && e.Path.Segs[0].Kind == word.Hole {
 				return word.Yes
@@ -787,6 +787,21 @@ func writesOwnFile(p *Part, e Effect) word.Tri {
 	}
 	if e.Op == "link" && (s == "/proc" || s == "/dev/fd" || strings.HasPrefix(s, "/proc/self") || strings.HasPrefix(s, "/proc/thread-self")) {
 		return word.Yes // ln -s /proc/self/fd pfd; … >> pfd/255
+	}
+	// /dev/stdout is the output the guard was given only while fd 1 is:
+	// after 1<F, >&- or 1>&3 it names F, or whatever file a program opens
+	// next (echo x 1<victim >/dev/stdout truncates victim).
+	if r := p.Cmd.Reopened; r != 0 {
+		switch s {
+		case "/dev/stdout", "/dev/fd/1", "/proc/self/fd/1", "/proc/thread-self/fd/1":
+			if r&2 != 0 {
+				return word.Yes
+			}
+		case "/dev/stderr", "/dev/fd/2", "/proc/self/fd/2", "/proc/thread-self/fd/2":
+			if r&4 != 0 {
+				return word.Yes
+			}
+		}
 	}
 	switch {
 	case s == "/dev/stdin":

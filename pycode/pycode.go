@@ -133,8 +133,11 @@ type Command struct {
 type Effect struct {
 	Path  string // as written (relative to the working directory); "" when known only at run time
 	Write bool
-	Via   string
-	Line  int
+	// To: Path is moved there (Path.rename, Path.replace), the whole tree
+	// under it when it is a directory, links and all, as mv moves it.
+	To   string
+	Via  string
+	Line int
 }
 
 // Analyse judges src.
@@ -1357,6 +1360,14 @@ func (st *state) call(c *call, binds map[string][]binding) {
 	}
 	if !known {
 		st.ask("calls ." + method + "() on a path known only at run time" + at)
+		return
+	}
+	if nargs == 1 && (method == "rename" || method == "replace") {
+		if t, ok := c.Args[0].str(); ok {
+			st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Write: true, To: t, Via: "python Path." + method, Line: c.Line})
+		} else {
+			st.ask("calls ." + method + "() with a target known only at run time" + at)
+		}
 		return
 	}
 	st.res.Effects = append(st.res.Effects, Effect{Path: recvPath, Write: true, Via: "python Path." + method, Line: c.Line})

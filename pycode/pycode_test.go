@@ -104,7 +104,7 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import os\ng = os.getenv\nprint(g('GITHUB_TOKEN'))", ask: "uses os.getenv other than by calling it"},
 		{code: "import os\ng = os.environ.get\nprint(g('GITHUB_TOKEN'))", ask: "uses os.environ.get other than by calling it"},
 		{code: "import pathlib\nPath = lambda s: pathlib.Path('/opt/' + s)\nPath('x').touch()", ask: "calls .touch() on a path known only at run time"},
-		{code: "from pathlib import Path\nPath('a').replace(target='.claude/settings.json')", effs: "w:a|w:.claude/settings.json"},
+		{code: "from pathlib import Path\nPath('a').replace(target='.claude/settings.json')", effs: "mv:a>.claude/settings.json"},
 		{code: "from pathlib import Path\nPath('a').rename(*t)", ask: "calls .rename() with arguments not known here"},
 		{code: "import warnings\nprint(warnings.formatwarning('m', UserWarning, '.env', 1))", ask: "warnings.formatwarning"},
 		{code: "import traceback\nprint(traceback.FrameSummary('.env', 1, 'x').line)", ask: "traceback.FrameSummary"},
@@ -286,6 +286,10 @@ func TestAnalyseTable(t *testing.T) {
 			k := "r:"
 			if e.Write {
 				k = "w:"
+			}
+			if e.To != "" {
+				effs = append(effs, "mv:"+e.Path+">"+e.To) // judged as mv's
+				continue
 			}
 			effs = append(effs, k+e.Path)
 		}

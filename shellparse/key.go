@@ -41,6 +41,7 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	}
 	b = appendBool(b, c.Wrapper)
 	b = appendBool(appendBool(b, c.DotGlob), c.Traced)
+	b = append(b, c.Reopened)
 	b = appendStr(b, c.Opaque)
 	b = strconv.AppendInt(append(b, ':'), int64(c.CodeArg), 10)
 	b = appendStr(b, c.Special)

@@ -57,6 +57,11 @@ type walker struct {
 	pathLooks   map[string]pathLook // onLocalPath's look-ups, for this walk
 	reals       map[string]string   // program paths with their links resolved, for this walk ("": not known)
 	phys        physpath.Resolver   // for paths with "..", for this walk
+	// cmdReopened: what the redirections of the commands being walked
+	// (and of those they are run by) make of fds 1 and 2 (Cmd.Reopened),
+	// for every part found in them: python's own effects, a wrapper's
+	// command, a function's body.
+	cmdReopened uint8
 	called      map[*syntax.Stmt]bool
 	top         *scope    // the top level's state
 	may         *mayState // what bash may do anywhere (may.go)
@@ -673,6 +678,11 @@ func (w *walker) emit(c *Cmd) {
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos
 	}
+	before := w.cmdReopened
+	if w.curScope != nil {
+		before |= w.curScope.reopened
+	}
+	c.Reopened = reopens(c.Redirs, before)
 	c.DotGlob = w.may.dotglob || w.globIgnore
 	c.Traced = w.may.xtrace || w.tracedEnv
 	if n := len(w.res.Cmds); n > 0 && len(w.via) > 0 && w.res.Cmds[n-1] != nil && slices.EqualFunc(w.res.Cmds[n-1].Via, w.via, sameLayer) {

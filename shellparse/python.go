@@ -243,6 +243,13 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		w.via = w.via[:len(w.via)-1]
 	}
 	for _, e := range r.Effects {
+		if e.To != "" && e.Path != "" {
+			// A move, judged as mv's: the tree moves, links and all.
+			w.via = append(w.via, Step{Kind: e.Via, Argv: carrier})
+			w.emit(&Cmd{Argv: []word.Word{word.FromLit("mv"), word.FromLit("--"), word.FromLit(e.Path), word.FromLit(e.To)}, CodeArg: -1})
+			w.via = w.via[:len(w.via)-1]
+			continue
+		}
 		t := word.FromLit(e.Path)
 		if e.Path == "" {
 			t = word.UnknownData("(a path known only when the Python code runs)")

@@ -422,9 +422,10 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	}
 	// A wrapper's command may run in another directory (env -C, find
 	// -execdir): report it in the scope it runs in.
-	outer := w.curScope
+	outer, outerReopened := w.curScope, w.cmdReopened
 	w.curScope = sc
-	defer func() { w.curScope = outer }()
+	w.cmdReopened = reopens(redirs, outerReopened|sc.reopened)
+	defer func() { w.curScope, w.cmdReopened = outer, outerReopened }()
 	cmd := &Cmd{Argv: argv, Assigns: assigns, Redirs: redirs, Stdin: in, CodeArg: -1}
 	name, static := argv[0].Static()
 	if !static {
@@ -502,6 +503,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	if w.is(prog, argspec.Wrapper) {
 		if prog == "exec" && builtin && len(argv) == 1 {
 			w.emit(cmd) // exec with only redirections
+			sc.reopened = reopens(cmd.Redirs, sc.reopened)
 			return
 		}
 		w.wrapped(sc, cmd, prog, bg)
@@ -578,6 +580,57 @@ func atoi(s string) int {
 		}
 	}
 	return n
+}
+
+// reopens is what redirections make of fds 1 and 2 (Cmd.Reopened), from
+// before, in bash's order, left to right: a file opened for writing is
+// one the guard judges as such, and so are copies of 1 and 2 made while
+// they are the output it was given (2>&1).
+func reopens(redirs []Redir, before uint8) uint8 {
+	// Only ever more: a redirection's own write to /dev/stdout is judged
+	// with what came before it (1<victim >/dev/stdout), and the union of
+	// every state is what the command may meet.
+	st := before
+	for _, r := range redirs {
+		fd := r.Fd
+		if fd == "" {
+			switch r.Op {
+			case "<", "<&", "<<", "<<<", "<>":
+				fd = "0"
+			default:
+				fd = "1"
+			}
+		}
+		var bit uint8
+		switch normFd(fd) {
+		case "1":
+			bit = 2
+		case "2":
+			bit = 4
+		default:
+			continue
+		}
+		switch r.Op {
+		case ">", ">>", ">|", "<>", "&>", "&>>":
+			// A file opened for writing, which the guard judges as such.
+		case ">&", "<&":
+			t, ok := r.Target.Static()
+			switch {
+			case ok && (t == "1" || t == "2"):
+				// 2>&1: a copy of what 1 is now.
+				if t == "1" && st&2 != 0 || t == "2" && st&4 != 0 {
+					st |= bit
+				}
+			case ok && !isFd(r.Target) && r.Op == ">&" && t != "-":
+				// >&FILE: a file opened for writing.
+			default:
+				st |= bit // closed (-), another descriptor, or not known here
+			}
+		default:
+			st |= bit // <, a heredoc or here-string: a file opened for reading
+		}
+	}
+	return st
 }
 
 func (w *walker) emitRedirs(redirs []Redir) {

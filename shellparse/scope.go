@@ -233,6 +233,10 @@ type scope struct {
 	// havoc: a write through a name reference to a variable not known
 	// here: no variable's value can be trusted any more.
 	havoc bool
+	// reopened: the fds 1 and 2 (bits 1 and 2) that an exec has put on a
+	// file opened for reading, closed, or copied from another descriptor
+	// (Cmd.Reopened).
+	reopened uint8
 	// may is the walk's note of what bash may do anywhere (may.go),
 	// shared by every scope of the walk.
 	may *mayState
@@ -293,6 +297,7 @@ func merge(a, b *scope) *scope {
 	}
 	out.errexit = a.errexit && b.errexit
 	out.havoc = a.havoc || b.havoc
+	out.reopened = a.reopened | b.reopened
 	if len(a.written) > 0 {
 		// A file is known to hold a content only if it does on both paths.
 		kept := map[string]*Written{}

@@ -234,6 +234,12 @@ type Cmd struct {
 	// "secret-shown" (bash itself prints a secret variable's value: Stdin
 	// says where).
 	Special string
+	// Reopened: the fds 1 and 2 (bits 1 and 2) that this command, or an
+	// exec before it, put on a file opened for reading, closed, or copied
+	// from another descriptor. /dev/stdout then names that file (or the
+	// next one a program opens), not the output the guard was given:
+	// echo x 1<victim >/dev/stdout truncates victim.
+	Reopened uint8
 	// Traced: xtrace may be on when it runs (set -x anywhere in the text,
 	// bash -x, SHELLOPTS): bash prints it, assignments and expanded words
 	// included, to standard error.

@@ -60,6 +60,10 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 	default:
 		if len(redirs) > 0 {
 			w.emit(&Cmd{Redirs: redirs})
+			// { …; } 1<F: every command inside has the descriptors set so.
+			outerReopened := w.cmdReopened
+			w.cmdReopened = reopens(redirs, outerReopened|sc.reopened)
+			defer func() { w.cmdReopened = outerReopened }()
 		}
 		w.compound(sc, c, in)
 	}
