@@ -351,9 +351,10 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 					d = ""
 				}
 				for _, by := range trees[d] {
-					if by == j.p || !mayLink(by) || writes && e.Op == "create" && d == path {
-						// (mkdir -p d before cp -r src d/: d itself is a
-						// directory made, or already there)
+					if by == j.p || !mayLink(by) || writes && d == path && (e.Op == "create" || e.Op == "delete" || e.Op == "move") {
+						// The tree's own root: made (mkdir -p d before cp
+						// -r src d/), removed or moved (rm d, mv d e act
+						// on a link itself, not where it leads).
 						continue
 					}
 					c := *j.p.Cmd
