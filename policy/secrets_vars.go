@@ -495,3 +495,110 @@ func printers(prog string) bool {
 	}
 	return false
 }
+
+// sendsSecretNearby matches curl sending a secret variable's value in a
+// credential option (which KeepsSecrets lets through: it prints nothing)
+// anywhere but over https to a public host name: a red team sent the
+// token to a listener of its own on 127.0.0.1 and read it from the log.
+// Names that resolve to this machine (a wildcard DNS service) need a
+// certificate that curl accepts for them, so -k and another CA ask too.
+func sendsSecretNearby(p *Part) word.Tri {
+	if len(p.Argv) == 0 || !slices.ContainsFunc(p.Argv, word.Word.HasSecret) {
+		return word.No
+	}
+	if prog, ok := p.Argv[0].Static(); !ok || filepath.Base(prog) != "curl" || !argspec.KeepsSecrets(p.Argv) {
+		return word.No // not curl; or the other rule asks
+	}
+	for _, a := range p.Assigns {
+		switch strings.ToLower(a.Name) {
+		case "http_proxy", "https_proxy", "all_proxy", "no_proxy", "curl_ca_bundle", "ssl_cert_file", "ssl_cert_dir", "curl_home", "home", "xdg_config_home":
+			return word.Yes // elsewhere, or trusting another certificate
+		}
+	}
+	c := argspec.Normalize(p.Argv, false)
+	urls := append([]word.Word(nil), c.Args...)
+	globbing, follows, otherHeader := true, false, false
+	for _, o := range c.Opts {
+		switch o.Name {
+		case "--url":
+			if o.Value != nil {
+				urls = append(urls, *o.Value)
+			}
+		case "--globoff":
+			globbing = false
+		case "--location":
+			follows = true
+		case "--header", "--proxy-header":
+			// curl keeps Authorization and Cookie for the first host on
+			// a redirect, and sends any other header on.
+			if o.Value != nil && o.Value.HasSecret() {
+				name := ""
+				if len(o.Value.Segs) > 0 && o.Value.Segs[0].Kind == word.Lit {
+					name, _, _ = strings.Cut(o.Value.Segs[0].Text, ":")
+				}
+				if n := strings.ToLower(strings.TrimSpace(name)); n != "authorization" && n != "cookie" {
+					otherHeader = true
+				}
+			}
+		case "--insecure", "--proxy-insecure", "--proxy", "--preproxy", "--socks4", "--socks4a", "--socks5", "--socks5-hostname",
+			"--connect-to", "--resolve", "--unix-socket", "--abstract-unix-socket", "--cacert", "--capath", "--doh-url",
+			"--location-trusted", "--next", "--alt-svc", "--hsts", "--interface", "--dns-servers", "--haproxy-protocol":
+			return word.Yes
+		}
+	}
+	if follows && otherHeader {
+		return word.Yes
+	}
+	if len(urls) == 0 {
+		return word.Yes
+	}
+	for _, u := range urls {
+		s, ok := u.Static()
+		if !ok || !publicHTTPS(s, globbing) {
+			return word.Yes
+		}
+	}
+	return word.No
+}
+
+// publicHTTPS reports whether s, read as curl reads a URL, is https to a
+// host name that is not this machine's or a private network's by its
+// spelling: at least two labels of letters, digits and hyphens, the last
+// of letters, none of the names kept for local use; no address literal,
+// user info, percent-escape or backslash.
+func publicHTTPS(s string, globbing bool) bool {
+	if globbing && strings.ContainsAny(s, "{}[]") {
+		return false
+	}
+	rest, ok := strings.CutPrefix(strings.ToLower(s), "https://")
+	if !ok {
+		return false // plain http, another scheme, or none (curl takes http)
+	}
+	authority := rest
+	if i := strings.IndexAny(rest, "/?#"); i >= 0 {
+		authority = rest[:i]
+	}
+	host, port, hasPort := strings.Cut(authority, ":")
+	if hasPort && (port == "" || strings.Trim(port, "0123456789") != "") {
+		return false
+	}
+	host = strings.TrimSuffix(host, ".")
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	tld := labels[len(labels)-1]
+	if strings.Trim(tld, "abcdefghijklmnopqrstuvwxyz") != "" {
+		return false // 127.0.0.1, 0x7f.1: an address, not a name
+	}
+	switch tld {
+	case "localhost", "local", "internal", "lan", "home", "corp", "test", "invalid", "example", "arpa", "intranet", "private", "localdomain":
+		return false
+	}
+	return true
+}
