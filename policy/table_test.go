@@ -1110,6 +1110,17 @@ func TestGitReflogAndPreset(t *testing.T) {
 		{"git restore --source=HEAD~1 a", "ask"},
 		{"git reset --merge", "ask"},
 		{"git reset --mer HEAD~1", "ask"},
+		// Switching is everyday; forcing it discards changes, and -C/-B
+		// move a branch that may hold the only copy of commits.
+		{"git switch main", "allow"},
+		{"git switch -c topic", "allow"},
+		{"git switch -f main", "ask"},
+		{"git switch --discard-changes main", "ask"},
+		{"git switch --force main", "ask"},
+		{"git switch -C topic", "ask"},
+		{"git checkout -b topic", "allow"},
+		{"git checkout -B topic", "ask"},
+		{"git checkout -f main", "ask"},
 		// A pathspec with magic or globs may name any file below it.
 		{"git rm ':(top)test/t.txt'", "ask"},
 		{"git rm ':/.guard-exec.toml'", "ask"},
