@@ -36,7 +36,9 @@ type Effect struct {
 	Access Access
 	// Op refines Write: "delete", "chmod", "chown", "create", "extract",
 	// "truncate", "move", "format" (rewritten in place, meaning kept: gofmt
-	// -w), or "" for a plain write.
+	// -w), "discard" (uncommitted changes lost: git checkout -- F),
+	// "discard?" (that, when Path names a file: git checkout NAME), or ""
+	// for a plain write.
 	Op        string
 	Recursive bool // the whole tree under Path
 	// Names is set when only names and metadata are read, not contents:
@@ -789,6 +791,20 @@ func gitOperandEffects(c *Cmd, sub string) []Effect {
 			switch {
 			case c.DashDash >= 0:
 				paths = paths[c.DashDash:]
+			case len(paths) == 1 && !c.HasAny("-b", "-B", "--orphan", "--detach"):
+				// git checkout NAME: a branch or commit when git resolves
+				// it as one, else a pathspec whose changes are discarded
+				// ("discard?": the policy looks whether such a path is
+				// there). After -b, --detach and the like it is a start
+				// point only.
+				for _, p := range gitPathspecs(c, paths) {
+					op := "discard?"
+					if p.many || !p.path.IsStatic() {
+						op = "discard"
+					}
+					effs = append(effs, Effect{Path: p.path, Access: Write, Op: op, Recursive: true})
+				}
+				return effs
 			case len(paths) <= 1:
 				return nil
 			default:
@@ -796,7 +812,11 @@ func gitOperandEffects(c *Cmd, sub string) []Effect {
 			}
 		}
 		for _, p := range gitPathspecs(c, paths) {
-			effs = append(effs, Effect{Path: p.path, Access: Write, Recursive: true})
+			// The files are rewritten as the index or a commit holds them
+			// (a plain write, which may make links), and what they held
+			// that no commit holds is gone ("discard").
+			effs = append(effs, Effect{Path: p.path, Access: Write, Recursive: true},
+				Effect{Path: p.path, Access: Write, Op: "discard", Recursive: true})
 		}
 	case "mv":
 		// git mv SRC... DST renames in the work tree (and the index): a

@@ -243,10 +243,15 @@ func TestEffects(t *testing.T) {
 		{"tar -tf a.tar", []string{"read a.tar"}},
 		{"rsync -a src/ dest/", []string{"read src/ R", "write dest/ R"}},
 		{"rsync -a --delete src/ dest/", []string{"read src/ R", "write:delete dest/ R"}},
-		{"git checkout -- f", []string{"write f R"}},
-		{"git checkout main -- f g", []string{"write f R", "write g R"}},
-		{"git checkout main", []string{}},
-		{"git restore f", []string{"write f R"}},
+		// The paths are rewritten, and their uncommitted changes lost; a
+		// lone NAME is a branch unless a file of that name is there
+		// (the policy looks).
+		{"git checkout -- f", []string{"write f R", "write:discard f R"}},
+		{"git checkout main -- f g", []string{"write f R", "write:discard f R", "write g R", "write:discard g R"}},
+		{"git checkout main", []string{"write:discard? main R"}},
+		{"git checkout '*.c'", []string{"write:discard . R"}},
+		{"git checkout -b topic main", []string{}},
+		{"git restore f", []string{"write f R", "write:discard f R"}},
 		{"git clean -f", []string{"write:delete . R"}},
 		{"git clean -fd d", []string{"write:delete d R"}},
 		{"git clean -n", []string{}},

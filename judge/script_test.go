@@ -427,3 +427,62 @@ func TestWritesBelowMadeTrees(t *testing.T) {
 		}
 	}
 }
+
+// TestGitCheckout: with the git preset, git checkout of a branch is a
+// switch (which keeps changes), and of a path it discards that path's
+// uncommitted changes. git takes a single NAME for a branch or commit
+// first, so it asks only when a file of that name is there.
+func TestGitCheckout(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(dir, "proj")
+	for _, d := range []string{filepath.Join(proj, ".git"), filepath.Join(proj, "src"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(proj, "f"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	user, err := policy.ParseFile("user.toml", []byte("presets = [\"git\"]\n"), policy.User)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}, User: user})
+	if err != nil {
+		t.Fatal(err)
+	}
+	without, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct {
+		cmd, want string
+		pol       *policy.Policy
+	}{
+		{"git checkout main", "allow", with},
+		{"git checkout -q feature/x", "allow", with},
+		{"git checkout -", "allow", with},
+		{"git checkout -b topic origin/main", "allow", with},
+		{"git checkout --detach HEAD~1", "allow", with},
+		{"touch main && git checkout main", "allow", with}, // an untracked file is no pathspec match
+		{"git checkout f", "ask", with},
+		{"git checkout src", "ask", with},
+		{"git checkout -- main", "ask", with},
+		{"git checkout HEAD f", "ask", with},
+		{"git checkout main -- f", "ask", with},
+		{"git checkout '*.c'", "ask", with},
+		{"git checkout .", "ask", with},
+		{"git checkout -p", "ask", with},
+		{"git checkout -f main", "ask", with},
+		{"git checkout \"$B\"", "ask", with},
+		{"git checkout main", "ask", without},
+	} {
+		res := judge.Judge(r.pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
+			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
+		}, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want {
+			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
+		}
+	}
+}

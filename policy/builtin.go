@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -549,6 +551,9 @@ func (b *builtins) makeWrites() writeRules {
 	gitPreds := []Rule{
 		{Decision: Ask, Name: "git hooks and config", spec: pathSpec(env.Project) + 15, predEffect: gitCode(env),
 			Why: "files in .git decide what git runs and checks out: hooks run, config (and another config commondir or alternates names) can name programs, objects and refs are commits git merge or switch write", Instead: "use git's own commands, or ask the person to change git's files"},
+		{Decision: Ask, Name: "discarding uncommitted changes", spec: pathSpec(env.Project) + 15, predEffect: discardsChanges,
+			Why:     "git checkout with a path rewrites it as the index or a commit holds it, and its uncommitted changes are lost",
+			Instead: "git stash first, or git switch BRANCH (which refuses to overwrite changes)"},
 		{Decision: Ask, Name: "a bare repository made by hand", spec: pathSpec(env.Project) + 15, predEffect: writesGitHead,
 			Why: "a directory with HEAD, objects and refs is a git repository, and its config can name programs git runs there", Instead: "ask the person to make the repository"},
 	}
@@ -931,4 +936,26 @@ func inTemp(env *Env, p string) bool {
 		}
 	}
 	return false
+}
+
+// discardsChanges matches git checkout's pathspecs (argspec: Op
+// "discard"), and its one operand when a file of that name is there
+// ("discard?"): git takes NAME for a branch or commit first, and a
+// pathspec that names nothing is an error, so with no such file it is a
+// switch (or a deleted file restored, which loses nothing).
+func discardsChanges(p *Part, e Effect) word.Tri {
+	switch e.Op {
+	case "discard":
+		return word.Yes
+	case "discard?":
+		s, ok := e.Path.Static()
+		if !ok {
+			return word.Yes
+		}
+		if _, err := os.Lstat(s); errors.Is(err, fs.ErrNotExist) {
+			return word.No
+		}
+		return word.Yes
+	}
+	return word.No
 }

@@ -171,16 +171,17 @@ var Presets = sync.OnceValue(func() map[string]Preset {
 		// -f), git reset keeps the work tree (the built-in rules ask for
 		// --hard; --merge deletes staged new files, git 2.39), and git
 		// restore --staged only unstages.
-		"git": {Doc: "everyday git writes: add, commit, switch, stash, fetch, pull, merge, rebase, mv, rm, reset, unstage", Detect: []string{".git"},
-			Allow: []string{"git add", "git commit", "git switch", "git checkout -b", "git stash push", "git stash", "git stash pop",
+		"git": {Doc: "everyday git writes: add, commit, switch, checkout of a branch, stash, fetch, pull, merge, rebase, mv, rm, reset, unstage", Detect: []string{".git"},
+			Allow: []string{"git add", "git commit", "git switch", "git checkout", "git checkout -b", "git stash push", "git stash", "git stash pop",
 				"git stash apply", "git fetch", "git pull", "git merge", "git rebase", "git cherry-pick", "git tag", "git mv", "git rm",
 				"git reset", "git restore --staged"},
 			Ask: []string{"git rm --force", "git mv --force", "git restore --staged --worktree", "git reset --merge",
-				"git switch --force", "git switch --force-create", "git checkout --force", "git checkout -B"},
+				"git switch --force", "git switch --force-create", "git checkout --force", "git checkout -B", "git checkout --patch"},
 			Why: map[string]string{"git rm --force": "git rm -f deletes files with changes that no commit holds",
 				"git switch --force":              "git switch -f discards uncommitted changes",
 				"git switch --force-create":       "git switch -C moves an existing branch, and the commits only it held are no longer on a branch",
 				"git checkout --force":            "git checkout -f discards uncommitted changes",
+				"git checkout --patch":            "git checkout -p discards the changes it is told to",
 				"git checkout -B":                 "git checkout -B moves an existing branch, and the commits only it held are no longer on a branch",
 				"git mv --force":                  "git mv -f overwrites the destination, which no commit may hold",
 				"git restore --staged --worktree": "git restore --worktree discards uncommitted changes",
