@@ -465,6 +465,18 @@ func posAt(src string, off int) Pos {
 // before comparing a line with the delimiter.
 func heredocSplit(f *syntax.File, src string) *ParseError {
 	var found *ParseError
+	// Inside $(…), <(…) and `…`, bash finds the closing parenthesis in the
+	// text first: a body line "EOF)" ends the substitution there, and what
+	// follows runs (bash 5.2), where the parser reads on to a line "EOF".
+	type span struct{ from, to uint }
+	var substs []span
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			substs = append(substs, span{n.Pos().Offset(), n.End().Offset()})
+		}
+		return true
+	})
 	syntax.Walk(f, func(n syntax.Node) bool {
 		r, ok := n.(*syntax.Redirect)
 		if !ok || found != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil || r.Word == nil {
@@ -481,6 +493,32 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 				found = &ParseError{Pos: Pos{int(r.Pos().Line()), int(r.Pos().Col())}, Differential: true,
 					Reason: "a heredoc delimiter with $'…' escapes: bash ends the heredoc on another line than the parser"}
 				return false
+			}
+		}
+		if bd, ok := bashDelimiter(r.Word); r.Hdoc != nil && (ok || delim != "") {
+			if !ok {
+				bd = delim
+			}
+			for _, sp := range substs {
+				if r.Pos().Offset() < sp.from || r.Pos().Offset() >= sp.to {
+					continue
+				}
+				start, end := int(r.Hdoc.Pos().Offset()), int(r.Hdoc.End().Offset())
+				if start < 0 || end > len(src) || start > end {
+					break
+				}
+				for i, l := range strings.Split(src[start:end], "\n") {
+					if r.Op == syntax.DashHdoc {
+						l = strings.TrimLeft(l, "\t")
+					}
+					// (EOFX) ends it too; EOF is here does not)
+					if bd != "" && strings.HasPrefix(l, bd) && strings.Contains(l[len(bd):], ")") {
+						found = &ParseError{Pos: Pos{int(r.Hdoc.Pos().Line()) + i, 1}, Differential: true,
+							Reason: "a heredoc inside $(…) with a line that starts with its delimiter and has a ')': bash ends the substitution there and runs the lines after it, the parser does not"}
+						return false
+					}
+				}
+				break
 			}
 		}
 		if quoted && !parserQuoted(r.Word) {

@@ -232,6 +232,7 @@ func TestSubstitutions(t *testing.T) {
 		{"cat <<\"EOF\"\n$(a)\nEOF", []string{"cat"}},
 		{"cat <<\\EOF\n$(a)\nEOF", []string{"cat"}},
 		{"cat <<-EOF\n\t$(a)\n\tEOF", []string{"a via=$(…)", "cat"}},
+		{"x=$(cat <<EOF\nEOF is here\nEOF\n)", []string{"cat via=$(…)", "x='EOF is here'"}},
 		// Quoted in part is quoted to bash (the parser looks at the last
 		// part only): the body as written, fed to bash whole.
 		{"cat <<E\"O\"F\n$(a)\nEOF", []string{"cat"}},
@@ -730,6 +731,11 @@ func TestDifferentials(t *testing.T) {
 		// another delimiter.
 		"cat <<E'O'F\nx\\\nEOF\nrm x\nEOF",
 		"cat <<E\"O\"F\n$(\nEOF\n)\nEOF",
+		// D4c: inside $(…), a body line that starts with the delimiter
+		// and has a ')' ends the substitution for bash 5.2 (a red team's).
+		"x=$(cat <<EOF\nhello\nEOF)\nrm x\nEOF\n)",
+		"x=$(cat <<'EOF'\nhello\nEOFX)\nrm x\nEOF\n)",
+		"diff <(cat <<EOF\na\nEOF )\nrm x\nEOF\n) b",
 		"cat <<$'\\x41'\nfoo\nA\nrm x\n\\x41",
 		// D5: any \r\n.
 		"echo a\r\nrm x",
