@@ -373,6 +373,11 @@ func TestReopenedOutput(t *testing.T) {
 		{"f() { echo x > /dev/stdout; }; f 1</etc/hostname", ask},
 		{"bash -c 'echo x > /proc/self/fd/1' 1</etc/hostname", ask},
 		{"tee /dev/stdout < x >&-", ask},
+		// The same through a glob (a red team's).
+		{"exec 1</etc/hostname; echo x >/dev/std?ut", ask},
+		{"echo x 1</etc/hostname >/dev/stdou[t]", ask},
+		{"exec 3</etc/hostname; echo x > /dev/fd/[3]", ask},
+		{"echo x > /dev/nul?", ask}, // a glob into /dev: which device is not known here
 		{"echo x >/dev/stdout", allow},
 		{"echo x 2>&1 >/dev/stdout", allow},
 		{"echo x >/dev/stderr 2>&1", allow},

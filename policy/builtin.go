@@ -788,7 +788,13 @@ func writesOwnFile(p *Part, e Effect) word.Tri {
 	}
 	s, ok := e.Path.Static()
 	if !ok {
-		return word.No // a path known only at run time asks anyway
+		// A glob into /dev or /proc (/dev/std?ut, /dev/fd/[3]) may name
+		// one of the shell's descriptors, as a red team's did; any other
+		// path known only at run time asks anyway.
+		if pre := e.Path.Prefix(); pre == "/dev" || pre == "/proc" || strings.HasPrefix(pre, "/dev/") || strings.HasPrefix(pre, "/proc/") {
+			return word.Yes
+		}
+		return word.No
 	}
 	if e.Op == "link" && (s == "/proc" || s == "/dev/fd" || strings.HasPrefix(s, "/proc/self") || strings.HasPrefix(s, "/proc/thread-self")) {
 		return word.Yes // ln -s /proc/self/fd pfd; … >> pfd/255
