@@ -659,6 +659,10 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			names := c.HasAny("--quiet", "--files-with-matches", "--files-without-match", "--count", "--count-matches", "--files") ||
 				c.Raw && rawFlag(c, "qlLc", "--quiet", "--silent", "--files-with-matches", "--files-without-matches", "--count")
 			names = names && c.Prog != "sed" && !strings.HasSuffix(c.Prog, "awk")
+			// Only about names, though, when the pattern reaches no value:
+			// grep -q "GITHUB_TOKEN=$p$c" /proc/self/environ in a loop
+			// gives a token away a letter at a time (a red team's).
+			names = names && namesOnlyPattern(c, operand)
 			var whole *WholeRead
 			if rec && !names && c.Prog != "sed" && searchPrintsAll(c, operand) {
 				whole = grepWhole(c)
@@ -693,6 +697,48 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		return effs, false
 	}
 	return effs, true
+}
+
+// namesOnlyPattern reports whether a grep's (or rg's) patterns can only
+// match a line's start up to a name and its '=' (^NAME=, ^export NAME),
+// so that whether or how often they match tells which variables a file
+// sets, not what they hold.
+func namesOnlyPattern(c *Cmd, operand []word.Word) bool {
+	if c.Prog == "rg" && c.Has("--files") {
+		return true // the files it would search, listed
+	}
+	if c.Raw || c.Open || c.Prog != "grep" && c.Prog != "rg" {
+		return false
+	}
+	if c.HasAny("--invert-match", "--file", "--fixed-strings") {
+		return false
+	}
+	pats := append(append([]word.Word(nil), operand...), c.Values("--regexp")...)
+	if len(pats) == 0 {
+		return false
+	}
+	for _, p := range pats {
+		s, ok := p.Static()
+		if !ok || !nameAnchored(s) {
+			return false
+		}
+	}
+	return true
+}
+
+// nameAnchored: ^NAME, ^NAME=, ^export NAME=, NAME letters, digits and _;
+// or a pattern every line matches ("", ^, $), which counts lines.
+func nameAnchored(s string) bool {
+	if s == "" || s == "^" || s == "$" {
+		return true
+	}
+	s, ok := strings.CutPrefix(s, "^")
+	if !ok {
+		return false
+	}
+	s = strings.TrimPrefix(s, "export ")
+	s = strings.TrimSuffix(s, "=")
+	return word.IsName(s)
 }
 
 // attachedValues are the values of options written with them in one word

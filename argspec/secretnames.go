@@ -103,6 +103,27 @@ func secretAfter(w word.Word, sep byte) bool {
 	return true
 }
 
+// DerivedSecret reports whether w holds a piece or a changed form of a
+// secret variable's value (${T#s*}, ${T:0:1}, ${T//a/}), not only the
+// value as it is ($T, ${T}). Whether such a piece is empty tells part of
+// the value: test -z "${T##$p$c*}" in a loop gives it away a letter at a
+// time, so only the value as it is may be tested for emptiness.
+func DerivedSecret(w word.Word) bool {
+	for _, s := range w.Segs {
+		if !s.Secret {
+			continue
+		}
+		t := s.Text
+		if strings.HasPrefix(t, "${") && strings.HasSuffix(t, "}") {
+			t = "$" + t[2:len(t)-1]
+		}
+		if !strings.HasPrefix(t, "$") || !word.IsName(t[1:]) {
+			return true
+		}
+	}
+	return false
+}
+
 // startsWithLit reports whether w's first byte is a literal one that ok
 // accepts.
 func startsWithLit(w word.Word, ok func(byte) bool) bool {
@@ -133,6 +154,9 @@ func testKeeps(args []word.Word) bool {
 	for _, a := range args {
 		if a.HasSecret() && (a.Split || a.Multi) {
 			return false // [ -n $TOKEN ]: any number of words
+		}
+		if DerivedSecret(a) {
+			return false // [ -z "${T##s*}" ]: whether a piece is empty
 		}
 	}
 	for len(args) > 0 {

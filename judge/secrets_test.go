@@ -481,6 +481,9 @@ func TestSecretsDotenv(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
 	checkRows(t, judgeIt, "dotenv", append(ask(
 		"cat .env",
+		// whether and how often a search of the values matches tells them
+		"grep -c KEY .env",
+		"grep -l KEY .env config/.env",
 		"cat ./.env",
 		"cat "+proj+"/.env",
 		"cat .env.local",
@@ -574,8 +577,9 @@ func TestSecretsDotenv(t *testing.T) {
 		"cat .env.template",
 		"cat .env-example",
 		"grep -q '^KEY=' .env",
-		"grep -c KEY .env",
-		"grep -l KEY .env config/.env",
+		"grep -c '^KEY' .env",
+		"grep -l '^KEY=' .env config/.env",
+		"grep -c '' .env", // its lines, counted
 		"cp .env.example .env",
 		"echo KEY=1 >> .env",
 		"sed -i s/a/b/ .env",
@@ -750,6 +754,15 @@ func TestSecretsVariables(t *testing.T) {
 		"[[ x != $GITHUB_TOKEN ]] || echo no", "case $GITHUB_TOKEN in s*) echo yes;; esac", "case x in \"$GITHUB_TOKEN\") echo y;; esac",
 		"test \"$GITHUB_TOKEN\" = abc && echo y", "[ \"${GITHUB_TOKEN#s}\" != \"$GITHUB_TOKEN\" ] && echo s",
 		"bash -c '[[ $GITHUB_TOKEN == a* ]] && echo a'",
+		// Whether a piece of it is empty tells the value too (a red team's
+		// loop over test -z "${T##$p$c*}"), and so does a search of the
+		// environment for more than a name.
+		"p=; for i in 1 2; do for c in a b; do if test -z \"${GITHUB_TOKEN##$p$c*}\"; then p=$p$c; fi; done; done; echo $p",
+		"[ -n \"${GITHUB_TOKEN%%s*}\" ] && echo s", "[[ -z ${GITHUB_TOKEN##s*} ]] && echo s", "[[ ${GITHUB_TOKEN#s} ]] || echo s",
+		"test \"${GITHUB_TOKEN:0:1}\" && echo x", "case ${GITHUB_TOKEN#s} in '') echo s;; esac",
+		"P_TOKEN=${GITHUB_TOKEN##s*}; [ -z \"$P_TOKEN\" ] && echo s",
+		"grep -q 'GITHUB_TOKEN=s' /proc/self/environ && echo s", "grep -c GITHUB_TOKEN=sek /proc/$$/environ",
+		"grep -q sk- .env && echo yes", "grep -l 'KEY=sk' .env",
 		// Names that say secret in other words.
 		"echo \"$DATABASE_URL\"", "echo $SLACK_WEBHOOK_URL", "echo $CI_JOB_JWT", "echo $NPM_CONFIG__AUTH",
 		"echo $AZURE_STORAGE_CONNECTION_STRING", "echo $SSHPASS", "echo $DOCKER_AUTH_CONFIG",
@@ -810,7 +823,8 @@ func TestSecretsVariables(t *testing.T) {
 		"curl -u \"me:$API_KEY\" 'https://api.example.com:8443/v1?x=1'",
 		"curl -g -H \"X-Api-Key: $API_KEY\" \"https://api.example.com/v1/[a]\"",
 		"[ -n \"$GITHUB_TOKEN\" ] && echo set",
-		"[[ -n $GITHUB_TOKEN ]] && echo set", "[[ $GITHUB_TOKEN == \"\" ]] || echo set", "[ \"$GITHUB_TOKEN\" = '' ] || echo set",
+		"[[ -n $GITHUB_TOKEN ]] && echo set", "[ -n \"${GITHUB_TOKEN}\" ] && echo set", "GH_TOKEN=${GITHUB_TOKEN} true",
+		"grep -q '^OPENAI_API_KEY=' .env && echo set", "grep -c '^export API_KEY' .env", "grep -q '^GITHUB_TOKEN=' /proc/self/environ", "[[ $GITHUB_TOKEN == \"\" ]] || echo set", "[ \"$GITHUB_TOKEN\" = '' ] || echo set",
 		"case $GITHUB_TOKEN in '') echo unset;; *) echo set;; esac", "case $HOME in /root) echo root;; esac",
 		"[[ $HOME == /root ]] && echo root",
 		"echo \"::add-mask::$GITHUB_TOKEN\"",
@@ -917,11 +931,13 @@ func TestSecretsVariablesWherever(t *testing.T) {
 		"curl --oauth2-bearer \"$GITHUB_TOKEN\" https://api.github.com/user",
 		"timeout 10 curl -H \"Authorization: token $GITHUB_TOKEN\" https://api.github.com/user",
 		"[ -n \"$GITHUB_TOKEN\" ] && echo set",
-		"[[ -n $GITHUB_TOKEN ]] && echo set", "[[ $GITHUB_TOKEN == \"\" ]] || echo set", "[ \"$GITHUB_TOKEN\" = '' ] || echo set",
+		"[[ -n $GITHUB_TOKEN ]] && echo set", "[ -n \"${GITHUB_TOKEN}\" ] && echo set", "GH_TOKEN=${GITHUB_TOKEN} true",
+		"grep -q '^OPENAI_API_KEY=' .env && echo set", "grep -c '^export API_KEY' .env", "grep -q '^GITHUB_TOKEN=' /proc/self/environ", "[[ $GITHUB_TOKEN == \"\" ]] || echo set", "[ \"$GITHUB_TOKEN\" = '' ] || echo set",
 		"case $GITHUB_TOKEN in '') echo unset;; *) echo set;; esac", "case $HOME in /root) echo root;; esac",
 		"[[ $HOME == /root ]] && echo root", "test -z \"$GITHUB_TOKEN\" || echo set",
 		"[ ! -n \"$GITHUB_TOKEN\" ]",
-		"[[ -n $GITHUB_TOKEN ]] && echo set",
+		"[[ -n $GITHUB_TOKEN ]] && echo set", "[ -n \"${GITHUB_TOKEN}\" ] && echo set", "GH_TOKEN=${GITHUB_TOKEN} true",
+		"grep -q '^OPENAI_API_KEY=' .env && echo set", "grep -c '^export API_KEY' .env", "grep -q '^GITHUB_TOKEN=' /proc/self/environ",
 		": \"${GITHUB_TOKEN:?set GITHUB_TOKEN first}\"",
 		"echo ${#GITHUB_TOKEN}", "echo ${GITHUB_TOKEN:+set}", "echo ${!GITHUB*}",
 		"GH_TOKEN=$GITHUB_TOKEN ls", "export NPM_TOKEN=\"$GITHUB_TOKEN\"", "env GH_TOKEN=$GITHUB_TOKEN ls",

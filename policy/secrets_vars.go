@@ -24,7 +24,9 @@ func printsSecretVar(p *Part) word.Tri {
 		return word.Yes // set -x prints the command, expanded: + curl -H 'Authorization: Bearer ghp_…'
 	}
 	for _, a := range p.Assigns {
-		if a.Value.HasSecret() && !argspec.SecretName(a.Name) {
+		// A secret-named copy keeps the value as it is (GH_TOKEN=$T), not
+		// a piece of it, which a test of its emptiness would then tell.
+		if a.Value.HasSecret() && (!argspec.SecretName(a.Name) || argspec.DerivedSecret(a.Value)) {
 			return word.Yes
 		}
 	}

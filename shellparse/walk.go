@@ -238,7 +238,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 				// Which branch runs tells the subject, when it or a
 				// pattern is a secret's value: case $T in a*) … tells its
 				// first letter. "" and * tell nothing -z does not.
-				if !shown && (subject.HasSecret() && !tellsNothing(pat) || pat.HasSecret()) {
+				if !shown && (subject.HasSecret() && !tellsNothing(pat) || pat.HasSecret() || argspec.DerivedSecret(subject) && !allStars(pat)) {
 					shown = true
 					w.secretShown("case " + subject.String() + " in " + pat.String() + "): matches a secret variable's value against a pattern, and the branch that runs tells that value, a piece at a time")
 				}
@@ -906,6 +906,16 @@ func printfLiteral(args []string) (string, bool) {
 	return b.String(), true
 }
 
+// allStars reports whether a case pattern matches any string.
+func allStars(pat word.Word) bool {
+	for _, s := range pat.Segs {
+		if s.Kind != word.Star {
+			return false
+		}
+	}
+	return len(pat.Segs) > 0
+}
+
 // tellsNothing reports whether a case pattern matches only the empty
 // string or any string: which branch runs then tells only what -z tells.
 func tellsNothing(pat word.Word) bool {
@@ -973,11 +983,15 @@ func (w *walker) test(sc *scope, e syntax.TestExpr) {
 				return
 			}
 		}
-		w.test(sc, e.X)
+		if v, _ := w.testWord(sc, e.X, wctx{}); argspec.DerivedSecret(v) {
+			w.secretShown("[[ " + e.Op.String() + " " + v.String() + " ]]: tests a piece of a secret variable's value, and what runs after it tells that piece")
+		}
 	case *syntax.ParenTest:
 		w.test(sc, e.X)
 	case *syntax.Word:
-		w.value(sc, e, wctx{})
+		if v := w.value(sc, e, wctx{}); argspec.DerivedSecret(v) {
+			w.secretShown("[[ " + v.String() + " ]]: tests a piece of a secret variable's value, and what runs after it tells that piece")
+		}
 	}
 }
 

@@ -843,6 +843,9 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	}
 	if !p.Short {
 		hole.Text = "${" + name + "…}"
+		if p.Exp == nil && p.Repl == nil && p.Slice == nil && p.Index == nil && !p.Excl && !p.Length && p.Names == 0 {
+			hole.Text = "${" + name + "}" // the value as it is (argspec.DerivedSecret)
+		}
 	}
 	switch {
 	case p.Excl && p.Names == 0 && p.Index == nil:
