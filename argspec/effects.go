@@ -471,6 +471,12 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			}
 			addAll(dirs, Write, "extract", true)
 			addAll(files, Read, "", false)
+			if c.HasAny("--absolute-names", "--keep-directory-symlink", "--dereference") {
+				// Members' absolute names and ..s kept (-P), or links
+				// already there followed (-h, --keep-directory-symlink):
+				// anywhere (a red team's tar xPf wrote out of the tree).
+				add(word.UnknownData("(where tar -P, -h or --keep-directory-symlink puts an archive's members: their absolute names and .., or the links already there, followed)"), Write, "extract", true)
+			}
 		case c.HasAny("--create", "--append", "--update", "--catenate", "--delete"):
 			addAll(files, Write, "", false)
 			effs = append(effs, listedFiles(c.Values("--files-from"), true)...)
@@ -556,6 +562,14 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		}
 		if !c.HasAny("-l", "-t", "-v", "-z", "-Z", "-p", "-c") {
 			addAll(dirs, Write, "extract", true)
+			for _, o := range c.Opts {
+				if !o.Known {
+					// -: keeps members' ../ (a red team's ../../pwned-zip);
+					// any option not read here may.
+					add(word.UnknownData("(where unzip "+o.Name+" puts an archive's members, which may lead out of -d's directory)"), Write, "extract", true)
+					break
+				}
+			}
 		}
 	case "zip":
 		return zipEffects(c), true

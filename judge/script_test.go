@@ -420,6 +420,15 @@ func TestWritesBelowMadeTrees(t *testing.T) {
 		{"cp -a d copy; touch copy/e/f/r/pwned", "ask", "where another part of this command writes a tree"},
 		{"tar xf a.tar -C t && rm t/x", "ask", "where another part of this command writes a tree"},
 		{"mkdir -p out && echo x > out/y", "allow", ""},
+		// Extractions that leave -C's tree (a red team's): absolute names
+		// and .. kept, links already there followed.
+		{"tar xPf a.tar -C t", "ask", "known only at run time"},
+		{"tar xf a.tar -C t --absolute-names", "ask", "known only at run time"},
+		{"tar xhf a.tar -C t", "ask", "known only at run time"},
+		{"tar xf a.tar -C t --keep-directory-symlink", "ask", "known only at run time"},
+		{"unzip -: a.zip -d t", "ask", "known only at run time"},
+		{"tar xf a.tar -C t", "allow", ""},
+		{"unzip -o a.zip -d t", "allow", ""},
 		{"cp -r plain copy && echo x > copy/sub/y", "allow", ""}, // nothing there is a link
 		{"mkdir -p build && cp -r d build/", "allow", ""},
 		{"mv d/e/f f2", "allow", ""},
