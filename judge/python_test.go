@@ -154,6 +154,8 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		// team ran 3.12's and 3.13's standard library this way).
 		{"PYENV_VERSION=3.12.1 python3 fine.py", "ask", "PYENV_VERSION is set here"},
 		{"export ASDF_PYTHON_VERSION=3.13.0; python3 -c 'print(1)'", "ask", "ASDF_PYTHON_VERSION is set here"},
+		{"PYENV_HOOK_PATH=$PWD/hk python3 fine.py", "ask", "PYENV_HOOK_PATH is set here"},
+		{"PYENV_DEBUG=1 python3 fine.py", "ask", "PYENV_DEBUG is set here"},
 		{"echo 3.12.1 > .python-version && python3 fine.py", "ask", "runs the Python that " + dir + "/.python-version chooses"},
 		{"echo 'python 3.12.1' > ../.tool-versions; python3 fine.py", "ask", "chooses"},
 		// /dev/stdout names the file on fd 1 (a red team's, under 1<F and >&-).

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -28,8 +29,13 @@ var pythonVars = []string{"PYTHONPATH", "PYTHONHOME", "PYTHONSTARTUP", "PYTHONIN
 	"PYTHONUSERBASE", "PYTHONEXECUTABLE", "PYTHONWARNINGS", "PYTHONPYCACHEPREFIX", "PYTHONPLATLIBDIR", "PYTHONCASEOK"}
 
 // versionVars choose the Python a version manager's shim runs.
-var versionVars = []string{"PYENV_VERSION", "PYENV_ROOT", "PYENV_DIR", "ASDF_PYTHON_VERSION", "ASDF_DATA_DIR",
-	"MISE_PYTHON_VERSION", "RTX_PYTHON_VERSION", "MISE_DATA_DIR"}
+// (An assignment before the command of any PYENV_, ASDF_, MISE_ or RTX_
+// variable counts too: PYENV_HOOK_PATH makes pyenv run the hooks there.)
+var versionVars = []string{"PYENV_VERSION", "PYENV_ROOT", "PYENV_DIR", "PYENV_HOOK_PATH", "ASDF_PYTHON_VERSION", "ASDF_DATA_DIR",
+	"ASDF_DIR", "ASDF_CONFIG_FILE", "ASDF_DEFAULT_TOOL_VERSIONS_FILENAME", "MISE_PYTHON_VERSION", "RTX_PYTHON_VERSION", "MISE_DATA_DIR",
+	"MISE_CONFIG_DIR", "MISE_CONFIG_FILE", "MISE_ENV", "MISE_DEFAULT_CONFIG_FILENAME"}
+
+var versionPrefixes = []string{"PYENV_", "ASDF_", "MISE_", "RTX_"}
 
 // textSets reports whether the text, not the environment the guard was
 // started with, may give a variable a value for cmd.
@@ -104,6 +110,13 @@ func (w *walker) python(sc *scope, cmd *Cmd, interp string, optArgs []word.Word,
 		// (pyenv, asdf, mise) picks another when the text says so.
 		if w.textSets(sc, cmd, name) {
 			asks = append(asks, name+" is set here, which makes a version manager run another Python than the one the code was judged with")
+		}
+	}
+	for _, a := range cmd.Assigns {
+		for _, p := range versionPrefixes {
+			if strings.HasPrefix(a.Name, p) && !slices.Contains(versionVars, a.Name) {
+				asks = append(asks, a.Name+" is set here, which changes what a version manager's shim runs")
+			}
 		}
 	}
 	for _, name := range pythonVars {

@@ -1193,7 +1193,13 @@ func (w *walker) physicalCwd(sc *scope, prev Cwd, args []word.Word) {
 	if sc.cwd.Unknown || len(args) == 0 {
 		return
 	}
-	t, _ := args[0].Static()
+	t, ok := args[0].Static()
+	if !ok {
+		// cd -P [w]/..: the glob's match, taken as written, was cleaned
+		// as text, but -P takes w's link first (a red team's).
+		sc.cwd = Cwd{Unknown: true, Data: sc.cwd.Data}
+		return
+	}
 	if t == "-" {
 		return
 	}
