@@ -270,9 +270,9 @@ func linksThenDotDot(t *testing.T, dir string, place bool) {
 		{"bash s/b/c/../zz/e.sh", "deny", ""},
 		{"bash s/b/c/d/../ok.sh", "allow", ""},
 		{"cd s/b/c/d && bash ../ok.sh", "allow", ""},
-		{"cd y/.. && bash ok.sh", "ask", ""}, // cd is logical: proj/ok.sh, which is not there
+		{"cd y/.. && bash ok.sh", "ask", ""},      // cd is logical: proj/ok.sh, which is not there
 		{"cd -P y/.. && bash ok.sh", "allow", ""}, // cd -P is not: y's target's parent
-		{"cd -P [y]/.. && bash ok.sh", "ask", ""},  // a glob's match, cleaned as text (a red team's)
+		{"cd -P [y]/.. && bash ok.sh", "ask", ""}, // a glob's match, cleaned as text (a red team's)
 	} {
 		getenv := func(k string) string {
 			switch k {
