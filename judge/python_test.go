@@ -97,6 +97,16 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 	}
 	tag := strings.TrimSpace(string(out))
 	dir := t.TempDir()
+	for name, mode := range map[string]string{"unchecked": "UNCHECKED_HASH", "checked": "CHECKED_HASH"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".py"), []byte("print(1)\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		c := exec.Command(py, "-c", "import py_compile, sys; py_compile.compile(sys.argv[1], invalidation_mode=py_compile.PycInvalidationMode."+mode+")", name+".py")
+		c.Dir = dir
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("py_compile: %v\n%s", err, out)
+		}
+	}
 	for name, text := range map[string]string{
 		"fine.py":   "print('hi')\n",
 		"uses.py":   "import helper\nprint(helper.f())\n",
@@ -150,6 +160,11 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		{"echo x > __pycache__/helper." + tag + ".pyc; python3 uses.py", "ask", "compiled cache"},
 		{"echo x > __pycache__/helper." + tag + ".pyc; python3 -m helper", "ask", "compiled cache"},
 		{"echo x > __pycache__/uses." + tag + ".pyc; python3 uses.py", "allow", ""},
+		// One already there that Python never checks against the source
+		// (a red team's committed unchecked-hash .pyc) runs instead of it.
+		{"python3 -c 'import unchecked'", "ask", "unchecked-hash"},
+		{"python3 -m unchecked", "ask", "unchecked-hash"},
+		{"python3 -c 'import checked'", "allow", ""},
 		// A version manager's shim runs the Python the text chooses (a red
 		// team ran 3.12's and 3.13's standard library this way).
 		{"PYENV_VERSION=3.12.1 python3 fine.py", "ask", "PYENV_VERSION is set here"},

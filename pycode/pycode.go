@@ -37,7 +37,9 @@
 package pycode
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -190,6 +192,11 @@ func (a *Analyser) Analyse(src Source) *Result {
 			st.follow(f, 1)
 		}
 		file = files[len(files)-1]
+		// runpy imports the module's code through its loader: from its
+		// compiled cache, when that is used.
+		if c := uncheckedCache(file); c != "" {
+			st.ask("runs the module " + src.Module + ", whose compiled cache " + st.rel(c) + " Python runs without checking it against the source (an unchecked-hash .pyc), so what runs is not what the guard read")
+		}
 		if !st.read(file, &code) {
 			return res
 		}
@@ -601,6 +608,9 @@ func (st *state) follow(file string, depth int) {
 	}
 	st.visited[file] = true
 	st.pycacheOf(file)
+	if c := uncheckedCache(file); c != "" {
+		st.ask("imports the project module " + rel + ", whose compiled cache " + st.rel(c) + " Python runs without checking it against the source (an unchecked-hash .pyc), so what runs is not what the guard read")
+	}
 	src, err := readLimited(file)
 	if err != nil {
 		st.ask("imports the project module " + rel + ", which cannot be read: " + err.Error())
@@ -705,6 +715,34 @@ func (st *state) stdlibHas(top string) bool {
 
 // hasCompiled reports whether compiled code of the module at stem (a
 // directory joined with a name) is there.
+// uncheckedCache returns a compiled cache of a module file that Python
+// imports without comparing it with the source: a hash-based .pyc whose
+// check_source flag is off (PEP 552) is used as it is, whatever the .py
+// holds (a red team's committed __pycache__/m.cpython-311.pyc). A
+// timestamp-based one is used when its header matches the source's time
+// and size, and a checked hash-based one when its hash does: those are
+// how Python keeps its own caches, and are not compared here (README).
+func uncheckedCache(file string) string {
+	stem := filepath.Join(filepath.Dir(file), "__pycache__", strings.TrimSuffix(filepath.Base(file), ".py"))
+	caches, _ := filepath.Glob(stem + ".*.pyc")
+	for _, c := range caches {
+		f, err := os.Open(c)
+		if err != nil {
+			continue
+		}
+		var h [8]byte
+		_, err = io.ReadFull(f, h[:])
+		f.Close()
+		if err != nil {
+			continue
+		}
+		if flags := binary.LittleEndian.Uint32(h[4:8]); flags&1 != 0 && flags&2 == 0 {
+			return c
+		}
+	}
+	return ""
+}
+
 func hasCompiled(stem string) bool {
 	if fileExists(stem+".pyc") || fileExists(stem+".so") {
 		return true
