@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"github.com/guard-exec/guard-exec/argspec"
 	"strconv"
 	"strings"
 
@@ -45,17 +46,10 @@ func devServerRule(ports []int, source string) *Rule {
 // this machine at an allowed port, and nothing sends it elsewhere.
 func devURLs(p *Part, ports map[int]bool, curl bool) word.Tri {
 	c := p.Norm
-	var urls []word.Word
-	urls = append(urls, c.Args...)
-	globbing := curl
+	urls, globbing := curlURLs(c)
+	globbing = globbing && curl
 	for _, o := range c.Opts {
 		switch o.Name {
-		case "--url":
-			if o.Value != nil {
-				urls = append(urls, *o.Value)
-			}
-		case "--globoff":
-			globbing = false
 		case "--proxy", "--preproxy", "--unix-socket", "--abstract-unix-socket", "--connect-to", "--resolve",
 			"--config", "--netrc", "--netrc-file", "--input-file", "--execute", "--base", "--next", "--alt-svc", "--doh-url":
 			return word.No // elsewhere, or from a file
@@ -74,6 +68,24 @@ func devURLs(p *Part, ports map[int]bool, curl bool) word.Tri {
 		}
 	}
 	return word.Yes
+}
+
+// curlURLs are the URLs a curl command names (its operands and --url's
+// values), and whether curl globs them ({a,b}, [1-3]; not after -g).
+func curlURLs(c *argspec.Cmd) (urls []word.Word, globbing bool) {
+	urls = append(urls, c.Args...)
+	globbing = true
+	for _, o := range c.Opts {
+		switch o.Name {
+		case "--url":
+			if o.Value != nil {
+				urls = append(urls, *o.Value)
+			}
+		case "--globoff":
+			globbing = false
+		}
+	}
+	return urls, globbing
 }
 
 // devURL reports whether s, read as curl reads a URL (a missing scheme is

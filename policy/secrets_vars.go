@@ -518,16 +518,10 @@ func sendsSecretNearby(p *Part) word.Tri {
 		}
 	}
 	c := argspec.Normalize(p.Argv, false)
-	urls := append([]word.Word(nil), c.Args...)
-	globbing, follows, otherHeader := true, false, false
+	urls, globbing := curlURLs(c)
+	follows, otherHeader := false, false
 	for _, o := range c.Opts {
 		switch o.Name {
-		case "--url":
-			if o.Value != nil {
-				urls = append(urls, *o.Value)
-			}
-		case "--globoff":
-			globbing = false
 		case "--location":
 			follows = true
 		case "--header", "--proxy-header":
