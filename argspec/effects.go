@@ -314,11 +314,20 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 	case "tee":
 		addAll(args, Write, "", false)
 	case "cp", "install", "mv", "ln":
+		if slices.ContainsFunc(c.Args, MayBeOption) {
+			// cp * out/: a file named --target-directory=.. (or -t DIR,
+			// -S SUFFIX) that the command makes first is an option when
+			// the glob expands (a red team's): the files may go anywhere.
+			add(word.UnknownData("(where "+c.Prog+" writes when a word that may expand to an option such as --target-directory=DIR does)"), Write, "", true)
+		}
 		srcAccess, srcOp := Read, ""
 		if c.Prog == "mv" {
 			srcAccess, srcOp = Write, "move"
 		}
-		rec := c.HasAny("--recursive", "--archive") || c.Prog == "mv"
+		// cp -d and -P copy a link as a link: like a tree copied, what
+		// lands there may lead anywhere (a red team's copy of a link to
+		// .., written through).
+		rec := c.HasAny("--recursive", "--archive") || c.Prog == "mv" || c.Prog == "cp" && c.HasAny("--no-dereference", "-d")
 		// A link is a second name for its target: what is written through
 		// it is written to the target (ln -s test x; echo > x/f writes
 		// test/f), so linking is judged as writing the target, and a
@@ -711,6 +720,24 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		return effs, false
 	}
 	return effs, true
+}
+
+// MayBeOption reports whether a word may start with '-' at run time: a
+// glob or expansion at its start (*, $x), not a literal prefix like
+// src/*.py or ./*.
+func MayBeOption(w word.Word) bool {
+	if w.IsStatic() {
+		return false
+	}
+	for _, s := range w.Segs {
+		if s.Kind != word.Lit {
+			return true
+		}
+		if s.Text != "" {
+			return strings.HasPrefix(s.Text, "-")
+		}
+	}
+	return true
 }
 
 // namesOnlyPattern reports whether a grep's (or rg's) patterns can only

@@ -502,3 +502,67 @@ func TestGitCheckout(t *testing.T) {
 		}
 	}
 }
+
+// TestRedTeamEleven: a red team's round of the tenth session, each class
+// with a harmless sibling that stays allowed.
+func TestRedTeamEleven(t *testing.T) {
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	proj := filepath.Join(home, "proj")
+	if err := os.MkdirAll(proj, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range map[string]string{"data.txt": "a[$(touch pwned)]\n", "p.txt": "$(touch pwned)\n", "a": "x\n"} {
+		if err := os.WriteFile(filepath.Join(proj, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("..", filepath.Join(proj, "up")); err != nil {
+		t.Fatal(err)
+	}
+	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []struct{ cmd, want string }{
+		// bash evaluates what RANDOM, SRANDOM, OPTIND and HISTCMD are
+		// given as arithmetic, however they are given it.
+		{"RANDOM='a[$(touch pwned)]'", "ask"},
+		{"SRANDOM='a[$(touch pwned)]'", "ask"},
+		{"HISTCMD='a[$(touch pwned)]'", "ask"},
+		{"read -r RANDOM < data.txt", "ask"},
+		{"printf -v OPTIND %s \"$(cat data.txt)\"", "ask"},
+		{"mapfile -t -n1 RANDOM < data.txt", "ask"},
+		{"RANDOM=42; echo $((RANDOM % 10))", "allow"},
+		{"while getopts ab o; do :; done; shift $((OPTIND-1))", "allow"},
+		// A declaration expands a subscript again.
+		{"declare -A A; read -r y < p.txt; declare A[$y]=1", "ask"},
+		{"declare -A A; read -r y < p.txt; f(){ local A[$y]=1; }; f", "ask"},
+		{"declare -A A; declare A[k]=1", "allow"},
+		// Prompt expansion through indirection or a name reference.
+		{"read y < p.txt; r=y; echo ${!r@P}", "ask"},
+		{"read y < p.txt; declare -n PS4=y; set -x; :", "ask"},
+		{"r=HOME; echo ${!r}", "allow"},
+		{"declare -n ref=x; ref=1", "allow"},
+		// A glob that may expand to an option.
+		{"touch -- --target-directory=.. pwned; cp *[.d]", "ask"},
+		{"cp * out/", "ask"},
+		{"mv * dir/", "ask"},
+		{"zip /tmp/a.zip *", "ask"},
+		{"rg TODO *.py", "ask"},
+		{"cp src/*.py out/", "allow"},
+		{"cp ./* out/", "allow"},
+		{"rg TODO src/*.py", "allow"},
+		// A link copied as a link, then written through.
+		{"cp -d up x; touch x/pwned", "ask"},
+		{"cp -P up x; echo hi > x/pwned", "ask"},
+		{"cp -d a b", "allow"},
+	} {
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
+			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
+		}, Glob: func(string) []string { return nil }})
+		if res.Decision != r.want {
+			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
+		}
+	}
+}

@@ -127,6 +127,20 @@ func (w *walker) subscript(sc *scope, e syntax.ArithmExpr, assoc bool) (secretKe
 	return secretKey
 }
 
+// literalSubscript reports whether a subscript is written without any
+// expansion: expanding it again then changes nothing.
+func literalSubscript(e syntax.ArithmExpr) bool {
+	literal := true
+	syntax.Walk(e, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp, *syntax.ProcSubst, *syntax.ExtGlob:
+			literal = false
+		}
+		return literal
+	})
+	return literal
+}
+
 // secretKey is what an assignment with a secret key copies (subscript).
 var secretKey = word.Word{Segs: []word.Seg{{Kind: word.Hole, Secret: true, Text: "[key]"}}}
 
@@ -136,7 +150,7 @@ func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
 		return
 	}
 	name := a.Name.Value
-	if sc.varState(name).integer && (a.Array != nil || a.Append || a.Index != nil) {
+	if sc.isInteger(name) && (a.Array != nil || a.Append || a.Index != nil) {
 		// Every value given to an integer variable is evaluated as
 		// arithmetic: elements, appended text, one element.
 		if a.Array != nil {
@@ -164,7 +178,7 @@ func (w *walker) setAssign(sc *scope, a *syntax.Assign, v Assign) {
 		sc.setUnknown(name)
 	case a.Index != nil || a.Array != nil || a.Append:
 		sc.setUnknown(name)
-	case sc.varState(name).integer:
+	case sc.isInteger(name):
 		w.arithText(sc, v.Value, "assigning to integer variable "+name)
 		sc.setNumeric(name)
 	case a.Value != nil && isArithWord(a.Value):
@@ -288,6 +302,18 @@ func (w *walker) sawSecret() {
 		w.tracedShown = true
 		w.secretShown("set -x: bash prints each command with a secret variable's value expanded")
 	}
+}
+
+// specialVar reports whether bash or the programs it runs take a
+// variable's value as code, a place to find programs, or the way words
+// split: a name reference under that name hands them another value.
+func specialVar(name string) bool {
+	switch name {
+	case "PS0", "PS1", "PS2", "PS3", "PS4", "SHELL", "PATH", "IFS", "CDPATH", "HOME", "GLOBIGNORE", "BASH_CMDS",
+		"BASH_ALIASES", "SHELLOPTS", "BASHOPTS", "TMPDIR", "PWD", "OLDPWD":
+		return true
+	}
+	return codeVars(name) != "" || hiddenCodeVars(name) != "" || strings.HasPrefix(name, "GIT_CONFIG_KEY_") || strings.HasPrefix(name, "GUARD_EXEC_")
 }
 
 // checkAssigns judges assignments whose values are code or make later
@@ -648,6 +674,12 @@ func (w *walker) unknownAfterSource(sc *scope) {
 	var names []string
 	sc.vars.each(func(k string, _ varState) { names = append(names, k) })
 	for _, k := range names {
+		if sc.varState(k).integer {
+			// An integer variable holds a number, whatever the file gave
+			// it (and the file's own assignments are its business).
+			sc.setNumeric(k)
+			continue
+		}
 		sc.setUnknown(k)
 	}
 }
@@ -1422,6 +1454,11 @@ func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 				w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 			}
 			base, _, _ := strings.Cut(t, "[")
+			if bashInteger(base) && name != "getopts" {
+				// read -r RANDOM < F: bash evaluates F's line as
+				// arithmetic, as it does any value RANDOM is given.
+				w.dataAsCode(name + " into " + base + ": bash evaluates the value as arithmetic, and a value not known here could name an array subscript that runs a command")
+			}
 			sc.setUnknown(base)
 		} else {
 			sc.havocVars() // a name known only at run time: any variable
@@ -1578,6 +1615,13 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				st.assoc = true
 				sc.store(name, st)
 			}
+			if a.Index != nil && !literalSubscript(a.Index) {
+				// declare A[$y]=1: the builtin gets the subscript expanded,
+				// and expands an associative array's subscript again
+				// (without shopt -s assoc_expand_once): y's value runs as
+				// code (a red team's, with y='$(touch …)').
+				w.dataAsCode(variant + " " + name + "[…]=: bash expands an associative array's subscript again in a declaration, so a value in it runs as code")
+			}
 			v := w.assign(sc, a, assoc)
 			if s, ok := v.Value.Static(); ok && (array || assoc) && a.Array == nil && strings.HasPrefix(s, "(") {
 				// declare -a arr='(…)' or arr=$v with such a value: bash
@@ -1591,6 +1635,11 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				// subscript bash evaluates; expanding it yields that
 				// variable's value, which is not followed here.
 				w.varNameArg(sc, v.Value, variant+" -n "+name)
+				if specialVar(name) {
+					// declare -n PS4=y: bash's use of PS4 is y's value,
+					// whatever the text gives y (a red team's).
+					w.dataAsCode(variant + " -n " + name + ": bash then uses another variable's value as " + name + ", which the guard does not follow")
+				}
 				target, _ := v.Value.Static()
 				sc.declareRef(name, target, true)
 				argv = append(argv, word.FromLit(name+"="+v.Value.String()))
@@ -1598,7 +1647,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			}
 			assigns = append(assigns, v)
 			argv = append(argv, word.FromLit(name+"="+v.Value.String()))
-			if integer || sc.varState(name).integer {
+			if integer || sc.isInteger(name) {
 				w.arithText(sc, v.Value, variant+" -i "+name)
 				sc.setNumeric(name)
 				st := sc.varState(name)
@@ -2380,11 +2429,22 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 				}
 			}
 		}
-	case "rg":
+	case "rg", "zip":
+		// rg * and zip a.zip *: a file the command makes first, named
+		// --pre=sh or -TT…, is an option when the glob expands, and runs
+		// a program (a red team's zip … * with --unzip-command=sh x.sh).
+		if slices.ContainsFunc(cmd.Argv[1:], argspec.MayBeOption) {
+			w.emit(&Cmd{Argv: cmd.Argv, Opaque: prog + " is given a word that may expand to an option (a glob, or a value not known here), and " + prog + "'s options can name a program it runs (" + map[string]string{"rg": "--pre", "zip": "-TT, --unzip-command"}[prog] + ")", CodeArg: -1})
+		}
+		if prog == "zip" {
+			break
+		}
 		c := argspec.Normalize(cmd.Argv, false)
 		for _, v := range c.Values("--pre") {
 			judgeWithFile(v, "rg --pre")
 		}
+	}
+	switch prog {
 	case "zip":
 		for i, a := range cmd.Argv {
 			t, _ := a.Static()

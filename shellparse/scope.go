@@ -376,6 +376,22 @@ func paramNumber(name string) (int, bool) {
 	return n, err == nil
 }
 
+// bashInteger are the variables whose assigned values bash evaluates as
+// arithmetic, as for declare -i: RANDOM='a[$(cmd)]' runs cmd (a red
+// team's; bash 5.2, every special variable tried). Even after unset,
+// which takes that away, they are taken so here.
+func bashInteger(name string) bool {
+	switch name {
+	case "RANDOM", "SRANDOM", "OPTIND", "HISTCMD":
+		return true
+	}
+	return false
+}
+
+// isInteger reports whether assigning to name evaluates the value as
+// arithmetic.
+func (sc *scope) isInteger(name string) bool { return sc.varState(name).integer || bashInteger(name) }
+
 func bashNumeric(name string) bool {
 	switch name {
 	case "?", "$", "!", "#", "RANDOM", "LINENO", "SECONDS", "BASHPID", "PPID", "UID", "EUID", "SHLVL",
@@ -544,11 +560,13 @@ func (sc *scope) lookup(w *walker, name, desc string) word.Word {
 // numeric reports whether a variable certainly holds an integer, so that
 // evaluating it as arithmetic cannot run code.
 func (sc *scope) numeric(w *walker, name string) bool {
-	if bashNumeric(name) {
-		return true
-	}
+	// What the text wrote comes first: read -r RANDOM < F gives RANDOM
+	// F's text, which its assignment then evaluates (topScope).
 	if v, ok := sc.vars.lookup(name); ok {
 		return v.numeric || v.unset || numericVal(v) || isEmpty(v.val) && !v.unknown
+	}
+	if bashNumeric(name) {
+		return true
 	}
 	if _, ok := paramNumber(name); ok && !sc.paramsUnknown {
 		v, _ := sc.get(w, name)

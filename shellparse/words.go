@@ -848,6 +848,14 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		}
 	}
 	switch {
+	case p.Excl && p.Names == 0 && p.Index == nil && p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
+		// ${!r@P}: the operator applies to the value r names, which the
+		// shortcut below would drop (a red team's prompt expansion of a
+		// line read, through r=y).
+		w.dataAsCode("${!" + name + "@…}: bash applies the operator to the variable " + name + " names, which the guard does not follow")
+		hole.Secret = true
+		w.addDynamic(b, hole, ctx)
+		return
 	case p.Excl && p.Names == 0 && p.Index == nil:
 		// ${!x}: the value of the variable x names. Its name may carry a
 		// subscript, which bash evaluates as arithmetic.
