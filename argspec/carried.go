@@ -60,8 +60,9 @@ type CarrySink interface {
 	UntrustedDir(v word.Word) (string, bool)
 	// Getenv is the inherited environment.
 	Getenv(name string) string
-	// Glob lists the paths an absolute pattern matches now; ok is false
-	// when there is no file system to look in.
+	// Glob lists the paths an absolute bash pattern (\ quotes) matches
+	// now; ok is false when there is no file system to look in, or the
+	// list could not be read in full.
 	Glob(pattern string) (matches []string, ok bool)
 }
 

@@ -3,6 +3,8 @@ package argspec
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/pattern"
+
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -172,7 +174,7 @@ func (r *carry) noSuchProgram(t string) bool {
 		if !strings.HasPrefix(dir, "/") {
 			return false
 		}
-		if found, ok := r.Glob(strings.TrimSuffix(dir, "/") + "/" + t); !ok || len(found) > 0 {
+		if found, ok := r.Glob(pattern.QuoteMeta(strings.TrimSuffix(dir, "/"), 0) + "/" + t); !ok || len(found) > 0 {
 			return false
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 // Real shell text nobody here wrote: every script that bash itself can
@@ -169,7 +170,7 @@ func readAll(t *testing.T, bash string, scripts []script) {
 			for s := range work {
 				done := judging(s.name)
 				res := judge.Judge(pol, judge.Request{Source: s.text, Name: s.name, Cwd: proj, Getenv: getenv,
-					ParamsUnknown: true, Glob: func(string) []string { return nil }})
+					ParamsUnknown: true, Glob: shellparse.NoGlob})
 				done()
 				if res.ParseError == "" {
 					continue
@@ -269,7 +270,7 @@ func TestAgentSessions(t *testing.T) {
 			name := fmt.Sprintf("%s #%d", rec.Source, i+1)
 			done := judging(name)
 			res := judge.Judge(pol, judge.Request{Source: c, Name: name, Cwd: user + "/proj", Getenv: env,
-				Glob: func(string) []string { return nil }})
+				Glob: shellparse.NoGlob})
 			done()
 			total[res.Decision]++
 			switch {

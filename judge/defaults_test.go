@@ -6,6 +6,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 const (
@@ -39,7 +40,7 @@ func defaultPolicy(t testing.TB) *policy.Policy {
 
 func judgeText(pol *policy.Policy, src string) *judge.Result {
 	return judge.Judge(pol, judge.Request{Source: src, Cwd: proj, Getenv: getenv,
-		Glob: func(string) []string { return nil }})
+		Glob: shellparse.NoGlob})
 }
 
 // expectation: "allow", "ask", "deny", or "refuse" (ask or deny: anything

@@ -9,6 +9,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 var (
@@ -81,7 +82,7 @@ func FuzzJudge(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src string) {
 		done := judging(src)
 		defer done()
-		req := judge.Request{Source: src, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }}
+		req := judge.Request{Source: src, Cwd: proj, Getenv: getenv, Glob: shellparse.NoGlob}
 		res := judge.Judge(pol, req)
 		if strings.Contains(res.ParseError, "internal error") {
 			fail(t, "%q: %s", src, res.ParseError)

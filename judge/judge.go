@@ -40,8 +40,8 @@ type Request struct {
 	ParamsUnknown bool
 	// Traced: the shell runs with xtrace on from the start (bash -x).
 	Traced bool
-	// Glob expands patterns in the file system (nil: filepath.Glob).
-	Glob func(string) []string
+	// Glob expands patterns (nil: the file system's, shellparse.FileGlobber).
+	Glob shellparse.Globber
 	// Explain records, for every part, each rule that matched and the
 	// paths it touches; without it only refused parts carry their effects.
 	// It lists every part in Result.Commands.
@@ -132,25 +132,27 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 	}
 	glob := req.Glob
 	if glob == nil {
-		glob = func(p string) []string {
-			m, _ := filepath.Glob(p)
-			if len(m) > 1000 {
-				m = m[:1000]
-			}
-			return m
-		}
+		glob = shellparse.FileGlobber()
 	}
 	// A loop's body is walked more than once and a script repeats its
 	// patterns: each is listed once per judgement.
-	globs := map[string][]string{}
+	type listed struct {
+		matches  []string
+		complete bool
+	}
+	type globKey struct {
+		pattern string
+		mode    shellparse.GlobMode
+	}
+	globs := map[globKey]listed{}
 	listGlob := glob
-	glob = func(p string) []string {
-		m, ok := globs[p]
+	glob = func(p string, mode shellparse.GlobMode) ([]string, bool) {
+		l, ok := globs[globKey{p, mode}]
 		if !ok {
-			m = listGlob(p)
-			globs[p] = m
+			l.matches, l.complete = listGlob(p, mode)
+			globs[globKey{p, mode}] = l
 		}
-		return m
+		return l.matches, l.complete
 	}
 	opts := shellparse.Options{
 		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown, Traced: req.Traced,

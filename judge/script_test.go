@@ -114,12 +114,12 @@ func TestScriptVerdicts(t *testing.T) {
 		{strings.Repeat("ls -la\n", 2000) + "./fine.sh\n", "allow", ""},
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read,
-			Glob: func(string) []string { return nil }})
+			Glob: shellparse.NoGlob})
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
 			t.Errorf("%.80q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
 		}
 		res = judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, ReadScript: read, NoScripts: true,
-			Glob: func(string) []string { return nil }})
+			Glob: shellparse.NoGlob})
 		// Without reading, every one of them asks at least, but for the
 		// rule naming a script and the built-in help query.
 		if res.Decision == "allow" && r.cmd != "./allowed.sh" && r.cmd != "./pwn.sh --help" {
@@ -190,7 +190,7 @@ func TestLocalPrograms(t *testing.T) {
 			}
 			return ""
 		}
-		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: shellparse.NoGlob})
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
 			t.Errorf("%q (PATH=%s) → %s (%s), want %s (%s)", r.cmd, r.path, res.Decision, res.Reason, r.want, r.reason)
 		}
@@ -283,7 +283,7 @@ func linksThenDotDot(t *testing.T, dir string, place bool) {
 			}
 			return ""
 		}
-		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: shellparse.NoGlob})
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
 			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
 		}
@@ -303,7 +303,7 @@ func linksThenDotDot(t *testing.T, dir string, place bool) {
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
-		}, Glob: func(string) []string { return nil }})
+		}, Glob: shellparse.NoGlob})
 		if res.Decision != r.want {
 			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
 		}
@@ -339,7 +339,7 @@ func TestOtherRepositories(t *testing.T) {
 		{"mkdir -p s/objects s/refs && echo 'ref: refs/heads/main' > s/HEAD && git -C s diff --no-index ../a1 ../b1", "ask", ""},
 		{"git init --bare r2", "ask", "bare repository"},
 	} {
-		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: getenv, Glob: shellparse.NoGlob})
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
 			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
 		}
@@ -390,7 +390,7 @@ func TestReopenedOutput(t *testing.T) {
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
-		}, Glob: func(string) []string { return nil }})
+		}, Glob: shellparse.NoGlob})
 		if res.Decision != r.want {
 			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
 		}
@@ -437,7 +437,7 @@ func TestWritesBelowMadeTrees(t *testing.T) {
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
-		}, Glob: func(string) []string { return nil }})
+		}, Glob: shellparse.NoGlob})
 		if res.Decision != r.want || !strings.Contains(res.Reason, r.reason) {
 			t.Errorf("%q → %s (%s), want %s (%s)", r.cmd, res.Decision, res.Reason, r.want, r.reason)
 		}
@@ -496,7 +496,7 @@ func TestGitCheckout(t *testing.T) {
 	} {
 		res := judge.Judge(r.pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
-		}, Glob: func(string) []string { return nil }})
+		}, Glob: shellparse.NoGlob})
 		if res.Decision != r.want {
 			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
 		}
@@ -560,7 +560,7 @@ func TestRedTeamEleven(t *testing.T) {
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]
-		}, Glob: func(string) []string { return nil }})
+		}, Glob: shellparse.NoGlob})
 		if res.Decision != r.want {
 			t.Errorf("%q → %s (%s), want %s", r.cmd, res.Decision, res.Reason, r.want)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/pycode"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 // secretWorld is a home with credentials in it and a project inside the
@@ -1199,7 +1200,7 @@ func TestHomeWritesConfigured(t *testing.T) {
 		}
 		getenv := func(k string) string { return map[string]string{"HOME": "/tmp/h", "TMPDIR": "/tmp/h"}[k] }
 		for _, r := range tt.rows {
-			res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: "/tmp/h/p", Getenv: getenv, Glob: func(string) []string { return nil }})
+			res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: "/tmp/h/p", Getenv: getenv, Glob: shellparse.NoGlob})
 			if res.Decision != r.want {
 				t.Errorf("%s\n%q → %s (%s), want %s", tt.cfg, r.cmd, res.Decision, res.Reason, r.want)
 			}

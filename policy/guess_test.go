@@ -5,6 +5,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 // A configured allow of a program the catalogue does not know covers what
@@ -78,7 +79,7 @@ func TestConfiguredAllowNeverCoversAbsolute(t *testing.T) {
 		`mytool "$x"`: "allow",
 		`mytool x > ~/.config/guard-exec/conf.toml`: "deny",
 	} {
-		r := judge.Judge(pol, judge.Request{Source: c, Cwd: proj, Getenv: getenv, Glob: func(string) []string { return nil }})
+		r := judge.Judge(pol, judge.Request{Source: c, Cwd: proj, Getenv: getenv, Glob: shellparse.NoGlob})
 		if r.Decision != d {
 			t.Errorf("%q → %s (%s), want %s", c, r.Decision, r.Reason, d)
 		}

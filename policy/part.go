@@ -251,6 +251,22 @@ func (p *Part) addEffect(w word.Word, like Effect) {
 			}
 		}
 	}
+	if p.env == nil || p.env.Resolve == nil {
+		return
+	}
+	// So does a glob's match that is a link, or that goes through one
+	// (cat k* where key leads to ~/.ssh/id_ed25519; cat l/../*): its
+	// matches are absolute, as the shell joined them, never cleaned.
+	for _, m := range w.Matches {
+		if !filepath.IsAbs(m) {
+			continue
+		}
+		if real, ok := p.env.Resolve(m); ok && real != cleanPath(m) {
+			e := like
+			e.Path, e.Written, e.DotGlob = word.FromLit(real), w.String(), p.DotGlob
+			p.Effects = append(p.Effects, e)
+		}
+	}
 }
 
 // hasDotDot reports whether a path has a ".." component.

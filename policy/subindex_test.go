@@ -9,6 +9,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 // subIndexRules are rules of a few programs with many second words:
@@ -44,7 +45,7 @@ var subIndexCommands = []string{
 // named at run time may be come in no fixed order.
 func verdicts(pol *policy.Policy, cmd string, explain bool) string {
 	res := judge.Judge(pol, judge.Request{Source: cmd, Cwd: proj, Getenv: getenv, Explain: explain,
-		Glob: func(string) []string { return nil }})
+		Glob: shellparse.NoGlob})
 	b, _ := json.Marshal(res)
 	var v map[string]any
 	json.Unmarshal(b, &v)
@@ -201,7 +202,7 @@ func TestRuleKeysAndLiteralRoots(t *testing.T) {
 			} {
 				r := judge.Judge(pol, judge.Request{Source: c.cmd, Cwd: root, Getenv: func(k string) string {
 					return map[string]string{"HOME": env.Home, "TMPDIR": "/tmp"}[k]
-				}, Glob: func(string) []string { return nil }})
+				}, Glob: shellparse.NoGlob})
 				if r.Decision != c.decision {
 					t.Errorf("%s (fast %v): %q → %s (%s), want %s", root, fast, c.cmd, r.Decision, r.Reason, c.decision)
 				}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
+	"github.com/guard-exec/guard-exec/shellparse"
 )
 
 const (
@@ -59,7 +60,7 @@ func build(t *testing.T, user, project string, trusted bool) *policy.Policy {
 
 func decide(pol *policy.Policy, cmd string) *judge.Result {
 	return judge.Judge(pol, judge.Request{Source: cmd, Cwd: proj, Getenv: getenv,
-		Glob: func(string) []string { return nil }})
+		Glob: shellparse.NoGlob})
 }
 
 type want struct {

@@ -233,6 +233,9 @@ func (w *walker) shoptMay(t string, known bool) {
 	if !known || t == "globstar" {
 		w.may.globstar = true // ** may match any depth of directories
 	}
+	if !known || t == "globasciiranges" {
+		w.may.localeRanges = true // shopt -u: [a-c] may match B
+	}
 	if !known || t == "lastpipe" {
 		w.may.lastpipe = true // a pipeline's last command may run in this shell
 	}

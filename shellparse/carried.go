@@ -119,5 +119,5 @@ func (k *carrySink) Glob(pattern string) ([]string, bool) {
 	if k.w.opts.Glob == nil {
 		return nil, false
 	}
-	return k.w.opts.Glob(pattern), true
+	return k.w.opts.Glob(pattern, GlobMode{})
 }

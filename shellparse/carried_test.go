@@ -239,11 +239,11 @@ func TestMakeValueProgram(t *testing.T) {
 			}
 			return getenv(k)
 		},
-		Glob: func(p string) []string {
+		Glob: func(p string, _ shellparse.GlobMode) ([]string, bool) {
 			if p == "/usr/bin/clang" {
-				return []string{p}
+				return []string{p}, true
 			}
-			return nil
+			return nil, true
 		}}
 	for src, want := range map[string][]string{
 		"make GOOS=linux TAG=v1.2 build": {"make GOOS=linux TAG=v1.2 build"},

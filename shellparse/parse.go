@@ -18,24 +18,22 @@ import (
 // walker walks a program in execution order.
 type walker struct {
 	opts        Options
-	globIgnore  bool // GLOBIGNORE is set in the environment (Cmd.DotGlob)
+	globIgnore  bool // GLOBIGNORE (or BASHOPTS dotglob) is in the environment (Cmd.DotGlob)
 	nocaseEnv   bool // BASHOPTS in the environment turns nocaseglob on
 	globstarEnv bool // and globstar
 	tracedEnv   bool // the shell starts with xtrace on (Options.Traced, SHELLOPTS)
 	tracedShown bool // sawSecret reported the traced secret
-	// globstarLeft is what ** globs may still read of the file system.
-	globstarLeft int
-	res          *Result
-	via          []Step
-	pos          Pos
-	nested       int // > 0 inside code found in a string: positions stay the carrier's
-	steps        int
-	bytes        int
-	calls        []string // functions being walked, innermost last
-	inPipe       bool     // walking an element of a pipeline or a background job
-	fatal        *ParseError
-	curScope     *scope
-	checking     bool // walking only to find differentials (uncalled functions)
+	res         *Result
+	via         []Step
+	pos         Pos
+	nested      int // > 0 inside code found in a string: positions stay the carrier's
+	steps       int
+	bytes       int
+	calls       []string // functions being walked, innermost last
+	inPipe      bool     // walking an element of a pipeline or a background job
+	fatal       *ParseError
+	curScope    *scope
+	checking    bool // walking only to find differentials (uncalled functions)
 	// rereading: expanding words the walk has walked already, for their
 	// values only (literalOutput). Substitutions in them are not walked
 	// again: each layer re-read would double the work of the layers below.
@@ -156,7 +154,8 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second, secret: may.secret && may.second,
-		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
+		localeRanges: may.localeRanges && may.second,
+		vars:         map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
 	}
@@ -183,11 +182,10 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 
 func newWalker(opts Options) *walker {
 	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
-	w.globIgnore = w.getenv("GLOBIGNORE") != ""
+	w.globIgnore = w.getenv("GLOBIGNORE") != "" || strings.Contains(w.getenv("BASHOPTS"), "dotglob")
 	w.nocaseEnv = strings.Contains(w.getenv("BASHOPTS"), "nocaseglob")
 	w.globstarEnv = strings.Contains(w.getenv("BASHOPTS"), "globstar")
 	w.tracedEnv = opts.Traced || strings.Contains(w.getenv("SHELLOPTS"), "xtrace")
-	w.globstarLeft = maxGlobstarWalks
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
 			w.localOnPath = true // "", ".", bin: the working directory's

@@ -918,15 +918,15 @@ func TestRenderSanity(t *testing.T) {
 // patterns and set -f are not expanded.
 func TestGlob(t *testing.T) {
 	var asked []string
-	glob := func(p string) []string {
+	glob := func(p string, _ shellparse.GlobMode) ([]string, bool) {
 		asked = append(asked, p)
 		switch p {
 		case "/*":
-			return []string{"/bin", "/etc"}
+			return []string{"/bin", "/etc"}, true
 		case proj + "/*.o":
-			return []string{proj + "/a.o"}
+			return []string{proj + "/a.o"}, true
 		}
-		return nil
+		return nil, true
 	}
 	opts := shellparse.Options{Cwd: proj, Getenv: getenv, Glob: glob}
 	tests := []struct {

@@ -28,9 +28,9 @@ type Options struct {
 	// Traced: the shell starts with xtrace on (bash -x): it prints every
 	// command with its words expanded (Cmd.Traced).
 	Traced bool
-	// Glob lists the paths an absolute pattern matches now; nil disables
-	// file-system expansion.
-	Glob func(pattern string) []string
+	// Glob lists the paths an absolute pattern matches now (FileGlobber
+	// reads the file system); nil disables file-system expansion.
+	Glob Globber
 	// Name is shown in positions ("script.sh:3"); "" for -c strings.
 	Name string
 	// Committed, when set, is called after each top-level statement with

@@ -2,8 +2,6 @@ package shellparse
 
 import (
 	"fmt"
-	"io/fs"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +9,7 @@ import (
 	"unicode/utf8"
 	"unsafe"
 
-	"github.com/bmatcuk/doublestar/v4"
+	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -313,25 +311,27 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 	if f.HasGlob() && (w.may.nocase || w.nocaseEnv) {
 		f = caseless(f)
 	}
+	if f.HasGlob() && w.may.localeRanges {
+		f = anyRanges(f)
+	}
 	if !f.HasGlob() || f.HasHole() || w.opts.Glob == nil || sc.noglob {
 		return f
 	}
+	mode := GlobMode{Hidden: w.may.dotglob || w.globIgnore, Globstar: w.may.globstar || w.globstarEnv}
+	for _, s := range f.Segs {
+		// An extended pattern may match a leading dot: @(.env).
+		mode.Hidden = mode.Hidden || s.Kind == word.Star && s.Text != ""
+	}
 	pat := globPattern(f)
-	glob := w.opts.Glob
 	complete := true
-	if (w.may.globstar || w.globstarEnv) && slices.Contains(strings.Split(pat, "/"), "**") {
-		// With globstar, ** is any depth of directories: what it
-		// matches is looked for below the pattern's literal directory,
-		// bounded; past the bound the word is not known here.
-		glob = func(p string) []string {
-			m, all := globstarMatches(p, &w.globstarLeft)
-			complete = complete && all
-			return m
-		}
+	glob := func(p string) []string {
+		m, all := w.opts.Glob(p, mode)
+		complete = complete && all
+		return m
 	}
 	f = w.matchGlob(sc, f, pat, glob)
 	if !complete {
-		return word.UnknownData("a ** glob over more than " + strconv.Itoa(maxGlobstarWalk) + " entries")
+		return word.UnknownData("a glob that reads more than " + strconv.Itoa(maxGlobEntries) + " directory entries")
 	}
 	return f
 }
@@ -349,7 +349,7 @@ func (w *walker) matchGlob(sc *scope, f word.Word, pat string, glob func(string)
 		// here, if cd failed), what the glob matches there.
 		f.Matches = nil
 		for _, d := range sc.cwd.Dirs {
-			f.Matches = append(f.Matches, glob(filepath.Join(d, pat))...)
+			f.Matches = append(f.Matches, glob(pattern.QuoteMeta(strings.TrimSuffix(d, "/"), 0)+"/"+pat)...)
 		}
 	}
 	if len(f.Matches) == 0 && w.may.nullglob {
@@ -358,46 +358,6 @@ func (w *walker) matchGlob(sc *scope, f word.Word, pat string, glob func(string)
 		f.Multi = true
 	}
 	return f
-}
-
-// maxGlobstarWalk bounds the entries globstarMatches reads for one glob,
-// and maxGlobstarWalks for all of a text's.
-const maxGlobstarWalk, maxGlobstarWalks = 20000, 100000
-
-// globstarMatches is what an absolute pattern with a ** component matches
-// as bash's globstar reads it (hidden names too: a superset without
-// dotglob), and whether all of the tree below its literal directory was
-// read; what it reads is taken from *budget, what the text's globs may
-// still read.
-func globstarMatches(pat string, budget *int) ([]string, bool) {
-	root := "/"
-	for _, c := range strings.Split(pat, "/") {
-		if c == "" {
-			continue
-		}
-		if strings.ContainsAny(c, "*?[\\") {
-			break
-		}
-		root = filepath.Join(root, c)
-	}
-	var out []string
-	left := min(maxGlobstarWalk, *budget)
-	defer func() { *budget -= min(maxGlobstarWalk, *budget) - max(left, 0) }()
-	complete := true
-	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if left--; left < 0 {
-			complete = false
-			return filepath.SkipAll
-		}
-		if m, _ := doublestar.Match(pat, p); m {
-			out = append(out, p)
-		}
-		return nil
-	})
-	return out, complete
 }
 
 // caseless is a glob word as nocaseglob reads it: each letter of its
@@ -432,6 +392,20 @@ func caseless(f word.Word) word.Word {
 	return out
 }
 
+// anyRanges is a glob word with each bracket expression that holds a
+// range read as any character: outside globasciiranges, where a range
+// ends is the locale's collation, not known here.
+func anyRanges(f word.Word) word.Word {
+	out := f
+	out.Segs = slices.Clone(f.Segs)
+	for i, s := range out.Segs {
+		if s.Kind == word.Class && strings.Contains(strings.TrimSuffix(strings.TrimLeft(s.Text, "!^"), "-"), "-") {
+			out.Segs[i] = word.Seg{Kind: word.Quest}
+		}
+	}
+	return out
+}
+
 // swapCase is s with each ASCII letter of the other case.
 func swapCase(s string) string {
 	b := []byte(s)
@@ -446,24 +420,19 @@ func swapCase(s string) string {
 	return string(b)
 }
 
-// globPattern renders a word as a filepath.Match pattern.
+// globPattern renders a word as a bash pattern (see Globber).
 func globPattern(f word.Word) string {
 	var b strings.Builder
 	for _, s := range f.Segs {
 		switch s.Kind {
 		case word.Lit:
-			for _, r := range s.Text {
-				if strings.ContainsRune(`*?[\`, r) {
-					b.WriteByte('\\')
-				}
-				b.WriteRune(r)
-			}
+			b.WriteString(pattern.QuoteMeta(s.Text, 0))
 		case word.Star:
 			b.WriteByte('*')
 		case word.Quest:
 			b.WriteByte('?')
 		case word.Class:
-			b.WriteString("[" + strings.Replace(s.Text, "!", "^", 1) + "]")
+			b.WriteString("[" + s.Text + "]")
 		}
 	}
 	return b.String()

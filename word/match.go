@@ -589,7 +589,9 @@ func subjectNFA(w Word, path bool) *nfa {
 			cur = b.step(cur, globAny)
 		case Class:
 			cl, err := parseClass(s.Text, true)
-			if err != nil {
+			if err != nil || strings.Contains(s.Text, "[=") || strings.Contains(s.Text, "[.") {
+				// bash reads [[=a=]] and [[.underscore.]] by its own
+				// tables: any character here.
 				cur = b.step(cur, globAny)
 				continue
 			}

@@ -35,6 +35,11 @@ func TestPathMatch(t *testing.T) {
 		{"/dev/sd[a-z]*", w(l("/dev/sd"), hole()), Maybe},
 		{"/*", w(l("/"), Seg{Kind: Star}), Yes},
 		{"/", w(l("/"), Seg{Kind: Star}), Maybe},
+		// bash's collating symbols and equivalence classes: any character.
+		{"**/id_rsa", w(l("/h/id"), Seg{Kind: Class, Text: "[.underscore.]"}, l("rsa")), Maybe},
+		{"**/id_rsa", w(l("/h/i"), Seg{Kind: Class, Text: "[=d=]"}, l("_rsa")), Maybe},
+		{"**/id_rsa", w(l("/h/i"), Seg{Kind: Class, Text: "[:digit:]"}, l("_rsa")), No},
+		{"**/id_rsa", w(l("/h/"), Seg{Kind: Class, Text: "[:alpha:]"}, l("d_rsa")), Maybe},
 	}
 	for _, tt := range tests {
 		p, err := CompilePath(tt.pat)

@@ -41,6 +41,7 @@ import (
 	"github.com/guard-exec/guard-exec/judge"
 	"github.com/guard-exec/guard-exec/policy"
 	"github.com/guard-exec/guard-exec/pycode"
+	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/state"
 )
 
@@ -269,7 +270,7 @@ func replay(sessions []session, init func(session) string, verbose bool) (*stats
 			st.commands++
 			c := sc.Text(c0)
 			getenv := func(k string) string { return map[string]string{"HOME": home, "TMPDIR": tmp}[k] }
-			req := judge.Request{Source: c, Cwd: root, Getenv: getenv, Params: []string{"bash"}, Glob: func(string) []string { return nil },
+			req := judge.Request{Source: c, Cwd: root, Getenv: getenv, Params: []string{"bash"}, Glob: shellparse.NoGlob,
 				Python: python.Python, AllParts: true}
 			res := judge.Judge(base, req)
 			if res.Decided != policy.Deny {

@@ -1,0 +1,52 @@
+package judge_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/guard-exec/guard-exec/judge"
+	"github.com/guard-exec/guard-exec/shellparse"
+)
+
+// A glob is judged by what bash would make of it here: every match (a
+// large directory is not cut short), only the hidden names bash's rules
+// let it match, classes as bash reads them, and matches through links at
+// their targets.
+func TestGlobsAsBashExpandsThem(t *testing.T) {
+	pol, judgeIt, home, proj := secretWorld(t, nil)
+	files := map[string]string{"plain/a.txt": "", "plain/.env": "K=v", "big/id_rsa": "PRIVATE"}
+	for i := range 1100 {
+		files[fmt.Sprintf("big/f%04d", i)] = ""
+	}
+	writeFiles(t, proj, files)
+	checkRows(t, judgeIt, "globs", append(ask(
+		"cat big/*", "cat ./big/*", "cd big && cat *", "head -n1 big/*",
+		"cat big/[[:alpha:]]d_rsa", "cat big/[!x]d_rsa", "cat big/[^x]d_rsa", "cat big/[]i]d_rsa",
+		"cat big/id[[.underscore.]]rsa", "cat big/i[[=d=]]_rsa",
+		"cat key*", "cat ke?.txt", "cat keys/../.a*/cred*", "cat k*/../.aws/c*",
+		"cat plain/.e*", "shopt -s dotglob; grep x plain/*", "shopt -s dotglob; cat plain/?env",
+		"shopt -s extglob\ncat plain/@(.env)", "shopt -s extglob\ncat plain/+(.)env",
+		"shopt -s globstar; cat **/[[:alpha:]]d_rsa", "shopt -s globstar; cat big/**",
+		// Outside globasciiranges a range follows the locale: A-J may hold i.
+		"shopt -u globasciiranges; cat big/[A-J]d_rsa",
+	), allow(
+		"cat big/[A-J]d_rsa",
+		"grep x plain/*", "cat plain/?env", "cat plain/[.]env", "cat plain/*.txt",
+		"cat big/f00*", "ls big/*", "wc -l big/f1*",
+	)...))
+	// A glob that could not be read in full is a word known only at run
+	// time.
+	incomplete := func(string, shellparse.GlobMode) ([]string, bool) { return nil, false }
+	for _, src := range []string{"cat *", "cat big/*.txt"} {
+		res := judge.Judge(pol, judge.Request{Source: src, Cwd: proj, Glob: incomplete,
+			Getenv: func(k string) string {
+				if k == "HOME" {
+					return home
+				}
+				return ""
+			}})
+		if res.Decision == "allow" {
+			t.Errorf("%q with a glob not read in full: %s (%s), want a question", src, res.Decision, res.Reason)
+		}
+	}
+}
