@@ -126,10 +126,10 @@ func (g *globRead) match(pattern string) []string {
 }
 
 // dirEntry is a name read from a directory; dir: it may be one (a
-// directory, or a link that may lead to one).
+// directory, or a link that may lead to one); link: it is a link.
 type dirEntry struct {
-	name string
-	dir  bool
+	name      string
+	dir, link bool
 }
 
 // names reads the directory p within the budget.
@@ -147,7 +147,8 @@ func (g *globRead) names(p string) []dirEntry {
 				g.complete = false
 				return nil
 			}
-			out = append(out, dirEntry{name: e.Name(), dir: e.IsDir() || e.Type()&os.ModeSymlink != 0})
+			link := e.Type()&os.ModeSymlink != 0
+			out = append(out, dirEntry{name: e.Name(), dir: e.IsDir() || link, link: link})
 		}
 		if err == io.EOF || len(es) == 0 {
 			return out
@@ -176,7 +177,7 @@ func (g *globRead) anyDepth(cur []string, last bool) []string {
 			if last || e.dir {
 				out = append(out, q)
 			}
-			if fi, err := os.Lstat(q); err == nil && fi.IsDir() {
+			if e.dir && !e.link {
 				walk(q)
 			}
 		}
