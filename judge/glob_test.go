@@ -2,6 +2,8 @@ package judge_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/guard-exec/guard-exec/judge"
@@ -19,6 +21,9 @@ func TestGlobsAsBashExpandsThem(t *testing.T) {
 		files[fmt.Sprintf("big/f%04d", i)] = ""
 	}
 	writeFiles(t, proj, files)
+	if err := os.Symlink(filepath.Join(home, ".ssh", "id_ed25519"), filepath.Join(proj, "l*")); err != nil {
+		t.Fatal(err)
+	}
 	checkRows(t, judgeIt, "globs", append(ask(
 		"cat big/*", "cat ./big/*", "cd big && cat *", "head -n1 big/*",
 		"cat big/[[:alpha:]]d_rsa", "cat big/[!x]d_rsa", "cat big/[^x]d_rsa", "cat big/[]i]d_rsa",
@@ -29,7 +34,16 @@ func TestGlobsAsBashExpandsThem(t *testing.T) {
 		"shopt -s globstar; cat **/[[:alpha:]]d_rsa", "shopt -s globstar; cat big/**",
 		// Outside globasciiranges a range follows the locale: A-J may hold i.
 		"shopt -u globasciiranges; cat big/[A-J]d_rsa",
+		// set -f is undone by set +f in any spelling, and holds only on
+		// the paths that ran it; with it, k* is the file named k*.
+		"set -f; set +f; cat key*", "set -f; set +o noglob; cat key*", "set -f; shopt -u -o noglob; cat key*",
+		`set -f; eval "set +f"; cat key*`, "f(){ set +f; }; set -f; f; cat key*", "set -f; command set +f; cat key*",
+		"false && set -f; cat key*", "if false; then set -f; fi; cat key*", `trap "set +f" DEBUG; set -f; cat key*`,
+		"set -f; set +euf; cat key*", "set $x; cat key*", "set -f; cat l*", "set -f; set $x; cat l*",
+		// nocaseglob keeps a leading ] a member of its bracket.
+		"shopt -s nocaseglob; cat big/[]i]d_rsa", "shopt -s nocaseglob; cat []k]ey.txt",
 	), allow(
+		"set -f; cat key*", "set -f; cat big/?d_rsa", "set -ef; cat key*",
 		"cat big/[A-J]d_rsa",
 		"grep x plain/*", "cat plain/?env", "cat plain/[.]env", "cat plain/*.txt",
 		"cat big/f00*", "ls big/*", "wc -l big/f1*",

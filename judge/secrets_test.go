@@ -1428,3 +1428,18 @@ func TestSecretsPythonNames(t *testing.T) {
 		}
 	}
 }
+
+// A relative path in a directory known only at run time is judged by what
+// the text wrote of that directory: cd "$H"/.ssh; cat * reads $H/.ssh/*,
+// as cat "$H"/.ssh/* does.
+func TestSecretsBelowADirectoryKnownAtRunTime(t *testing.T) {
+	_, judgeIt, _, _ := secretWorld(t, map[string]string{"H": "/elsewhere", "S": "/elsewhere/.ssh"})
+	checkRows(t, judgeIt, "below a run-time directory", append(ask(
+		`cd "$H"; cat .aws/credentials`, `cd "$H"/.ssh; cat *`, `cd "$H"; cd .ssh && cat id_ed25519`,
+		`cd "$H"; cat .netrc`, `cd "$H"; cat deploy/server.key`, `cd "$H" && tar cf /tmp/x.tar .ssh`,
+		`if true; then cd "$H"/.ssh; fi; cat *`, `pushd "$H"/.ssh && cat *`, `cd "$H"; cat .zsh_history`,
+		`cd "$S"/../.aws && cat credentials`, `cd "$H"; cat .env`,
+	), allow(
+		`cd "$H"; cat README.md`, `cd "$H"/.ssh; cat id_ed25519.pub`, `cd "$H"; ls .ssh`, `cd "$H"/.ssh; wc -c *`,
+	)...))
+}

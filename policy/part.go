@@ -297,7 +297,11 @@ func (p *Part) resolve(w word.Word) []word.Word {
 	}
 	if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
 		// Relative to a directory not known here: it could be anywhere.
-		return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: p.Cwd.Data, Text: "$PWD/" + w.String()}}}}
+		dir := "$PWD"
+		if p.Cwd.Unknown && p.Cwd.Written != "" {
+			dir = p.Cwd.Written // cd "$D"/.ssh; cat *: $D/.ssh/*
+		}
+		return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: p.Cwd.Data, Text: dir + "/" + w.String()}}}}
 	}
 	var out []word.Word
 	for _, d := range p.Cwd.Dirs {

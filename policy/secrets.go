@@ -713,7 +713,7 @@ func (m *secretMatcher) matchUnknown(p *Part, e Effect) word.Tri {
 		w := word.FromLit(filepath.Join(h, rest))
 		return hp.matchWord(Effect{Path: w, Access: e.Access, Recursive: e.Recursive, SkipHidden: e.SkipHidden})
 	}
-	tail, ok := literalTail(e.Written)
+	tail, ok := writtenTail(e)
 	var pat *word.Pattern
 	var except []*word.Pattern
 	if ok {
@@ -883,6 +883,17 @@ func tildeUser(written string) (home, rest string, ok bool) {
 	return filepath.Clean(u.HomeDir), rest, true
 }
 
+// writtenTail is the literal path after the last part of e's path known
+// only at run time: as written ($D/.ssh/id_rsa), or, for a relative path
+// in a directory known only at run time (cd "$D"; cat .ssh/id_rsa), as
+// it is below that directory.
+func writtenTail(e Effect) (string, bool) {
+	if t, ok := literalTail(e.Written); ok {
+		return t, true
+	}
+	return literalTail(e.Path.String())
+}
+
 // literalTail returns the literal path after the last unknown part of a
 // word as written ("$D/.ssh/id_rsa" → ".ssh/id_rsa"), when there is one.
 func literalTail(written string) (string, bool) {
@@ -928,7 +939,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 			return word.Yes // cat .env, wherever the command runs
 		}
 		if bareHole(e.Path) {
-			if tail, ok := literalTail(e.Written); ok && envFile(filepath.Base(tail)) {
+			if tail, ok := writtenTail(e); ok && envFile(filepath.Base(tail)) {
 				return word.Maybe
 			}
 			if !pathFromFind(p, e) {
@@ -1220,7 +1231,7 @@ func procFiles(name string) func(p *Part, e Effect) word.Tri {
 			return word.No
 		}
 		if bareHole(e.Path) {
-			if tail, ok := literalTail(e.Written); ok && strings.HasSuffix(tail, "/"+name) {
+			if tail, ok := writtenTail(e); ok && strings.HasSuffix(tail, "/"+name) {
 				return word.Maybe
 			}
 			return word.No

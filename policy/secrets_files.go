@@ -92,7 +92,7 @@ func readsSecretFile(p *Part, e Effect) word.Tri {
 	paths := e.Path.Matches
 	if s, ok := e.Path.Static(); ok {
 		paths = []string{s}
-	} else if tail, ok := literalTail(e.Written); ok && len(paths) == 0 {
+	} else if tail, ok := writtenTail(e); ok && len(paths) == 0 {
 		// cat "$d"/server.key: the name is known, the place is not.
 		if base := filepath.Base(tail); secretByName(base) || secretContent(base) != nil {
 			return word.Maybe

@@ -49,7 +49,7 @@ func (w *walker) builtin(sc *scope, cmd *Cmd, name string) bool {
 		w.setCmd(sc, argv)
 		return true
 	case "shopt":
-		w.shoptCmd(cmd)
+		w.shoptCmd(sc, cmd)
 		return true
 	case "shift":
 		w.shiftCmd(sc, cmd)
@@ -206,12 +206,32 @@ func (w *walker) declareCall(sc *scope, cmd *Cmd, name string) {
 
 // shoptCmd notes the shell options that change what globs and pipelines
 // may do (may.go).
-func (w *walker) shoptCmd(cmd *Cmd) {
+func (w *walker) shoptCmd(sc *scope, cmd *Cmd) {
 	argv := cmd.Argv
 	w.emit(cmd)
+	// shopt -o -s noglob is set -f, shopt -o -u noglob set +f.
+	setO, on, off, unknown, noglob := false, false, false, false, false
 	for _, a := range argv[1:] {
 		t, ok := a.Static()
 		w.shoptMay(t, ok)
+		switch {
+		case !ok:
+			unknown = true
+		case strings.HasPrefix(t, "-"):
+			setO = setO || strings.Contains(t, "o")
+			on = on || strings.Contains(t, "s")
+			off = off || strings.Contains(t, "u")
+		case t == "noglob":
+			noglob = true
+		}
+	}
+	switch {
+	case unknown || noglob && setO && on && off:
+		w.setNoglob(sc, noglobMaybe)
+	case noglob && setO && on:
+		w.setNoglob(sc, noglobOn)
+	case noglob && setO && off:
+		w.setNoglob(sc, noglobOff)
 	}
 }
 

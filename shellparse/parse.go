@@ -154,8 +154,8 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second, secret: may.secret && may.second,
-		localeRanges: may.localeRanges && may.second,
-		vars:         map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
+		localeRanges: may.localeRanges && may.second, noglob: may.noglob && may.second,
+		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
 	}
@@ -709,7 +709,7 @@ func (w *walker) emit(c *Cmd) {
 	}
 	if c.Cwd.Dirs == nil && !c.Cwd.Unknown && w.curScope != nil {
 		// Dirs slices are replaced, never changed in place: shared.
-		c.Cwd = Cwd{Dirs: slices.Clip(w.curScope.cwd.Dirs), Unknown: w.curScope.cwd.Unknown, Data: w.curScope.cwd.Data}
+		c.Cwd = Cwd{Dirs: slices.Clip(w.curScope.cwd.Dirs), Unknown: w.curScope.cwd.Unknown, Data: w.curScope.cwd.Data, Written: w.curScope.cwd.Written}
 	}
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos

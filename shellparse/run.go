@@ -1182,6 +1182,9 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	}
 	if !ok || strings.HasPrefix(t, "+") && name == "pushd" {
 		sc.cwd = Cwd{Unknown: true, Data: data || prev.Data || strings.HasPrefix(t, "+")}
+		if !searched && !strings.HasPrefix(t, "+") && !target.HasData() {
+			sc.cwd.Written = cwdWritten(prev, target.String(), target.Prefix() != "")
+		}
 		sc.cdFallback = &prev
 		return
 	}
@@ -1212,9 +1215,27 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		return
 	}
 	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown, Data: prev.Data}
+	if prev.Unknown && !searched {
+		sc.cwd.Written = cwdWritten(prev, t, true)
+	}
 	sc.cdFallback = &prev
 	// One of the directories the text went through: data when not known.
 	sc.store("OLDPWD", varState{unknown: len(prev.Dirs) != 1 || prev.Unknown, data: true, val: word.FromLit(first(prev.Dirs))})
+}
+
+// cwdWritten is the directory cd t goes to from prev, as written (lit:
+// t starts with literal text; "$D/x" may be absolute, and is written as
+// it is: what follows its unknown part is what tells).
+func cwdWritten(prev Cwd, t string, lit bool) string {
+	switch {
+	case strings.HasPrefix(t, "/") || !lit:
+		return t
+	case prev.Unknown && prev.Written != "":
+		return prev.Written + "/" + t
+	case !prev.Unknown && len(prev.Dirs) == 1:
+		return prev.Dirs[0] + "/" + t
+	}
+	return t
 }
 
 // physicalCwd makes the directories cd went to what they physically
@@ -1291,6 +1312,7 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 		t, ok := a.Static()
 		if !ok {
 			sc.paramsUnknown = true
+			w.setNoglob(sc, noglobMaybe) // it could be -f or +f
 			if !w.may.second {
 				w.may.keyword, w.may.exportF, w.may.xtrace = true, true, true // it could be -k, -a or -x
 			}
@@ -1336,14 +1358,35 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 		if strings.HasPrefix(t, "+") && strings.Contains(t, "e") {
 			sc.errexit = false
 		}
-		if t == "-f" {
-			sc.noglob = true
+		switch {
+		case (t == "-o" || t == "+o") && i+2 < len(argv):
+			if n, ok := argv[i+2].Static(); !ok {
+				w.setNoglob(sc, noglobMaybe)
+			} else if n == "noglob" && t == "-o" {
+				w.setNoglob(sc, noglobOn)
+			} else if n == "noglob" {
+				w.setNoglob(sc, noglobOff)
+			}
+		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "f"):
+			w.setNoglob(sc, noglobOn)
+		case strings.HasPrefix(t, "+") && !strings.HasPrefix(t, "+o") && strings.Contains(t, "f"):
+			w.setNoglob(sc, noglobOff)
 		}
 		if t == "-o" && i+2 < len(argv) {
 			if n, _ := argv[i+2].Static(); n == "errexit" {
 				sc.errexit = true
 			}
 		}
+	}
+}
+
+// setNoglob notes set -f (noglobOn), set +f (noglobOff) or a set that may
+// be either. In code that may run at any time (a trap's), every glob of
+// the text may be expanded or not (may.noglob).
+func (w *walker) setNoglob(sc *scope, s noglobState) {
+	sc.noglob = s
+	if w.may.deferred > 0 && !w.may.second {
+		w.may.noglob = true
 	}
 }
 
@@ -1978,6 +2021,9 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		w.emit(cmd)
 		child := w.childScope(sc, params, paramsUnknown)
 		child.errexit = slices.Contains(inv.SetOn, "errexit")
+		if slices.Contains(inv.SetOn, "noglob") {
+			child.noglob = noglobOn // bash -f -c '…'
+		}
 		w.codeFor(child, prog, inv.Command, layer)
 	case bashargv.ModeFile:
 		cmd.Opaque = "runs the script " + inv.File

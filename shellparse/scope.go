@@ -228,7 +228,7 @@ type scope struct {
 	params        []string
 	paramsUnknown bool
 	errexit       bool
-	noglob        bool
+	noglob        noglobState
 	dead          bool // the path ended (exit, exec, return)
 	// havoc: a write through a name reference to a variable not known
 	// here: no variable's value can be trusted any more.
@@ -296,6 +296,9 @@ func merge(a, b *scope) *scope {
 		out.paramsUnknown = true
 	}
 	out.errexit = a.errexit && b.errexit
+	if a.noglob != b.noglob {
+		out.noglob = noglobMaybe // set -f on one path only (false && set -f)
+	}
 	out.havoc = a.havoc || b.havoc
 	out.reopened = a.reopened | b.reopened
 	if len(a.written) > 0 {
@@ -346,13 +349,32 @@ func numericVal(v varState) bool {
 	return ok && err == nil
 }
 
+// noglobState is whether set -f is on: globs expand (noglobOff), may
+// (noglobMaybe: set -f on some paths, or set with a word not known
+// here), or do not (noglobOn).
+type noglobState uint8
+
+const (
+	noglobOff noglobState = iota
+	noglobMaybe
+	noglobOn
+)
+
 func unionCwd(a, b Cwd) Cwd {
+	// Of two directories written differently, neither is where a path
+	// is: one not known, without what its text told.
+	written := a.Written
+	if b.Written != a.Written && a.Written != "" && b.Written != "" {
+		written = ""
+	} else if written == "" {
+		written = b.Written
+	}
 	if slices.Equal(a.Dirs, b.Dirs) {
 		// The usual case: both branches stayed in one directory. Dirs
 		// slices are never changed in place, so they can be shared.
-		return Cwd{Unknown: a.Unknown || b.Unknown, Data: a.Data || b.Data, Dirs: a.Dirs}
+		return Cwd{Unknown: a.Unknown || b.Unknown, Data: a.Data || b.Data, Dirs: a.Dirs, Written: written}
 	}
-	out := Cwd{Unknown: a.Unknown || b.Unknown, Data: a.Data || b.Data, Dirs: slices.Clone(a.Dirs)}
+	out := Cwd{Unknown: a.Unknown || b.Unknown, Data: a.Data || b.Data, Dirs: slices.Clone(a.Dirs), Written: written}
 	for _, d := range b.Dirs {
 		if !slices.Contains(out.Dirs, d) {
 			out.Dirs = append(out.Dirs, d)

@@ -2,6 +2,7 @@ package shellparse
 
 import (
 	"fmt"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -308,13 +309,21 @@ func sequenceLen(br *syntax.BraceExp) int {
 
 // globbed records what a glob word matches in the file system now.
 func (w *walker) globbed(sc *scope, f word.Word) word.Word {
+	noglob := sc.noglob
+	if w.may.noglob {
+		noglob = noglobMaybe
+	}
+	if noglob == noglobOn {
+		return literalGlob(f) // set -f: k* names the file k*
+	}
+	written := f
 	if f.HasGlob() && (w.may.nocase || w.nocaseEnv) {
 		f = caseless(f)
 	}
 	if f.HasGlob() && w.may.localeRanges {
 		f = anyRanges(f)
 	}
-	if !f.HasGlob() || f.HasHole() || w.opts.Glob == nil || sc.noglob {
+	if !f.HasGlob() || f.HasHole() || w.opts.Glob == nil {
 		return f
 	}
 	mode := GlobMode{Hidden: w.may.dotglob || w.globIgnore, Globstar: w.may.globstar || w.globstarEnv}
@@ -331,7 +340,26 @@ func (w *walker) globbed(sc *scope, f word.Word) word.Word {
 	}
 	f = w.matchGlob(sc, f, pat, glob)
 	if !complete {
-		return word.UnknownData("a glob that reads more than " + strconv.Itoa(maxGlobEntries) + " directory entries")
+		return word.UnknownData("a glob the guard could not read in full (more than " + strconv.Itoa(maxGlobEntries) + " directory entries, or a bracket expression bash reads otherwise)")
+	}
+	if noglob == noglobMaybe {
+		// With set -f the word is itself: that name, if it is there.
+		lit := literalGlob(written).String()
+		var dirs []string
+		if strings.HasPrefix(lit, "/") {
+			dirs = []string{""}
+		} else if !sc.cwd.Unknown {
+			dirs = sc.cwd.Dirs
+		}
+		for _, d := range dirs {
+			p := lit
+			if d != "" {
+				p = d + "/" + lit
+			}
+			if _, err := os.Lstat(p); err == nil && !slices.Contains(f.Matches, p) {
+				f.Matches = append(f.Matches, p)
+			}
+		}
 	}
 	return f
 }
@@ -374,7 +402,9 @@ func caseless(f word.Word) word.Word {
 				if strings.HasPrefix(s.Text, "!") || strings.HasPrefix(s.Text, "^") {
 					neg, s.Text = s.Text[:1], s.Text[1:]
 				}
-				s.Text = neg + s.Text + swapCase(s.Text)
+				// A ] first is a member, not the end: []k] is []kK],
+				// never []k]K].
+				s.Text = neg + s.Text + swapCase(strings.TrimPrefix(s.Text, "]"))
 			}
 		}
 		if s.Kind != word.Lit {
@@ -387,6 +417,31 @@ func caseless(f word.Word) word.Word {
 				continue
 			}
 			out.AddLit(string(r))
+		}
+	}
+	return out
+}
+
+// literalGlob is a word as set -f leaves it: its wildcards are text.
+func literalGlob(f word.Word) word.Word {
+	if !f.HasGlob() {
+		return f
+	}
+	out := word.Word{Split: f.Split, Multi: f.Multi}
+	for _, s := range f.Segs {
+		switch s.Kind {
+		case word.Star:
+			if s.Text != "" {
+				out.AddLit(s.Text) // an extended pattern, as written
+			} else {
+				out.AddLit("*")
+			}
+		case word.Quest:
+			out.AddLit("?")
+		case word.Class:
+			out.AddLit("[" + s.Text + "]")
+		default:
+			out.Segs = append(out.Segs, s)
 		}
 	}
 	return out
