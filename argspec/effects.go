@@ -508,6 +508,13 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 				bases = [][]word.Word{nil}
 			}
 			members := append(args, c.Values("--add-file")...)
+			// --remove-files deletes what it stored, trees and all.
+			remove := archives && c.Has("--remove-files")
+			if remove {
+				for _, l := range listedFiles(c.Values("--files-from"), true) {
+					effs = append(effs, Effect{Path: l.Path, Access: Write, Op: "delete", Recursive: true})
+				}
+			}
 			for _, m := range members {
 				for _, b := range bases {
 					a := m
@@ -518,6 +525,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 						effs = append(effs, Effect{Path: a, Access: Read, Recursive: true, Whole: tarWhole(c)})
 					} else {
 						add(a, Read, "", true)
+					}
+					if remove {
+						effs = append(effs, Effect{Path: a, Access: Write, Op: "delete", Recursive: true})
 					}
 				}
 			}
@@ -1149,6 +1159,7 @@ func zipEffects(c *Cmd) []Effect {
 	// zip takes a long option's unique abbreviation (--recurse-path);
 	// --recurse-pa… is read as both.
 	rec := rawFlag(c, "rR", "--recurse-paths", "--recurse-patterns") || prefixOpt(c, "--recurse-p")
+	move := rawFlag(c, "m", "--move") || prefixOpt(c, "--mo")
 	archive := true
 	patterns := false
 	for i := 0; i < len(c.Args); i++ {
@@ -1181,6 +1192,10 @@ func zipEffects(c *Cmd) []Effect {
 			w = word.FromLit(".") // -R: the operands are patterns matched below it
 		}
 		effs = append(effs, Effect{Path: w, Access: Read, Recursive: rec, Whole: whole})
+		if move {
+			// -m deletes what it stored (with -r, whole trees).
+			effs = append(effs, Effect{Path: w, Access: Write, Op: "delete", Recursive: rec})
+		}
 	}
 	return effs
 }

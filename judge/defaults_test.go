@@ -88,6 +88,10 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"sudo rm -rf /", "sudo -u root rm -rf /", "command rm -rf /", "env rm -rf /", "nice rm -rf /",
 		"timeout 5 rm -rf /", "nohup rm -rf / &", "exec rm -rf /", "builtin command rm -rf /",
 		"X=rm; $X -rf /", "X=/; rm -rf $X", "X='rm -rf /'; $X", "r''m -rf /", `$'\x72m' -rf /`, `$'\162\155' -rf /`,
+		// Archivers that delete what they store.
+		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
+		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
+		"zip -m /tmp/x.zip ~/.config/guard-exec/config.toml", "tar --remove-files -cf /dev/null .guard-exec.toml",
 		"{rm,-rf,/}", `\rm -rf /`, `"rm" -rf /`, "rm -rf \"/\"",
 		"rm -rf / &", "(rm -rf /)", "{ rm -rf /; }", "true && rm -rf /", "false || rm -rf /",
 		"if true; then rm -rf /; fi", "ls; rm -rf /", "ls | rm -rf /", "echo $(rm -rf /)", "cat <(rm -rf /)",
@@ -212,6 +216,7 @@ func TestDefaultsDestructive(t *testing.T) {
 		"xxd -r in.hex /etc/x", "yq -i .a=1 /etc/x.yaml", "less -o /etc/passwd in.txt", "history -w /etc/passwd",
 		"file -C -m /etc/magic", "cloc --report-file=/etc/x .", "tree -o /etc/passwd",
 		"rm -r build", "rm -rf ./build", "rm -rf build/", "rm -rf /tmp/x", "rm -rf ~/old", "rm -rf node_modules",
+		"tar --remove-files -cf x.tar build", "tar -c --remove-f -f x.tar build", "zip -m x.zip a.txt", "zip -qrm x.zip build",
 		"rm -rf /home/u/proj", "rm -r /opt/x",
 		"git reset --hard", "git reset --hard HEAD~1", "git reset --har",
 		"git clean -f", "git clean -fd", "git clean -fdx", "git clean --force",

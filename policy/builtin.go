@@ -28,6 +28,8 @@ var defaults = []ruleSpec{
 	// Destructive but legitimate: a person decides.
 	{Ask, "rm", []string{"-r"}, "recursive delete", "delete the specific files you mean, or ask the person to run it"},
 	{Ask, "find -delete", nil, "find -delete removes every file the expression matches", "list the files with find first (without -delete) and remove specific ones"},
+	{Ask, "tar", []string{"--remove-files"}, "tar --remove-files deletes what it stores, trees and all", "make the archive without --remove-files, then delete specific files"},
+	{Ask, "zip", []string{"-m", "--move"}, "zip -m deletes what it stores", "make the archive without -m, then delete specific files"},
 	{Ask, "shred", nil, "shred destroys file contents beyond recovery", ""},
 	{Ask, "git reset --hard", nil, "git reset --hard discards uncommitted changes", "git stash, or git reset --keep"},
 	{Ask, "git clean", []string{"-f"}, "git clean -f deletes untracked files", "git clean -n to see what would be deleted"},

@@ -609,6 +609,10 @@ func (cp *cmdPattern) matchFlags(p *Part) word.Tri {
 			switch {
 			case ok && (t == name || strings.HasPrefix(t, name+"=")):
 				return word.Yes
+			case ok && len(name) == 2 && name[0] == '-' && len(t) > 2 && t[0] == '-' && t[1] != '-' && strings.Contains(t[1:], name[1:]):
+				// -qm may be -q -m: without the program's options known,
+				// a maybe (enough to ask, never to allow).
+				f = word.Maybe
 			case !ok && a.CouldStartWith('-'):
 				f = word.Maybe
 			}
