@@ -379,7 +379,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			add(args[0], srcAccess, srcOp, srcRec)
 		case len(args) >= 2:
 			addAll(args[:len(args)-1], srcAccess, srcOp, srcRec)
-			add(args[len(args)-1], Write, "", rec)
+			// A symbolic link's name stands for all below it: ln -s ev
+			// .claude makes .claude/settings.json ev's.
+			add(args[len(args)-1], Write, "", rec || symbolic)
 			if !c.Has("--no-target-directory") {
 				into(args[len(args)-1], args[:len(args)-1])
 			}

@@ -211,9 +211,10 @@ func TestEffects(t *testing.T) {
 		// A link is written through to its target: linking is writing it
 		// (a symbolic link to a directory: all under it). A relative
 		// symbolic target is relative to the link's directory: b, or b's.
-		{"ln -s a b", []string{"write:link b/a R", "write:link a R", "write b", "write b/a"}},
-		{"ln -s ../test z/l", []string{"write:link z/test R", "write:link test R", "write:link ../test R", "write z/l", "write z/l/test"}},
-		{"ln -s /etc/x y", []string{"write:link /etc/x R", "write y", "write y/x"}},
+		// A symbolic link's name stands for all below it (ln -s ev .claude).
+		{"ln -s a b", []string{"write:link b/a R", "write:link a R", "write b R", "write b/a"}},
+		{"ln -s ../test z/l", []string{"write:link z/test R", "write:link test R", "write:link ../test R", "write z/l R", "write z/l/test"}},
+		{"ln -s /etc/x y", []string{"write:link /etc/x R", "write y R", "write y/x"}},
 		{"ln a b", []string{"write:link a", "write b", "write b/a"}},
 		{"ln a", []string{"write .", "write:link a"}},
 		{"touch f g", []string{"write:create f", "write:create g"}},

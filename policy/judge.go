@@ -2,6 +2,7 @@ package policy
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -538,6 +539,9 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 		if t == word.No {
 			continue
 		}
+		if t == word.Maybe && ei >= 0 && removesBelow(r, p.Effects[ei], acc) {
+			t = word.Yes // rm -rf .claude deletes .claude/settings.json
+		}
 		if t == word.Yes {
 			aspect := aspectName(p, ei, acc)
 			if explain {
@@ -992,6 +996,17 @@ func accessMay(access string, acc Access) bool {
 func treeReaches(r *Rule, e Effect, acc Access) bool {
 	return e.Recursive && acc == argspec.Write && r.path != nil && r.predEffect == nil &&
 		matchPathWord(r.path, e.Path) == word.No && writesBelow(r.path, e)
+}
+
+// removesBelow reports a tree deleted or moved away (rm -rf D, mv D x,
+// find D -delete) with what a rule's path names below it there now: the
+// deletion reaches it.
+func removesBelow(r *Rule, e Effect, acc Access) bool {
+	if (e.Op != "delete" && e.Op != "move") || !treeReaches(r, e, acc) {
+		return false
+	}
+	_, err := os.Lstat(literalDir(r.path.String()))
+	return err == nil
 }
 
 // writesBelow reports whether the fixed directory part of a rule's path
