@@ -94,9 +94,7 @@ func New() Resolver {
 				cur = resolve(filepath.Join(cur.real, c), 0)
 			}
 		}
-		if cur.real == "/" {
-			return "", false
-		}
+		// A link to / leads to / (r -> /; rm -rf r/ empties the root).
 		return cur.real, true
 	}
 }
