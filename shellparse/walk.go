@@ -1117,9 +1117,13 @@ func (w *walker) arith(sc *scope, e syntax.ArithmExpr) {
 			w.arith(sc, e.Y)
 			if wd, ok := e.X.(*syntax.Word); ok {
 				w.arithLvalue(sc, wd)
-				if word.IsName(wd.Lit()) {
-					if word.IsName(wd.Lit()) {
-						sc.setNumeric(wd.Lit())
+				if name := wd.Lit(); word.IsName(name) {
+					sc.setNumeric(name)
+					if specialVar(name) && (w.storing || w.assigning > 0 || w.checking) {
+						// Arithmetic inside a value being judged (declare
+						// -i x; x=GUARD_EXEC_MODE=1) assigns too: the
+						// hook that judges stores is busy with x.
+						w.checkAssigns(sc, []Assign{{Name: name, Value: word.Unknown("$((…))")}}, true)
 					}
 				}
 			} else {
