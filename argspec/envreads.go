@@ -19,6 +19,8 @@ func EnvReads(prog string, args []word.Word) (all bool, names []string, ok bool)
 	switch filepath.Base(prog) {
 	case "jq", "gojq":
 		re = jqEnv()
+	case "yq":
+		re = yqEnv()
 	case "busybox":
 		if len(args) == 0 || args[0].String() != "awk" {
 			return false, nil, false
@@ -35,9 +37,11 @@ func EnvReads(prog string, args []word.Word) (all bool, names []string, ok bool)
 			continue
 		}
 		for _, m := range re.FindAllStringSubmatch(t, -1) {
-			name := m[4]
-			if len(m) > 5 && name == "" {
-				name = m[5]
+			name := ""
+			for _, g := range m[4:] {
+				if name == "" {
+					name = g
+				}
 			}
 			if name == "" {
 				all = true
@@ -56,4 +60,9 @@ var (
 		return regexp.MustCompile(`(^|[^.$\w])(\$ENV|env)\b(\.([A-Za-z_]\w*)|\["([^"]*)"\])?`)
 	})
 	awkEnv = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(^|\W)(ENVIRON)\b(\[\s*"([^"]*)"\s*\])?`) })
+	// yq is jq's wrapper (kislyuk: env, $ENV) or mikefarah's (env(NAME),
+	// strenv(NAME), envsubst: all of it).
+	yqEnv = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(^|[^.$\w])(\$ENV|env|strenv|envsubst)\b(\.([A-Za-z_]\w*)|\["([^"]*)"\]|\(\s*([A-Za-z_]\w*)\s*\))?`)
+	})
 )

@@ -711,6 +711,9 @@ func TestSecretsVariables(t *testing.T) {
 		"for v in PATH GITHUB_TOKEN; do echo \"${!v}\"; done",
 		// programs' own ways to the environment
 		"jq -n env",
+		// yq: jq's wrapper, or mikefarah's env(NAME), strenv(NAME), envsubst.
+		"yq -n env", "yq -n 'env.GITHUB_TOKEN'", "yq -r -n '$ENV.GITHUB_TOKEN'", "yq 'env(GITHUB_TOKEN)' x.yml",
+		"yq '.a = strenv(GITHUB_TOKEN)' x.yml", "yq '.a | envsubst' x.yml",
 		"jq -n '$ENV'",
 		"jq -n 'env.GITHUB_TOKEN'",
 		"awk 'BEGIN{for (k in ENVIRON) print k, ENVIRON[k]}'",
@@ -797,6 +800,7 @@ func TestSecretsVariables(t *testing.T) {
 		"gh auth status --show-token",
 		"ps eww",
 		"ps auxe",
+		"ps -auxe", "ps -xe", "ps -aexww", "ps -ex",
 		"compgen -v | xargs -n1 printenv",
 		"printenv \"$v\"",
 	), allow(
@@ -804,12 +808,13 @@ func TestSecretsVariables(t *testing.T) {
 		"[ -n \"${GITHUB_TOKEN+x}\" ] && echo ok",
 		"jq -n '$ENV.HOME'",
 		"jq -r '.env' package.json",
+		"yq -n 'env.HOME'", "yq .a x.yml",
 		"awk 'BEGIN{print ENVIRON[\"HOME\"]}'",
 		"awk '{print $1}' notes.txt",
 		"ps aux",
 		"ps -ef",
 		"cat /proc/self/maps", "cat /proc/cpuinfo", "cat /proc/meminfo", "ls /dev",
-		"ps -e",
+		"ps -e", "ps -efww", "ps -ue", "ps -elf",
 		"gh auth status",
 		"echo $HOME",
 		"echo $PATH",

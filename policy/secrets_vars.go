@@ -70,6 +70,11 @@ func printsSecretVar(p *Part) word.Tri {
 			if s, ok := a.Static(); ok && !strings.HasPrefix(s, "-") && strings.Contains(s, "e") && strings.Trim(s, "auxwefjlsvrTSmLhHcnZ") == "" {
 				return word.Yes
 			}
+			// procps reads a dashed cluster with x as BSD options too:
+			// ps -auxe, -xe and -aexww print environments (ps -ef does not).
+			if s, ok := a.Static(); ok && strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--") && strings.Contains(s, "e") && strings.Contains(s, "x") {
+				return word.Yes
+			}
 		}
 	case prog == "declare" || prog == "typeset" || prog == "export" || prog == "readonly" || prog == "local":
 		// declare -p NAME prints NAME's value.
@@ -204,7 +209,7 @@ func isDump(p *Part) bool {
 		return operands == 0
 	case "set":
 		return len(args) == 0
-	case "jq", "gojq", "awk", "gawk", "mawk", "nawk", "original-awk", "busybox":
+	case "jq", "gojq", "yq", "awk", "gawk", "mawk", "nawk", "original-awk", "busybox":
 		// What the program's language reads of the environment (argspec):
 		// all of it, or a secret-named variable, is a dump.
 		all, names, _ := argspec.EnvReads(prog, args)
