@@ -963,6 +963,12 @@ func gitOperandEffects(c *Cmd, sub string) []Effect {
 			for _, p := range paths[c.DashDash:] {
 				effs = append(effs, Effect{Path: p, Access: Read})
 			}
+		case len(paths) == 1 || len(paths) > 2 || len(paths) == 2 && !mayLieOutside(paths[0]) && !mayLieOutside(paths[1]):
+			// Without "--", an operand that names a file is a path (git
+			// diff .env, git diff HEAD .env, git diff --cached .env).
+			for _, p := range paths {
+				effs = append(effs, Effect{Path: p, Access: Read})
+			}
 		case len(paths) == 2 && (mayLieOutside(paths[0]) || mayLieOutside(paths[1])):
 			// Two operands, one of them outside the work tree (git diff
 			// /dev/null .env): git diffs them as --no-index does. (git
@@ -971,7 +977,7 @@ func gitOperandEffects(c *Cmd, sub string) []Effect {
 				effs = append(effs, Effect{Path: p, Access: Read, Recursive: true, Whole: &WholeRead{}})
 			}
 		}
-	case "log", "blame", "grep", "annotate":
+	case "log", "show", "blame", "grep", "annotate":
 		// Paths after "--" are read: log -p and blame print what they
 		// held, grep what matches in them.
 		dd := c.DashDash
@@ -988,6 +994,15 @@ func gitOperandEffects(c *Cmd, sub string) []Effect {
 			for _, p := range paths[dd:] {
 				effs = append(effs, Effect{Path: p, Access: Read})
 			}
+		} else if sub == "log" || sub == "show" {
+			// Without "--", an operand that names a file is a path (git
+			// log -p .env, git show HEAD .env): each is read as one; a
+			// revision's name reads nothing there (REV:PATH is below).
+			for _, p := range paths {
+				if _, _, rev := p.Cut(":"); !rev {
+					effs = append(effs, Effect{Path: p, Access: Read})
+				}
+			}
 		} else if (sub == "blame" || sub == "annotate") && len(paths) > 0 {
 			effs = append(effs, Effect{Path: paths[len(paths)-1], Access: Read})
 		}
@@ -996,12 +1011,16 @@ func gitOperandEffects(c *Cmd, sub string) []Effect {
 		effs = append(effs, gitGrepEffects(c)...)
 	}
 	switch sub {
-	case "show", "cat-file":
-		// REV:PATH prints PATH as committed (git show HEAD:.env). The
-		// path is the repository's; the working directory is taken for
-		// the root, which is where agents run git.
+	case "show", "cat-file", "diff":
+		// REV:PATH prints PATH as committed (git show HEAD:.env), and
+		// :N:PATH as staged (git show :0:.env). The path is the
+		// repository's; the working directory is taken for the root,
+		// which is where agents run git.
 		for _, p := range paths {
 			if _, rest, ok := p.Cut(":"); ok && len(rest.Segs) > 0 && rest.String() != "" {
+				if s, ok := rest.Static(); ok && len(s) > 2 && s[0] >= '0' && s[0] <= '3' && s[1] == ':' {
+					rest = word.FromLit(s[2:])
+				}
 				effs = append(effs, Effect{Path: rest, Access: Read})
 			}
 		}

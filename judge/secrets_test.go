@@ -531,6 +531,11 @@ func TestSecretsDotenv(t *testing.T) {
 		"git diff --no-index /dev/null .env",
 		"git log -p -- .env",
 		"git diff HEAD -- .env",
+		// Without "--" an operand that names a file is a path; :N:PATH is
+		// PATH as staged.
+		"git log -p .env", "git log --follow -p .env", "git show HEAD .env", "git show HEAD -- .env",
+		"git diff .env", "git diff HEAD .env", "git diff --cached .env", "git diff HEAD~1 HEAD .env",
+		"git show :0:.env", "git cat-file -p :2:.env", "git diff HEAD~1:.env HEAD:.env",
 		"git grep -h . -- .env",
 		"git blame .env",
 		"xargs -a .env echo",
