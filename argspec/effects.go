@@ -711,6 +711,14 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			for _, a := range args {
 				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip, Names: names, Whole: whole})
 			}
+			if c.Prog != "sed" && c.Prog != "ack" && c.Prog != "ag" { // ag -f is --follow
+				// A pattern file's lines are shown: rg prints a line that is
+				// no regular expression in its error (rg -f .env), and any
+				// line that matches tells what it holds.
+				for _, v := range gitValues(c, "--file", "-f") {
+					effs = append(effs, Effect{Path: v, Access: Read})
+				}
+			}
 			return effs, true
 		}
 		// A program the catalogue does not know may read or write any of

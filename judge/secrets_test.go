@@ -537,6 +537,8 @@ func TestSecretsDotenv(t *testing.T) {
 		"git diff .env", "git diff HEAD .env", "git diff --cached .env", "git diff HEAD~1 HEAD .env",
 		"git show :0:.env", "git cat-file -p :2:.env", "git diff HEAD~1:.env HEAD:.env",
 		"git grep -h . -- .env",
+		// A pattern file's lines are shown (rg prints a bad one whole).
+		"rg -f .env README", "grep -f .env README", "grep -Ff .env README", "grep --file=.env x", "egrep -f .env x",
 		"git blame .env",
 		"xargs -a .env echo",
 		"xargs --arg-file=.env echo",

@@ -597,7 +597,10 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 		// the allow, and a value known only at run time counts for nothing.
 		onlyOwn := covered.covers(e)
 		for _, acc := range []Access{Read, argspec.Write} {
-			if e.Access&acc == 0 {
+			// A move or a link gives what the file holds another name,
+			// which a later read reads (mv id_rsa y.txt; cat y.txt): the
+			// rules about reads judge it too.
+			if e.Access&acc == 0 && !(acc == Read && (e.Op == "move" || e.Op == "link")) {
 				continue
 			}
 			eff := e

@@ -86,8 +86,8 @@ const maxSecretProbe = 256 << 10
 // readsSecretFile matches a read of a file whose name or content says it
 // holds a secret.
 func readsSecretFile(p *Part, e Effect) word.Tri {
-	if !readsContent(e) || e.Recursive {
-		return word.No
+	if !readsContent(e) || e.Recursive && e.Op != "move" && e.Op != "link" {
+		return word.No // a move's or a link's own name is looked at, not a tree's
 	}
 	paths := e.Path.Matches
 	if s, ok := e.Path.Static(); ok {
