@@ -1455,3 +1455,16 @@ func TestSecretsBelowADirectoryKnownAtRunTime(t *testing.T) {
 		`cd "$H"; cat README.md`, `cd "$H"/.ssh; cat id_ed25519.pub`, `cd "$H"; ls .ssh`, `cd "$H"/.ssh; wc -c *`,
 	)...))
 }
+
+// An interactive shell runs its --rcfile (--init-file) first: judged as
+// the script it is, and asked for when it cannot be read.
+func TestShellStartupFile(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	writeFiles(t, proj, map[string]string{"rc.sh": "cat ~/.ssh/id_ed25519\n", "ok.sh": "echo hi\n"})
+	checkRows(t, judgeIt, "rcfile", append(ask(
+		"bash --rcfile rc.sh -i -c true", "bash --init-file rc.sh -i -c :", "bash -i --rcfile rc.sh -c true",
+		`bash --rcfile /dev/stdin -i -c : <<< "cat ~/.ssh/id_ed25519"`, "bash --rcfile rc.sh -i",
+	), allow(
+		"bash --rcfile ok.sh -i -c 'echo x'", "bash --norc --rcfile rc.sh -i -c true", "bash --rcfile rc.sh -c true",
+	)...))
+}

@@ -2016,6 +2016,14 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 	layer := Step{Kind: "shell " + prog, Argv: word.Strings(cmd.Argv)}
 	params := append([]string{inv.Name}, inv.Args...)
 	paramsUnknown := dynamic
+	// bash -i --rcfile F (--init-file F) runs F first, in the shell that
+	// then runs its commands.
+	rc := inv.Interactive && !inv.NoRC && inv.RCFile != ""
+	if rc && inv.Mode != bashargv.ModeCommand {
+		cmd.Opaque = prog + " runs the start-up file " + inv.RCFile + " (--rcfile) before what it reads, which the guard does not follow here"
+		w.emit(cmd)
+		return
+	}
 	switch inv.Mode {
 	case bashargv.ModeCommand:
 		w.emit(cmd)
@@ -2023,6 +2031,9 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		child.errexit = slices.Contains(inv.SetOn, "errexit")
 		if slices.Contains(inv.SetOn, "noglob") {
 			child.noglob = noglobOn // bash -f -c '…'
+		}
+		if rc && !w.rcFile(child, cmd, prog, inv.RCFile) {
+			return
 		}
 		w.codeFor(child, prog, inv.Command, layer)
 	case bashargv.ModeFile:

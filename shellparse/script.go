@@ -484,6 +484,29 @@ func sameStrings(a, b []string) bool {
 	return true
 }
 
+// rcFile walks the start-up file an interactive shell runs first (bash
+// -i --rcfile F), in that shell; false when it cannot be read, and a part
+// that asks stands for it.
+func (w *walker) rcFile(sc *scope, cmd *Cmd, prog, file string) bool {
+	why := "is not read here"
+	var found script
+	if w.readsScripts() {
+		found, why = w.findScript(sc, file, lookHere)
+		if why == "" {
+			why = w.scriptRefused(found.path, found.text)
+		}
+	}
+	if why != "" {
+		c := *cmd
+		c.Wrapper, c.CodeArg = false, -1
+		c.Opaque = prog + " runs the start-up file " + file + " first (" + file + " " + why + ")"
+		w.emit(&c)
+		return false
+	}
+	w.walkScript(sc, prog, found, file, cmd)
+	return true
+}
+
 // shellScript walks the script of `bash FILE [ARG…]` in a new shell.
 func (w *walker) shellScript(sc *scope, cmd *Cmd, prog, file string, params []string, paramsUnknown, errexit bool) bool {
 	if !w.readsScripts() || w.allowedOpaque(sc, cmd) {
