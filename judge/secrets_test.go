@@ -1462,9 +1462,10 @@ func TestShellStartupFile(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
 	writeFiles(t, proj, map[string]string{"rc.sh": "cat ~/.ssh/id_ed25519\n", "ok.sh": "echo hi\n"})
 	checkRows(t, judgeIt, "rcfile", append(ask(
-		"bash --rcfile rc.sh -i -c true", "bash --init-file rc.sh -i -c :", "bash -i --rcfile rc.sh -c true",
+		"bash --rcfile rc.sh -i -c true", "bash --init-file rc.sh -i -c :", "bash --rcfile rc.sh -ic true",
 		`bash --rcfile /dev/stdin -i -c : <<< "cat ~/.ssh/id_ed25519"`, "bash --rcfile rc.sh -i",
 	), allow(
 		"bash --rcfile ok.sh -i -c 'echo x'", "bash --norc --rcfile rc.sh -i -c true", "bash --rcfile rc.sh -c true",
+		"bash -i --rcfile rc.sh -c true", // long options come first: bash refuses this and runs nothing
 	)...))
 }
