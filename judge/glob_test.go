@@ -16,7 +16,7 @@ import (
 // their targets.
 func TestGlobsAsBashExpandsThem(t *testing.T) {
 	pol, judgeIt, home, proj := secretWorld(t, nil)
-	files := map[string]string{"plain/a.txt": "", "plain/.env": "K=v", "big/id_rsa": "PRIVATE"}
+	files := map[string]string{"plain/a.txt": "", "plain/.env": "K=v", "big/id_rsa": "PRIVATE", "clean/a.txt": ""}
 	for i := range 1100 {
 		files[fmt.Sprintf("big/f%04d", i)] = ""
 	}
@@ -40,12 +40,15 @@ func TestGlobsAsBashExpandsThem(t *testing.T) {
 		`set -f; eval "set +f"; cat key*`, "f(){ set +f; }; set -f; f; cat key*", "set -f; command set +f; cat key*",
 		"false && set -f; cat key*", "if false; then set -f; fi; cat key*", `trap "set +f" DEBUG; set -f; cat key*`,
 		"set -f; set +euf; cat key*", "set $x; cat key*", "set -f; cat l*", "set -f; set $x; cat l*",
+		// A tree moved or copied with a secret in it, read below (a red
+		// team's).
+		"mv big y; cat y/*", "cp -r big y; cat y/?d_rsa", "mv plain y; cat y/*",
 		// A move or a link gives a key another name (a red team's).
 		"mv big/id_rsa y.txt; cat y.txt", "mv big/id_rsa y.txt", "ln big/id_rsa hard; cat hard", "ln -s big/id_rsa l && cat l",
 		// nocaseglob keeps a leading ] a member of its bracket.
 		"shopt -s nocaseglob; cat big/[]i]d_rsa", "shopt -s nocaseglob; cat []k]ey.txt",
 	), allow(
-		"set -f; cat key*", "set -f; cat big/?d_rsa", "set -ef; cat key*", "mv big/f0001 y", "ln big/f0002 z",
+		"set -f; cat key*", "set -f; cat big/?d_rsa", "set -ef; cat key*", "mv big/f0001 y", "ln big/f0002 z", "mv clean y; cat y/*",
 		"cat big/[A-J]d_rsa",
 		"grep x plain/*", "cat plain/?env", "cat plain/[.]env", "cat plain/*.txt",
 		"cat big/f00*", "ls big/*", "wc -l big/f1*",

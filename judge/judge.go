@@ -346,7 +346,14 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 			}
 			path, ok := e.Path.Static()
 			if !ok {
+				// A glob below a tree (cat y/*): its literal directory.
 				path = ""
+				if pre := e.Path.Prefix(); strings.HasPrefix(pre, "/") {
+					path = pre[:strings.LastIndexByte(pre, '/')+1]
+					if path != "/" {
+						path = strings.TrimSuffix(path, "/")
+					}
+				}
 			}
 			for d := path; ; d = filepath.Dir(d) {
 				if d == "/" {
@@ -365,7 +372,7 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 					if where == "" {
 						where = "a directory known only at run time"
 					}
-					c.Opaque = "reads " + path + ", below " + where + ", where another part of this command writes a tree (an archive extracted, a directory copied): what it puts there may be a link to any file"
+					c.Opaque = "reads " + e.Path.String() + ", below " + where + ", where another part of this command writes a tree (an archive extracted, a directory copied or moved): what it puts there may be a link to any file, or a secret it carried"
 					if writes {
 						c.Opaque = "writes " + path + ", below " + where + ", where another part of this command writes a tree (an archive extracted, a directory copied or moved): what it puts there may be a link to anywhere"
 					}
@@ -386,9 +393,10 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 }
 
 // copiesLinks reports whether a part that copies or moves trees may make
-// a symbolic link: some tree it reads or moves may hold one (or is not
-// there yet, so the command may make it; or is not known here, or is too
-// large to look through).
+// a symbolic link, or carry a secret to a name the guard does not see:
+// some tree it reads or moves may hold one (or is not there yet, so the
+// command may make it; or is not known here, or is too large to look
+// through).
 func copiesLinks(p *policy.Part) bool {
 	for _, e := range p.Effects {
 		if e.Op != "move" && (e.Access&policy.Read == 0 || !e.Recursive) {
@@ -403,7 +411,10 @@ func copiesLinks(p *policy.Part) bool {
 			if err != nil {
 				return err
 			}
-			if seen++; seen > maxTreeLook || d.Type()&fs.ModeSymlink != 0 {
+			// A link may lead anywhere, and a secret carried along is
+			// read there under a name the guard does not see (mv keys y;
+			// cat y/*).
+			if seen++; seen > maxTreeLook || d.Type()&fs.ModeSymlink != 0 || policy.SecretName(d.Name()) {
 				links = true
 				return filepath.SkipAll
 			}

@@ -19,6 +19,17 @@ import (
 // service account's key). Recursive reads (grep -r x .) are not looked
 // into for these: the home's rows and dotenv files are.
 
+// SecretName reports whether a file's name says it holds, or may hold, a
+// secret: a key, a token file, a dotenv file, or a credential directory of
+// a home (.ssh, .aws, .gnupg).
+func SecretName(base string) bool {
+	switch base {
+	case ".ssh", ".aws", ".gnupg":
+		return true
+	}
+	return secretByName(base) || envFile(base) || secretContent(base) != nil
+}
+
 // secretByName reports whether a file's name always means a secret.
 func secretByName(base string) bool {
 	switch base {
