@@ -332,7 +332,8 @@ func helmSpec() *Spec {
 
 func terraformSpec() *Spec {
 	t := &Spec{Name: "terraform", SingleDash: true, Notation: ("chdir= help version")}
-	t.Subs = subs(&Spec{Name: "destroy,apply,import,taint,untaint,state,workspace,force-unlock,refresh", SingleDash: true, Notation: "auto-approve input= lock= lock-timeout= no-color parallelism= refresh= replace= target= var= var-file= state= state-out= backup= compact-warnings json destroy refresh-only out="}, &Spec{Name: "plan,init,validate,fmt,show,output,providers,graph,version,console,get,login,logout,test,metadata,modules", SingleDash: true})
+	t.Subs = subs(&Spec{Name: "destroy,apply,import,taint,untaint,state,workspace,force-unlock,refresh", SingleDash: true, Notation: "auto-approve input= lock= lock-timeout= no-color parallelism= refresh= replace= target= var= var-file= state= state-out= backup= compact-warnings json destroy refresh-only out="}, &Spec{Name: "plan,init,validate,fmt,providers,graph,version,console,get,login,logout,test,metadata,modules", SingleDash: true},
+		&Spec{Name: "show,output", SingleDash: true, Notation: "json raw no-color state="})
 	return t
 }
 

@@ -239,6 +239,11 @@ func TestDefaultsDestructive(t *testing.T) {
 	runRows(t, "not destructive", allow(
 		"git clean -n", "git clean -nd", "git clean --dry-run",
 	))
+	// Terraform prints sensitive values with -json and -raw only.
+	runRows(t, "terraform's sensitive values", ask(
+		"terraform output -json", "terraform output -raw db_password", "terraform show -json", "terraform -chdir=infra output -json",
+	))
+	runRows(t, "terraform's sensitive values hidden", allow("terraform output", "terraform show", "terraform show -no-color"))
 }
 
 // Row 6: code from outside or unseen asks.

@@ -84,6 +84,8 @@ var defaults = []ruleSpec{
 	{Ask, "kubectl drain", nil, "evicts every pod from a node", ""},
 	{Ask, "terraform destroy", nil, "destroys managed infrastructure", "terraform plan -destroy to preview"},
 	{Ask, "terraform apply", nil, "changes real infrastructure", "terraform plan to preview"},
+	{Ask, "terraform output", []string{"--json", "--raw"}, "terraform output -json and -raw print the values of sensitive outputs (passwords, keys) from the state", "terraform output, which hides sensitive values"},
+	{Ask, "terraform show", []string{"--json"}, "terraform show -json prints the state with its sensitive values", "terraform show, which hides them"},
 	{Ask, "helm uninstall", nil, "removes a release from the cluster", ""},
 	{Ask, "helm delete", nil, "removes a release from the cluster", ""},
 	// Network reads: what curl and wget write is judged by the path rules;
