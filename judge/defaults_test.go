@@ -88,6 +88,9 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"sudo rm -rf /", "sudo -u root rm -rf /", "command rm -rf /", "env rm -rf /", "nice rm -rf /",
 		"timeout 5 rm -rf /", "nohup rm -rf / &", "exec rm -rf /", "builtin command rm -rf /",
 		"X=rm; $X -rf /", "X=/; rm -rf $X", "X='rm -rf /'; $X", "r''m -rf /", `$'\x72m' -rf /`, `$'\162\155' -rf /`,
+		// Endless loops that start a job on every turn flood the machine.
+		"while :; do sleep 999 & done", "for ((;;)); do sleep 9 & done", "until false; do true & done",
+		"while true; do (sleep 9 &); done", "while ((1)); do x & done", "while true; do $cmd & done",
 		// Archivers that delete what they store.
 		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
 		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
@@ -238,6 +241,12 @@ func TestDefaultsDestructive(t *testing.T) {
 	))
 	runRows(t, "not destructive", allow(
 		"git clean -n", "git clean -nd", "git clean --dry-run",
+		"while :; do echo hi; done", "for i in 1 2 3; do echo $i & done; wait",
+	))
+	// Loops that wait, sleep or end are not floods: judged as what they run.
+	runRows(t, "not floods", ask(
+		"while :; do job & sleep 1; done", "while :; do job & wait; done",
+		"while true; do job & if x; then break; fi; done", "for i in 1 2 3; do job & done",
 	))
 	// Terraform prints sensitive values with -json and -raw only.
 	runRows(t, "terraform's sensitive values", ask(

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -130,6 +131,9 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.IfClause:
 		w.ifClause(sc, c)
 	case *syntax.WhileClause:
+		if endless(c.Cond, c.Until) && floods(c.Do) {
+			w.emit(&Cmd{Argv: []word.Word{word.FromLit("while")}, Special: "fork-bomb"})
+		}
 		w.loop(sc, c, func(ls *scope) {
 			w.stmts(ls, c.Cond)
 			w.stmts(ls, c.Do)
@@ -216,6 +220,9 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 		case *syntax.CStyleLoop:
 			if l.Init != nil {
 				w.arith(sc, l.Init)
+			}
+			if endlessArith(l.Cond) && floods(c.Do) {
+				w.emit(&Cmd{Argv: []word.Word{word.FromLit("for")}, Special: "fork-bomb"})
 			}
 			w.loop(sc, c, func(ls *scope) {
 				if l.Cond != nil {
@@ -1106,6 +1113,71 @@ func unknownNameIn(sc *scope, w *walker, s string, depth int) bool {
 		i++
 	}
 	return false
+}
+
+// endless reports a loop condition that never ends it: while :, while
+// true, while ((1)), until false.
+func endless(cond []*syntax.Stmt, until bool) bool {
+	if len(cond) != 1 || cond[0].Background || cond[0].Negated || len(cond[0].Redirs) > 0 {
+		return false
+	}
+	switch c := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) != 1 || len(c.Assigns) > 0 {
+			return false
+		}
+		switch c.Args[0].Lit() {
+		case ":", "true":
+			return !until
+		case "false":
+			return until
+		}
+	case *syntax.ArithmCmd:
+		return !until && endlessArith(c.X)
+	}
+	return false
+}
+
+// endlessArith reports an arithmetic loop condition that is always true:
+// none (for ((;;))) or a literal number other than 0.
+func endlessArith(e syntax.ArithmExpr) bool {
+	if e == nil {
+		return true
+	}
+	wd, ok := e.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	n, err := strconv.ParseInt(wd.Lit(), 0, 64)
+	return err == nil && n != 0
+}
+
+// floods reports an endless loop's body that starts a job in the
+// background on every turn and nothing that stops it, waits or slows it
+// (break, exit, return, wait, sleep, read): the processes multiply until
+// the machine stops, as a fork bomb's do.
+func floods(body []*syntax.Stmt) bool {
+	bg, stops := false, false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Stmt:
+				if n.Background || n.Coprocess {
+					bg = true
+					return false // what the job runs does not hold the loop
+				}
+			case *syntax.CallExpr:
+				if len(n.Args) > 0 {
+					switch n.Args[0].Lit() {
+					case "break", "exit", "return", "wait", "sleep", "read", "":
+						stops = true // "": a program named at run time may be any of them
+					}
+				}
+			}
+			return !stops
+		})
+	}
+	return bg && !stops
 }
 
 // arith walks an arithmetic expression: its substitutions run, and names
