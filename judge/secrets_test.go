@@ -1248,7 +1248,7 @@ func TestSecretsSystem(t *testing.T) {
 func TestSecretsGitConfig(t *testing.T) {
 	_, judgeIt, _, proj := secretWorld(t, nil)
 	cfg := filepath.Join(proj, ".git", "config")
-	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn TODO .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'", "find . -path ./.git/config -exec cat {} +", "find . -path ./.git/config | xargs cat"}
+	commands := []string{"git remote -v", "git remote get-url origin", "git config --list", "git config remote.origin.url", "cat .git/config", "grep -r token .git", "grep -rn TODO .", "cat .git/conf*", "cat .gi?/config", "cd .git && cat config", "bash -c 'git remote -v'", "find . -path ./.git/config -exec cat {} +", "find . -path ./.git/config | xargs cat", "git ls-remote --get-url", "git var -l"}
 	if err := os.WriteFile(cfg, []byte("[remote \"origin\"]\n\turl = https://github.com/o/r.git\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package policy
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -115,6 +116,16 @@ func printsGitCredentials(p *Part) word.Tri {
 		}
 	case "remote":
 		if !c.HasAny("--verbose") && (len(c.Args) == 0 || c.Args[0].String() != "get-url" && c.Args[0].String() != "show" && c.Args[0].String() != "-v") {
+			return word.No
+		}
+	case "ls-remote":
+		// --get-url prints the remote's URL, with what it carries.
+		if !slices.ContainsFunc(p.Argv, func(w word.Word) bool { s, _ := w.Static(); return s == "--get-url" }) {
+			return word.No
+		}
+	case "var":
+		// git var -l lists the configuration too.
+		if !slices.ContainsFunc(p.Argv, func(w word.Word) bool { s, _ := w.Static(); return s == "-l" }) {
 			return word.No
 		}
 	default:
