@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"os/user"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -1468,4 +1469,34 @@ func TestShellStartupFile(t *testing.T) {
 		"bash --rcfile ok.sh -i -c 'echo x'", "bash --norc --rcfile rc.sh -i -c true", "bash --rcfile rc.sh -c true",
 		"bash -i --rcfile rc.sh -c true", // long options come first: bash refuses this and runs nothing
 	)...))
+}
+
+// git prints what tracked files hold: in a repository that tracks a .env
+// (committed by mistake) or a key, every diff, patch and object print may
+// show it; with it untracked, none does.
+func TestSecretsTrackedByGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	_, judgeIt, _, proj := secretWorld(t, nil)
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", proj, "-c", "user.name=t", "-c", "user.email=t@x"}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v: %s", args, err, out)
+		}
+	}
+	if err := os.RemoveAll(filepath.Join(proj, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	git("init", "-q")
+	git("add", "src/main.go")
+	printing := []string{"git diff", "git diff HEAD", "git diff --cached", "git show", "git show HEAD~1", "git log -p", "git log -p -3",
+		"git log --patch --all", "git format-patch -1", "git cat-file -p 7aa3fae", "git reflog -p", "git stash show -p",
+		"git diff -- '*'", "git diff -- :/", "git whatchanged -p", "git diff-tree -p HEAD"}
+	names := []string{"git log --oneline", "git log --stat", "git diff --stat", "git diff --name-only", "git show --name-only",
+		"git show -s", "git cat-file -t 7aa3fae", "git status"}
+	checkRows(t, judgeIt, "nothing secret tracked", allow(slices.Concat(printing[:8], names)...)) // format-patch asks anyway: it writes files
+	git("add", "-f", ".env")
+	checkRows(t, judgeIt, "a .env tracked", append(ask(printing...), allow(slices.Concat(names, []string{"git diff -- src/", "git log -p -- src/main.go"})...)...))
 }

@@ -264,6 +264,10 @@ func secretCmdRules() []*Rule {
 			pred:    printsGitCredentials,
 			Why:     "prints git configuration or remote URLs, and one of them holds a credential (a token in a URL, an Authorization header)",
 			Instead: "git remote (names only), or ask the person"},
+		{Decision: Ask, Name: "printing a tracked secret", spec: 50, // above git's read-only allows
+			pred:    printsTrackedSecret,
+			Why:     "prints what tracked files hold (a diff, a patch, a file as committed), and this repository tracks a file whose name says it holds a secret (a .env, a key): what an agent reads goes to the model",
+			Instead: "name the paths you mean after --, leaving the secret out (git diff -- src/), use --stat or --name-only, or ask the person"},
 		{Decision: Ask, Name: "showing a secret variable", spec: 10, pred: printsSecretVar,
 			Why:     "gives the value of a variable whose name says it holds a secret where it may show: to a program that may print it (or name it in a message), into a variable whose name does not say it is secret, as a file name; what an agent sees goes to the model",
 			Instead: "use the variable where it stays unseen ([ -n \"$NAME\" ], curl -H \"Authorization: Bearer $NAME\", a variable whose name says it is secret; without set -x), or ask the person"},

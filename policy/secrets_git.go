@@ -1,13 +1,17 @@
 package policy
 
 import (
+	"errors"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/atomicfile"
+	"github.com/guard-exec/guard-exec/internal/gitindex"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -137,6 +141,121 @@ func printsGitCredentials(p *Part) word.Tri {
 		}
 	}
 	return word.No
+}
+
+// maxGitIndex bounds what is read of a repository's index: past it, what
+// the repository tracks is not known, and printing it asks.
+const maxGitIndex = 64 << 20
+
+// printsTrackedSecret matches git commands that print what tracked files
+// hold (git diff, git show, git log -p, git format-patch, git cat-file -p
+// of an object) in a repository whose index tracks a file whose name says
+// it holds a secret: a .env committed by mistake is printed by every diff
+// that touches it. With paths after --, only a tracked secret below them
+// counts. A secret that history holds and the index no longer does is not
+// looked for (README).
+func printsTrackedSecret(p *Part) word.Tri {
+	c := p.Norm
+	if c == nil || c.Prog != "git" || len(c.Sub) == 0 || p.env == nil {
+		return word.No
+	}
+	var flags []string
+	for _, a := range p.Argv[1:] {
+		if s, ok := a.Static(); ok && strings.HasPrefix(s, "-") && s != "--" {
+			flags = append(flags, s)
+		} else if !ok && a.CouldStartWith('-') {
+			flags = append(flags, "?")
+		}
+	}
+	has := func(names ...string) bool {
+		for _, f := range flags {
+			for _, n := range names {
+				if f == n || strings.HasPrefix(f, n+"=") {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	patch := has("-p", "-u", "--patch", "--cc", "-c", "--word-diff", "--color-words", "--patch-with-stat", "--patch-with-raw", "-U", "--unified", "--full-diff", "?")
+	quiet := has("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "--dirstat", "-s", "--no-patch", "--quiet", "--raw", "--check")
+	prints := false
+	switch c.Sub[0] {
+	case "diff":
+		prints = !has("--no-index") && (patch || !quiet)
+	case "show":
+		prints = patch || !quiet
+	case "log", "whatchanged", "reflog", "diff-index", "diff-files", "diff-tree":
+		prints = patch
+	case "stash":
+		show := len(c.Sub) > 1 && c.Sub[1] == "show" || len(c.Args) > 0 && c.Args[0].String() == "show"
+		prints = show && patch
+	case "format-patch":
+		prints = true
+	case "cat-file":
+		prints = has("-p", "--batch", "--batch-all-objects", "--textconv", "--filters", "?") ||
+			slices.ContainsFunc(c.Args, func(w word.Word) bool { return w.String() == "blob" })
+	}
+	if !prints {
+		return word.No
+	}
+	dirs := p.Cwd.Dirs
+	if p.Cwd.Unknown || len(dirs) == 0 {
+		dirs = []string{p.env.Project}
+	}
+	out := word.No
+	for _, d := range dirs {
+		root, ok := gitRoot(d)
+		if !ok {
+			continue
+		}
+		paths, err := gitindex.Paths(filepath.Join(root, ".git", "index"), maxGitIndex)
+		if errors.Is(err, atomicfile.ErrTooLarge) {
+			out = orTri(out, word.Maybe)
+			continue
+		}
+		for _, t := range paths {
+			if trackedSecret(root, t) && underPathspecs(c, d, root, t) {
+				return word.Yes
+			}
+		}
+	}
+	return out
+}
+
+// trackedSecret reports a tracked file whose name says it is a secret (a
+// dotenv file, a key), or whose name says it may be one and whose copy in
+// the work tree is (server.pem holding a PRIVATE KEY block).
+func trackedSecret(root, tracked string) bool {
+	base := path.Base(tracked)
+	if secretByName(base) || envFile(base) {
+		return true
+	}
+	if re := secretContent(base); re != nil {
+		return probeSecret(filepath.Join(root, tracked), re) != word.No
+	}
+	return false
+}
+
+// underPathspecs reports whether a tracked path (relative to root) is
+// among what the command's paths after -- name, run in dir; without them,
+// or with any that is not a plain static path, every tracked path is.
+func underPathspecs(c *argspec.Cmd, dir, root, tracked string) bool {
+	if c.DashDash < 0 || c.DashDash >= len(c.Args) {
+		return true
+	}
+	for _, a := range c.Args[c.DashDash:] {
+		s, ok := a.Static()
+		if !ok || strings.HasPrefix(s, ":") || strings.ContainsAny(s, "*?[") {
+			return true // pathspec magic, a glob: may be anything
+		}
+		abs := filepath.Join(dir, s)
+		t := filepath.Join(root, tracked)
+		if abs == t || strings.HasPrefix(t, strings.TrimSuffix(abs, "/")+"/") || abs == root {
+			return true
+		}
+	}
+	return false
 }
 
 // gitConfigFiles are the configuration files git reads for a command run
