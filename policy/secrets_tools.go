@@ -20,7 +20,22 @@ func printsClusterSecrets(p *Part) word.Tri {
 	if c == nil || c.Prog != "kubectl" || len(c.Sub) == 0 || c.Sub[0] != "get" {
 		return word.No
 	}
+	// --raw PATH prints what the API holds there: Secrets' data for a
+	// path through /secrets.
+	for _, r := range optionWords(p, "--raw") {
+		s, ok := r.Static()
+		if !ok {
+			return word.Maybe
+		}
+		if strings.Contains(strings.ToLower(s), "secret") {
+			return word.Yes
+		}
+	}
 	outs := c.Values("--output")
+	if len(optionWords(p, "--template")) > 0 {
+		// --template without -o is a go-template: {{.data.password}}.
+		outs = append(outs, word.FromLit("go-template"))
+	}
 	if len(outs) == 0 {
 		return word.No
 	}
@@ -38,6 +53,23 @@ func printsClusterSecrets(p *Part) word.Tri {
 		return triAnd(shows, secretResources(c.Args))
 	}
 	return word.No
+}
+
+// optionWords are the values of a long option in a part's words (--opt V
+// or --opt=V), whether or not the program's options are known here.
+func optionWords(p *Part, name string) []word.Word {
+	var out []word.Word
+	for i, a := range p.Argv {
+		s, ok := a.Static()
+		switch {
+		case !ok:
+		case s == name && i+1 < len(p.Argv):
+			out = append(out, p.Argv[i+1])
+		case strings.HasPrefix(s, name+"="):
+			out = append(out, word.FromLit(s[len(name)+1:]))
+		}
+	}
+	return out
 }
 
 // secretResources reports whether kubectl get's resource words name

@@ -1006,6 +1006,12 @@ func TestToolSecrets(t *testing.T) {
 		{"kubectl get pods,secrets -o yaml", "ask"},
 		{"kubectl get secrets.v1 db -o go-template='{{.data}}'", "ask"},
 		{"kubectl get \"$KIND\" -o yaml", "ask"},
+		// --raw through /secrets, and --template (a go-template) without -o.
+		{"kubectl get --raw /api/v1/namespaces/default/secrets", "ask"},
+		{"kubectl get --raw=/api/v1/secrets", "ask"},
+		{"kubectl get secret x --template='{{.data.password}}'", "ask"},
+		{"kubectl get --raw /healthz", "allow"},
+		{"kubectl get pods --template='{{.items}}'", "allow"},
 		{"kubectl get secret db", "allow"},
 		{"kubectl get secrets -o name", "allow"},
 		{"kubectl get pods -o yaml", "allow"},
