@@ -1713,9 +1713,44 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	w.emit(&Cmd{Argv: argv, Assigns: assigns, CodeArg: -1})
 }
 
+// envUnsetsGuard reports env -u GUARD_EXEC_… (-uNAME, --unset NAME,
+// --unset=NAME) among env's options, or a name there not known here.
+func envUnsetsGuard(argv []word.Word) bool {
+	for i := 1; i < len(argv); i++ {
+		s, ok := argv[i].Static()
+		if !ok {
+			return false // the command, or an option not known here: judged as the command
+		}
+		var name string
+		switch {
+		case s == "-u" || s == "--unset":
+			if i+1 < len(argv) {
+				i++
+				name, ok = argv[i].Static()
+				if !ok {
+					return true
+				}
+			}
+		case strings.HasPrefix(s, "--unset="):
+			name = s[len("--unset="):]
+		case strings.HasPrefix(s, "-u") && !strings.HasPrefix(s, "--"):
+			name = s[2:]
+		case s == "--" || !strings.HasPrefix(s, "-") && !strings.Contains(s, "="):
+			return false // the command starts
+		}
+		if strings.HasPrefix(name, "GUARD_EXEC_") {
+			return true
+		}
+	}
+	return false
+}
+
 // wrapped reports a wrapper and the command it runs.
 func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 	cmd.Wrapper = true
+	if prog == "env" && envUnsetsGuard(cmd.Argv) {
+		w.emit(&Cmd{Argv: cmd.Argv, Special: "guard-env"}) // as unset GUARD_EXEC_… is
+	}
 	in, reason, _ := argspec.Wrapped(prog, cmd.Argv)
 	if reason != "" {
 		cmd.Opaque = reason + "; the guard cannot tell which command it runs"
