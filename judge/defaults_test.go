@@ -88,6 +88,9 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"sudo rm -rf /", "sudo -u root rm -rf /", "command rm -rf /", "env rm -rf /", "nice rm -rf /",
 		"timeout 5 rm -rf /", "nohup rm -rf / &", "exec rm -rf /", "builtin command rm -rf /",
 		"X=rm; $X -rf /", "X=/; rm -rf $X", "X='rm -rf /'; $X", "r''m -rf /", `$'\x72m' -rf /`, `$'\162\155' -rf /`,
+		// Parameter operators on a value known here: what bash makes of it.
+		`rm -rf "${HOME%/}"`, `rm -rf "${HOME%/*}"`, `rm -rf "${HOME::1}"`, `rm -rf "${HOME%%/*}/"`, `chmod -R 000 "${HOME%/*}"`,
+		`rm -rf "${HOME/#/}"`, `x=/etcx; rm -rf "${x%x}"`, `x=/tmp/../usr; rm -rf "${x#/tmp/..}"`,
 		// Endless loops that start a job on every turn flood the machine.
 		"while :; do sleep 999 & done", "for ((;;)); do sleep 9 & done", "until false; do true & done",
 		"while true; do (sleep 9 &); done", "while ((1)); do x & done", "while true; do $cmd & done",

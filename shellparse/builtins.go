@@ -253,6 +253,9 @@ func (w *walker) shoptMay(t string, known bool) {
 	if !known || t == "globstar" {
 		w.may.globstar = true // ** may match any depth of directories
 	}
+	if !known || t == "nocasematch" {
+		w.may.nocaseMatch = true // ${x%pat} may match either case
+	}
 	if !known || t == "globasciiranges" {
 		w.may.localeRanges = true // shopt -u: [a-c] may match B
 	}

@@ -51,6 +51,9 @@ type mayState struct {
 	dotglob  bool                // shopt -s dotglob, or GLOBIGNORE set, anywhere (or inherited)
 	nocase   bool                // shopt -s nocaseglob anywhere (or inherited through BASHOPTS)
 	globstar bool                // shopt -s globstar anywhere: ** matches any depth
+	// nocaseMatch: shopt -s nocasematch anywhere (or inherited through
+	// BASHOPTS): ${x%pat} and ${x/pat/rep} may match either case.
+	nocaseMatch bool
 	// noglob: set -f or +f in code that may run at any time (a trap
 	// handler): any glob may be expanded or left as it is written.
 	noglob bool
@@ -208,8 +211,8 @@ func (m *mayState) decide() *mayState {
 	next := &mayState{second: true, ambiguous: map[string]bool{}, numeric: map[string]bool{}, bodies: map[string][]*syntax.Stmt{},
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred,
-		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace, secret: m.secret, localeRanges: m.localeRanges, noglob: m.noglob}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret || m.localeRanges || m.noglob
+		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace, secret: m.secret, localeRanges: m.localeRanges, noglob: m.noglob, nocaseMatch: m.nocaseMatch}
+	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret || m.localeRanges || m.noglob || m.nocaseMatch
 	next.written = make(map[string]bool, len(m.vars)+len(m.given))
 	for name := range m.given {
 		next.written[name] = true

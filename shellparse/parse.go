@@ -154,7 +154,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 		unsetNow: may.unsetNow, intDef: may.intDef, refDef: may.refDef,
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second, secret: may.secret && may.second,
-		localeRanges: may.localeRanges && may.second, noglob: may.noglob && may.second,
+		localeRanges: may.localeRanges && may.second, noglob: may.noglob && may.second, nocaseMatch: may.nocaseMatch && may.second,
 		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}

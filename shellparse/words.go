@@ -966,6 +966,18 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 			sc.setUnknown(name) // ${a[1]:=v} may set one element
 		}
 	}
+	if word.IsName(name) && !sc.isUnset(name) && !w.may.nocaseMatch && !strings.Contains(w.getenv("BASHOPTS"), "nocasematch") {
+		// ${HOME%/*}, ${HOME::1}, ${x/a/b} of a value known here: the
+		// value bash makes of it (rm -rf "${HOME%/*}" names /home).
+		if v, known := sc.get(w, name); known && !v.HasSecret() {
+			if s, ok := v.Static(); ok {
+				if out, ok := paramOp(p, s); ok {
+					w.addValue(sc, b, word.FromLit(out), ctx)
+					return
+				}
+			}
+		}
+	}
 	if p.Exp != nil && p.Index == nil && !p.Excl {
 		v, known := sc.get(w, name)
 		set := known && !sc.isUnset(name)
