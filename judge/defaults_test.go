@@ -91,6 +91,9 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		// Parameter operators on a value known here: what bash makes of it.
 		`rm -rf "${HOME%/}"`, `rm -rf "${HOME%/*}"`, `rm -rf "${HOME::1}"`, `rm -rf "${HOME%%/*}/"`, `chmod -R 000 "${HOME%/*}"`,
 		`rm -rf "${HOME/#/}"`, `x=/etcx; rm -rf "${x%x}"`, `x=/tmp/../usr; rm -rf "${x#/tmp/..}"`,
+		// xargs -0, -d and -E split literal input as xargs does.
+		`printf '/\0' | xargs -0 rm -rf`, `printf '%s\0' ~ | xargs -0 rm -rf`, `printf '%s\n' / | xargs -d '\n' rm -rf`,
+		"echo / | xargs -E x rm -rf", "printf 'a,/' | xargs -d, rm -rf",
 		// Endless loops that start a job on every turn flood the machine.
 		"while :; do sleep 999 & done", "for ((;;)); do sleep 9 & done", "until false; do true & done",
 		"while true; do (sleep 9 &); done", "while ((1)); do x & done", "while true; do $cmd & done",

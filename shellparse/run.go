@@ -1843,10 +1843,29 @@ func xargsRuns(cmd *Cmd, tmpl []word.Word) ([][]word.Word, bool) {
 		return nil, false
 	}
 	c := argspec.Normalize(cmd.Argv, false)
-	if c.Open || c.HasAny("--arg-file", "--null", "--delimiter", "-E", "--eof") {
+	if c.Open || c.HasAny("--arg-file") {
 		return nil, false
 	}
 	text := cmd.Stdin.Text
+	// -0 and -d D split at that byte only; -E STR ends the input at an
+	// item that is STR (blank splitting only).
+	delim, delimited := byte(0), c.Has("--null")
+	for _, v := range c.Values("--delimiter") {
+		s, ok := v.Static()
+		d, dok := xargsDelimiter(s)
+		if !ok || !dok {
+			return nil, false
+		}
+		delim, delimited = d, true
+	}
+	eof, hasEOF := "", false
+	for _, v := range append(c.Values("-E"), c.Values("--eof")...) {
+		s, ok := v.Static()
+		if !ok {
+			return nil, false
+		}
+		eof, hasEOF = s, s != ""
+	}
 	repl := ""
 	for _, v := range append(c.Values("-I"), c.Values("--replace")...) {
 		repl, _ = v.Static()
@@ -1862,7 +1881,18 @@ func xargsRuns(cmd *Cmd, tmpl []word.Word) ([][]word.Word, bool) {
 		if len(last.Segs) != 1 || last.Segs[0].Kind != word.Hole || last.Segs[0].Text != "{input}" {
 			return nil, false
 		}
-		items, ok := xargsSplit(text)
+		var items []string
+		ok := true
+		if delimited {
+			items = strings.Split(text, string(delim))
+			if n := len(items); n > 0 && items[n-1] == "" {
+				items = items[:n-1] // the input ends with the delimiter
+			}
+		} else if items, ok = xargsSplit(text); ok && hasEOF {
+			if i := slices.Index(items, eof); i >= 0 {
+				items = items[:i]
+			}
+		}
 		if !ok || len(items) > 64 {
 			return nil, false
 		}
@@ -1871,6 +1901,9 @@ func xargsRuns(cmd *Cmd, tmpl []word.Word) ([][]word.Word, bool) {
 			argv = append(argv, word.FromLit(it))
 		}
 		return [][]word.Word{argv}, true
+	}
+	if delimited || hasEOF {
+		return nil, false // -I with -0, -d or -E: not spelled out here
 	}
 	// -I: each line, leading blanks removed, replaces the placeholder.
 	var runs [][]word.Word
@@ -1897,6 +1930,33 @@ func xargsRuns(cmd *Cmd, tmpl []word.Word) ([][]word.Word, bool) {
 		runs = append(runs, argv)
 	}
 	return runs, len(runs) > 0
+}
+
+// xargsDelimiter reads xargs -d's character: one byte, or an escape (\n,
+// \t, \0, \\, \NNN in octal, \xHH).
+func xargsDelimiter(s string) (byte, bool) {
+	if len(s) == 1 {
+		return s[0], true
+	}
+	if len(s) < 2 || s[0] != '\\' {
+		return 0, false
+	}
+	switch s[1:] {
+	case "n":
+		return '\n', true
+	case "t":
+		return '\t', true
+	case "0":
+		return 0, true
+	case "\\":
+		return '\\', true
+	}
+	base, digits := 8, s[1:]
+	if digits[0] == 'x' {
+		base, digits = 16, digits[1:]
+	}
+	n, err := strconv.ParseUint(digits, base, 8)
+	return byte(n), err == nil
 }
 
 // xargsSplit splits input the way xargs does without -0 or -d: on blanks

@@ -495,7 +495,8 @@ func TestWrappers(t *testing.T) {
 		{"echo / | xargs rm -rf", []string{"echo /", "xargs rm -rf", "rm -rf / via=wrapper xargs"}},
 		{"printf 'a\\nb\\n' | xargs -I{} mv {} {}.bak", []string{"printf a\\nb\\n", "xargs -I{} mv {} {}.bak", "mv a a.bak via=wrapper xargs", "mv b b.bak via=wrapper xargs"}},
 		{"xargs -a f rm <<< x", []string{"xargs -a f rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
-		{"echo a | xargs -0 rm", []string{"echo a", "xargs -0 rm", "rm ⟨{input}⟩ via=wrapper xargs"}},
+		// -0 splits at NUL only: echo's newline is part of the item.
+		{"echo a | xargs -0 rm", []string{"echo a", "xargs -0 rm", "rm 'a\n' via=wrapper xargs"}},
 		// With nothing filtering, the first file is the starting point.
 		{"find . -exec rm {} \\;", []string{"find . -exec rm {} ;", "rm ⟨./{}⟩ via=find -exec", "rm . via=find -exec"}},
 		{"find . -type f -exec rm {} \\;", []string{"find . -type f -exec rm {} ;", "rm ⟨./{}⟩ via=find -exec"}},

@@ -860,6 +860,14 @@ func printfLiteral(args []string) (string, bool) {
 		for i := 0; i < len(format); i++ {
 			c := format[i]
 			switch {
+			case c == '\\' && i+1 < len(format) && format[i+1] >= '0' && format[i+1] <= '7':
+				// \NNN: the byte of one to three octal digits (\0 is NUL).
+				n, j := 0, i+1
+				for ; j < len(format) && j < i+4 && format[j] >= '0' && format[j] <= '7'; j++ {
+					n = n*8 + int(format[j]-'0')
+				}
+				b.WriteByte(byte(n))
+				i = j - 1
 			case c == '\\' && i+1 < len(format):
 				if strings.IndexByte("abefnrtv\\\"'?", format[i+1]) < 0 {
 					// Octal, \x, \u, \c …: printf's rules are not $'…''s.
