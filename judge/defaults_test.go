@@ -91,6 +91,8 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		// Parameter operators on a value known here: what bash makes of it.
 		`rm -rf "${HOME%/}"`, `rm -rf "${HOME%/*}"`, `rm -rf "${HOME::1}"`, `rm -rf "${HOME%%/*}/"`, `chmod -R 000 "${HOME%/*}"`,
 		`rm -rf "${HOME/#/}"`, `x=/etcx; rm -rf "${x%x}"`, `x=/tmp/../usr; rm -rf "${x#/tmp/..}"`,
+		// find -execdir's first file is the starting point.
+		"find / -execdir rm -rf {} \\;", "find / -execdir rm -rf {} +", "find / -okdir rm -rf {} \\;", "find ~ -execdir rm -rf {} +",
 		// xargs -0, -d and -E split literal input as xargs does.
 		`printf '/\0' | xargs -0 rm -rf`, `printf '%s\0' ~ | xargs -0 rm -rf`, `printf '%s\n' / | xargs -d '\n' rm -rf`,
 		"echo / | xargs -E x rm -rf", "printf 'a,/' | xargs -d, rm -rf",

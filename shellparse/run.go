@@ -2528,6 +2528,43 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 					w.run(isc, first, nil, nil, nil, true, false)
 				}
 			}
+			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && dir {
+				// -execdir's first file is each starting point too, as GNU
+				// find gives it: ./NAME, run in the directory the path
+				// names it in (/ as /; . as ./. here): find ~ -execdir rm
+				// -rf {} + runs rm -rf ./u in /home.
+				for _, r := range roots {
+					rt, ok := r.Static()
+					if !ok || rt == "" {
+						continue
+					}
+					name, dirOf := "./"+path.Base(rt), path.Dir(strings.TrimRight(rt, "/"))
+					if strings.Trim(rt, "/") == "" {
+						name, dirOf = "/", "/"
+					}
+					if !filepath.IsAbs(dirOf) {
+						d, ok := knownDir(sc)
+						if !ok {
+							continue
+						}
+						dirOf = d + "/" + dirOf
+					}
+					at, ok := w.physical(dirOf)
+					if !ok {
+						continue
+					}
+					first := make([]word.Word, 0, len(fe.Argv))
+					for _, a := range fe.Argv {
+						if t, ok := a.Static(); ok && strings.Contains(t, "{}") {
+							a = word.FromLit(strings.ReplaceAll(t, "{}", name))
+						}
+						first = append(first, a)
+					}
+					fsc := sc.clone()
+					fsc.cwd = Cwd{Dirs: []string{at}}
+					w.run(fsc, first, nil, nil, nil, true, false)
+				}
+			}
 			w.via = w.via[:len(w.via)-1]
 		}
 	case "tar":

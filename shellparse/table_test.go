@@ -504,9 +504,13 @@ func TestWrappers(t *testing.T) {
 		{"find . -exec rm {} +", []string{"find . -exec rm {} +", "rm ⟨./{}⟩ via=find -exec", "rm . via=find -exec"}},
 		{"find / -exec rm -rf {} +", []string{"find / -exec rm -rf {} +", "rm -rf ⟨/{}⟩ via=find -exec", "rm -rf / via=find -exec"}},
 		{"find -L ~ -depth -exec rm -rf {} +", []string{"find -L /home/u -depth -exec rm -rf {} +", "rm -rf ⟨/home/u/{}⟩ via=find -exec", "rm -rf /home/u via=find -exec"}},
-		{"find . -execdir rm {} \\;", []string{"find . -execdir rm {} ;", "rm ⟨./{}⟩ via=find -execdir cwd=?"}},
+		// -execdir's first file is the starting point, as GNU find gives
+		// it: ./. here, ./u in /home for ~, / for /.
+		{"find . -execdir rm {} \\;", []string{"find . -execdir rm {} ;", "rm ⟨./{}⟩ via=find -execdir cwd=?", "rm ./. via=find -execdir"}},
+		{"find ~ -execdir rm -rf {} +", []string{"find /home/u -execdir rm -rf {} +", "rm -rf ⟨./{}⟩ via=find -execdir cwd=?", "rm -rf ./u via=find -execdir cwd=/home"}},
+		{"find / -execdir rm -rf {} +", []string{"find / -execdir rm -rf {} +", "rm -rf ⟨./{}⟩ via=find -execdir cwd=?", "rm -rf / via=find -execdir cwd=/"}},
 		{"find . -ok rm {} \\;", []string{"find . -ok rm {} ;", "rm ⟨./{}⟩ via=find -ok", "rm . via=find -ok"}},
-		{"find . -okdir rm {} \\;", []string{"find . -okdir rm {} ;", "rm ⟨./{}⟩ via=find -okdir cwd=?"}},
+		{"find . -okdir rm {} \\;", []string{"find . -okdir rm {} ;", "rm ⟨./{}⟩ via=find -okdir cwd=?", "rm ./. via=find -okdir"}},
 		{"find . -name '*.o' -exec rm {} \\; -exec touch x \\;", []string{"find . -name *.o -exec rm {} ; -exec touch x ;", "rm ⟨./{}⟩ via=find -exec", "touch x via=find -exec"}},
 		{"busybox rm x", []string{"busybox rm x", "rm x via=wrapper busybox"}},
 		{"su -c 'rm x' bob", []string{"su -c 'rm x' bob", "rm x via=wrapper su"}},
