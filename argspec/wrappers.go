@@ -70,6 +70,7 @@ var wrappers = sync.OnceValue(func() map[string]wrapper {
 		"exec":     optsThen(0, false),
 		"xargs":    xargsWrapper,
 		"busybox":  optsThen(0, false),
+		"toybox":   optsThen(0, false), // toybox CMD runs its CMD, as busybox does
 		"su":       suWrapper,
 		"runuser":  suWrapper,
 		"script":   scriptWrapper,
