@@ -60,7 +60,8 @@ func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
 	out := Assign{}
 	if a.Name != nil {
 		out.Name = a.Name.Value
-		assoc = assoc || sc.varState(out.Name).assoc
+		// bash's own BASH_CMDS and BASH_ALIASES are associative.
+		assoc = assoc || sc.varState(out.Name).assoc || out.Name == "BASH_CMDS" || out.Name == "BASH_ALIASES"
 	}
 	keySecret := false
 	if a.Index != nil {
