@@ -2512,24 +2512,26 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 			findCwd := sc.cwd
 			w.via = append(w.via, Step{Kind: "find " + fe.Action, Argv: argvText(), Static: static, Cwd: &findCwd})
 			w.run(isc, argv, nil, nil, nil, true, false)
-			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && !dir && len(roots) > 0 {
+			// The action's argv with a file find gives in place of {}.
+			with := func(file string) []word.Word {
+				out := make([]word.Word, 0, len(fe.Argv))
+				for _, a := range fe.Argv {
+					if t, ok := a.Static(); ok && strings.Contains(t, "{}") {
+						a = word.FromLit(strings.ReplaceAll(t, "{}", file))
+					}
+					out = append(out, a)
+				}
+				return out
+			}
+			if fe.Unfiltered && !dir {
 				// The first file the action gets is each starting point.
 				for _, r := range roots {
-					rt, ok := r.Static()
-					if !ok {
-						continue
+					if rt, ok := r.Static(); ok {
+						w.run(isc, with(rt), nil, nil, nil, true, false)
 					}
-					first := make([]word.Word, 0, len(fe.Argv))
-					for _, a := range fe.Argv {
-						if t, ok := a.Static(); ok && strings.Contains(t, "{}") {
-							a = word.FromLit(strings.ReplaceAll(t, "{}", rt))
-						}
-						first = append(first, a)
-					}
-					w.run(isc, first, nil, nil, nil, true, false)
 				}
 			}
-			if roots := argspec.Normalize(cmd.Argv, false).Args; fe.Unfiltered && dir {
+			if fe.Unfiltered && dir {
 				// -execdir's first file is each starting point too, as GNU
 				// find gives it: ./NAME, run in the directory the path
 				// names it in (/ as /; . as ./. here): find ~ -execdir rm
@@ -2554,16 +2556,9 @@ func (w *walker) programCode(sc *scope, cmd *Cmd, prog string) {
 					if !ok {
 						continue
 					}
-					first := make([]word.Word, 0, len(fe.Argv))
-					for _, a := range fe.Argv {
-						if t, ok := a.Static(); ok && strings.Contains(t, "{}") {
-							a = word.FromLit(strings.ReplaceAll(t, "{}", name))
-						}
-						first = append(first, a)
-					}
 					fsc := sc.clone()
 					fsc.cwd = Cwd{Dirs: []string{at}}
-					w.run(fsc, first, nil, nil, nil, true, false)
+					w.run(fsc, with(name), nil, nil, nil, true, false)
 				}
 			}
 			w.via = w.via[:len(w.via)-1]
