@@ -710,6 +710,12 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 			}
 			for _, a := range args {
 				effs = append(effs, Effect{Path: a, Access: Read, Recursive: rec, SkipHidden: rec && skip, Names: names, Whole: whole})
+				if rec && !names && (c.Prog == "grep" || c.Prog == "rg") && includesDotenv(c) {
+					// grep -r KEY --include=.env .: a search aimed at the
+					// dotenv files below, which it prints lines of.
+					effs = append(effs, Effect{Path: word.Word{Segs: []word.Seg{{Kind: word.Lit, Text: strings.TrimSuffix(a.String(), "/") + "/"},
+						{Kind: word.Hole, Text: "…"}, {Kind: word.Lit, Text: "/.env"}}}, Access: Read})
+				}
 			}
 			if c.Prog != "sed" && c.Prog != "ack" && c.Prog != "ag" { // ag -f is --follow
 				// A pattern file's lines are shown: rg prints a line that is
@@ -740,6 +746,27 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 		return effs, false
 	}
 	return effs, true
+}
+
+// includesDotenv reports a grep --include or rg --glob that picks dotenv
+// files out of a tree (.env, '*.env', '.env*'), not one that takes every
+// file (*).
+func includesDotenv(c *Cmd) bool {
+	for _, v := range gitValues(c, "--include", "--glob", "--iglob", "-g") {
+		g, ok := v.Static()
+		if !ok {
+			return true
+		}
+		if strings.HasPrefix(g, "!") || strings.Trim(g, "*") == "" {
+			continue // an exclusion, or every file
+		}
+		for _, name := range []string{".env", ".env.local", ".envrc", ".env.production"} {
+			if m, _ := path.Match(strings.TrimPrefix(g, "**/"), name); m {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // MayBeOption reports whether a word may start with '-' at run time: a

@@ -91,7 +91,7 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		// Parameter operators on a value known here: what bash makes of it.
 		`rm -rf "${HOME%/}"`, `rm -rf "${HOME%/*}"`, `rm -rf "${HOME::1}"`, `rm -rf "${HOME%%/*}/"`, `chmod -R 000 "${HOME%/*}"`,
 		`rm -rf "${HOME/#/}"`, `x=/etcx; rm -rf "${x%x}"`, `x=/tmp/../usr; rm -rf "${x#/tmp/..}"`,
-		"toybox rm -rf /", "toybox sh -c 'rm -rf /'",
+		"toybox rm -rf /", "toybox sh -c 'rm -rf /'", `rm -rf /["e"]tc`, `rm -rf /e["t"]c`,
 		// find -execdir's first file is the starting point.
 		"find / -execdir rm -rf {} \\;", "find / -execdir rm -rf {} +", "find / -okdir rm -rf {} \\;", "find ~ -execdir rm -rf {} +",
 		// xargs -0, -d and -E split literal input as xargs does.

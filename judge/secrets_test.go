@@ -538,6 +538,8 @@ func TestSecretsDotenv(t *testing.T) {
 		"git diff .env", "git diff HEAD .env", "git diff --cached .env", "git diff HEAD~1 HEAD .env",
 		"git show :0:.env", "git cat-file -p :2:.env", "git diff HEAD~1:.env HEAD:.env",
 		"git grep -h . -- .env",
+		// A search aimed at the dotenv files below prints their lines.
+		"grep -r DB_PASS --include=.env .", "grep -rn KEY --include='.env*' src", "rg DB_PASS -g '.env*'", "rg -uu KEY --glob=.envrc",
 		// A pattern file's lines are shown (rg prints a bad one whole).
 		"rg -f .env README", "grep -f .env README", "grep -Ff .env README", "grep --file=.env x", "egrep -f .env x",
 		"git blame .env",

@@ -151,13 +151,100 @@ func (w *walker) appendExpanded(out []word.Word, sc *scope, wd *syntax.Word) []w
 	}
 	start := len(out)
 	b := fieldBuilder{fields: out, segs: &w.segs} // the fields land in out directly
-	w.parts(sc, &b, wd.Parts, wctx{arg: true}, true)
+	parts, unread := bracketsAcrossQuotes(wd.Parts)
+	if unread {
+		w.parts(sc, &b, wd.Parts, wctx{arg: true}, true) // walked for what it runs
+		b.end()
+		return append(out[:start], word.UnknownData("a bracket expression with an expansion or a newline quoted inside ([\"$x\"])"))
+	}
+	w.parts(sc, &b, parts, wctx{arg: true}, true)
 	b.end()
 	out = b.fields
 	for i := start; i < len(out); i++ {
 		out[i] = w.globbed(sc, out[i])
 	}
 	return out
+}
+
+// bracketsAcrossQuotes rewrites a word whose bracket expression has
+// quoted text inside (["s"], [!'x'], [$'k']): bash globs it, the quoted
+// characters members of the set, but the parser ends the unquoted text
+// at the quote. The run from the [ to the ] becomes one unquoted literal,
+// its quoted characters escaped with \, which is what they are there.
+// unread: a quoted part inside holds an expansion or a newline.
+func bracketsAcrossQuotes(parts []syntax.WordPart) (out []syntax.WordPart, unread bool) {
+	open := -1 // the part with an unclosed [
+	for i, p := range parts {
+		l, ok := p.(*syntax.Lit)
+		switch {
+		case ok && open < 0:
+			if j := strings.LastIndexByte(l.Value, '['); j >= 0 && classClose(l.Value, j) < 0 && !strings.ContainsAny(l.Value[j:], "/") {
+				open = i
+			}
+		case ok && open >= 0:
+			if strings.IndexByte(l.Value, ']') < 0 {
+				continue
+			}
+			merged, bad := mergeEscaped(parts[open : i+1])
+			if bad {
+				return parts, true
+			}
+			rest, bad := bracketsAcrossQuotes(parts[i+1:])
+			out = append(append(append(append([]syntax.WordPart(nil), parts[:open]...), merged), rest...))
+			return out, bad
+		case open >= 0:
+			switch p.(type) {
+			case *syntax.SglQuoted, *syntax.DblQuoted:
+			default:
+				open = -1 // an expansion: bash ends no bracket across it here
+			}
+		}
+	}
+	return parts, false
+}
+
+// mergeEscaped joins literal and quoted parts into one unquoted literal,
+// the quoted text escaped character by character.
+func mergeEscaped(parts []syntax.WordPart) (*syntax.Lit, bool) {
+	var b strings.Builder
+	esc := func(s string) bool {
+		for _, r := range s {
+			if r == '\n' {
+				return false
+			}
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		}
+		return true
+	}
+	for _, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				d, ok := ansiC(v)
+				if !ok {
+					return nil, true
+				}
+				v = d
+			}
+			if !esc(v) {
+				return nil, true
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok || !esc(unescapeDQ(l.Value)) {
+					return nil, true
+				}
+			}
+		default:
+			return nil, true
+		}
+	}
+	return &syntax.Lit{ValuePos: parts[0].Pos(), ValueEnd: parts[len(parts)-1].End(), Value: b.String()}, false
 }
 
 // hasBrace reports whether a word may hold a brace expansion: only
