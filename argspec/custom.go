@@ -82,6 +82,18 @@ func FindExecs(args []word.Word) (out []FindExec, unterminated bool) {
 	return out, unterminated
 }
 
+// FindDeletesAll reports a find whose -delete gets every file below its
+// starting points (nothing before it filters: find d -delete, find d
+// -depth -delete).
+func FindDeletesAll(argv []word.Word) bool {
+	for i, a := range argv {
+		if s, ok := a.Static(); ok && s == "-delete" {
+			return i > 0 && findUnfiltered(argv[1:i])
+		}
+	}
+	return false
+}
+
 // findUnfiltered reports whether the expression words before an action
 // let every file through, starting points included.
 func findUnfiltered(before []word.Word) bool {

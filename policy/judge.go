@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -536,11 +538,16 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 			continue
 		}
 		t, ei, acc := r.matchPart(p, covered)
+		if t != word.Yes && r.path != nil {
+			for i, e := range p.Effects {
+				if removesBelow(p, r, e) {
+					t, ei, acc = word.Yes, i, argspec.Write // rm -rf .claude deletes .claude/settings.json
+					break
+				}
+			}
+		}
 		if t == word.No {
 			continue
-		}
-		if t == word.Maybe && ei >= 0 && removesBelow(r, p.Effects[ei], acc) {
-			t = word.Yes // rm -rf .claude deletes .claude/settings.json
 		}
 		if t == word.Yes {
 			aspect := aspectName(p, ei, acc)
@@ -1001,15 +1008,39 @@ func treeReaches(r *Rule, e Effect, acc Access) bool {
 		matchPathWord(r.path, e.Path) == word.No && writesBelow(r.path, e)
 }
 
-// removesBelow reports a tree deleted or moved away (rm -rf D, mv D x,
-// find D -delete) with what a rule's path names below it there now: the
-// deletion reaches it.
-func removesBelow(r *Rule, e Effect, acc Access) bool {
-	if (e.Op != "delete" && e.Op != "move") || !treeReaches(r, e, acc) {
+// removesBelow reports a tree deleted or moved away whole (rm -rf D, mv D
+// x, tar --remove-files, a find -delete that filters nothing) with a file
+// a rule's path names below it there now: the deletion reaches it.
+func removesBelow(p *Part, r *Rule, e Effect) bool {
+	if e.Op != "delete" && e.Op != "move" || !e.Recursive || r.path == nil || r.predEffect != nil {
 		return false
 	}
-	_, err := os.Lstat(literalDir(r.path.String()))
-	return err == nil
+	roots := e.Path.Matches // a glob's (rm -rf .cl*)
+	if s, ok := e.Path.Static(); ok {
+		roots = []string{s}
+	}
+	if p.Norm != nil && p.Norm.Prog == "find" && !argspec.FindDeletesAll(p.Argv) {
+		return false // find . -name '*.o' -delete deletes what its tests let through
+	}
+	dir := literalDir(r.path.String())
+	if !slices.ContainsFunc(roots, func(root string) bool {
+		root = strings.TrimSuffix(cleanPath(root), "/")
+		return dir == root || strings.HasPrefix(dir, root+"/")
+	}) {
+		return false
+	}
+	if _, err := os.Lstat(dir); err != nil {
+		return false
+	}
+	// F/** is F itself too (a file protected whole), which doublestar's
+	// glob does not list.
+	pat := r.path.String()
+	for _, g := range []string{pat, strings.TrimSuffix(pat, "/**")} {
+		if m, err := doublestar.FilepathGlob(g); err == nil && len(m) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // writesBelow reports whether the fixed directory part of a rule's path
