@@ -40,6 +40,8 @@ func TestGlobsAsBashExpandsThem(t *testing.T) {
 		`set -f; eval "set +f"; cat key*`, "f(){ set +f; }; set -f; f; cat key*", "set -f; command set +f; cat key*",
 		"false && set -f; cat key*", "if false; then set -f; fi; cat key*", `trap "set +f" DEBUG; set -f; cat key*`,
 		"set -f; set +euf; cat key*", "set $x; cat key*", "set -f; cat l*", "set -f; set $x; cat l*",
+		// -o NAME takes its word (-eo NAME too): the flags after it count.
+		"set -f; set -eo pipefail +f; cat key*", "set -o noglob +o noglob; cat key*", "set -f; set -o posix +f; cat key*",
 		// Quoted characters inside a bracket are members of it: bash globs.
 		`cat ["k"]ey.txt`, `cat ['k']ey.txt`, `cat [$'k']ey.txt`, `cat [!"x"]ey.txt`, `cat ~/.s["s"]h/*`, `cat ~/.a["w"]s/cred*`,
 		// A tree moved or copied with a secret in it, read below (a red

@@ -1309,7 +1309,12 @@ func (w *walker) getenv(name string) string {
 }
 
 func (w *walker) setCmd(sc *scope, argv []word.Word) {
+	optName := false // the word after -o or +o is an option's name
 	for i, a := range argv[1:] {
+		if optName {
+			optName = false
+			continue
+		}
 		t, ok := a.Static()
 		if !ok {
 			sc.paramsUnknown = true
@@ -1319,20 +1324,25 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 			}
 			return
 		}
+		// A cluster's letters (-ef, +euf), and -o NAME (-eo NAME: a cluster
+		// with o takes the next word as an option's name).
+		cluster := len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-'
+		oName := cluster && strings.ContainsRune(t[1:], 'o') && i+2 < len(argv)
+		dashO := oName && t[0] == '-'
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "x") ||
-			t == "-o" && i+2 < len(argv) && (!argv[i+2].IsStatic() || argv[i+2].String() == "xtrace")) {
+			dashO && (!argv[i+2].IsStatic() || argv[i+2].String() == "xtrace")) {
 			w.may.xtrace = true // set -x: every command is printed, expanded
 		}
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "P") ||
-			t == "-o" && i+2 < len(argv) && (!argv[i+2].IsStatic() || argv[i+2].String() == "physical")) {
+			dashO && (!argv[i+2].IsStatic() || argv[i+2].String() == "physical")) {
 			w.may.physical = true // set -P, set -o physical: cd resolves links
 		}
 		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.ContainsAny(t, "ka") ||
-			(t == "-o" || t == "+o") && i+2 < len(argv) && keywordOrAllexport(argv[i+2])) {
+			oName && keywordOrAllexport(argv[i+2])) {
 			// Assignment words after a command's name (set -k), or every
 			// function exported (set -a): anywhere in the text (may.go).
-			w.may.keyword = w.may.keyword || strings.Contains(t, "k") || t == "-o"
-			w.may.exportF = w.may.exportF || strings.Contains(t, "a") || t == "-o"
+			w.may.keyword = w.may.keyword || strings.Contains(t, "k") || dashO
+			w.may.exportF = w.may.exportF || strings.Contains(t, "a") || dashO
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
 			rest := argv[1+i:]
@@ -1359,25 +1369,28 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 		if strings.HasPrefix(t, "+") && strings.Contains(t, "e") {
 			sc.errexit = false
 		}
-		switch {
-		case (t == "-o" || t == "+o") && i+2 < len(argv):
+		if cluster && strings.ContainsRune(t[1:], 'f') {
+			if t[0] == '-' {
+				w.setNoglob(sc, noglobOn)
+			} else {
+				w.setNoglob(sc, noglobOff)
+			}
+		}
+		if oName {
 			if n, ok := argv[i+2].Static(); !ok {
 				w.setNoglob(sc, noglobMaybe)
-			} else if n == "noglob" && t == "-o" {
+			} else if n == "noglob" && t[0] == '-' {
 				w.setNoglob(sc, noglobOn)
 			} else if n == "noglob" {
 				w.setNoglob(sc, noglobOff)
 			}
-		case strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "f"):
-			w.setNoglob(sc, noglobOn)
-		case strings.HasPrefix(t, "+") && !strings.HasPrefix(t, "+o") && strings.Contains(t, "f"):
-			w.setNoglob(sc, noglobOff)
 		}
-		if t == "-o" && i+2 < len(argv) {
+		if dashO {
 			if n, _ := argv[i+2].Static(); n == "errexit" {
 				sc.errexit = true
 			}
 		}
+		optName = oName
 	}
 }
 
