@@ -1454,6 +1454,8 @@ func TestSecretsBelowADirectoryKnownAtRunTime(t *testing.T) {
 		`cd "$H"; cat .netrc`, `cd "$H"; cat deploy/server.key`, `cd "$H" && tar cf /tmp/x.tar .ssh`,
 		`if true; then cd "$H"/.ssh; fi; cat *`, `pushd "$H"/.ssh && cat *`, `cd "$H"; cat .zsh_history`,
 		`cd "$S"/../.aws && cat credentials`, `cd "$H"; cat .env`,
+		// Each directory a cd may have left it in, as written (a red team's).
+		`cd "$H"; cd .ssh; cat *`, `cd "$H"; cd ./.ssh; cat *`, `cd "$H"; cd .aws; cat credentials`, `cd "$H"/.ssh; bash -c "cat *"`,
 	), allow(
 		`cd "$H"; cat README.md`, `cd "$H"/.ssh; cat id_ed25519.pub`, `cd "$H"; ls .ssh`, `cd "$H"/.ssh; wc -c *`,
 	)...))

@@ -297,11 +297,15 @@ func (p *Part) resolve(w word.Word) []word.Word {
 	}
 	if p.Cwd.Unknown || len(p.Cwd.Dirs) == 0 {
 		// Relative to a directory not known here: it could be anywhere.
-		dir := "$PWD"
-		if p.Cwd.Unknown && p.Cwd.Written != "" {
-			dir = p.Cwd.Written // cd "$D"/.ssh; cat *: $D/.ssh/*
+		if len(p.Cwd.Written) == 0 {
+			return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: p.Cwd.Data, Text: "$PWD/" + w.String()}}}}
 		}
-		return []word.Word{{Segs: []word.Seg{{Kind: word.Hole, Data: p.Cwd.Data, Text: dir + "/" + w.String()}}}}
+		// cd "$D"/.ssh; cat *: $D/.ssh/*, in each directory as written.
+		var out []word.Word
+		for _, d := range p.Cwd.Written {
+			out = append(out, word.Word{Segs: []word.Seg{{Kind: word.Hole, Data: p.Cwd.Data, Text: d + "/" + w.String()}}})
+		}
+		return out
 	}
 	var out []word.Word
 	for _, d := range p.Cwd.Dirs {

@@ -30,13 +30,13 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 		b = appendBool(appendWord(b, r.Target), r.Secret)
 	}
 	b = appendStrs(b, c.Cwd.Dirs)
-	b = appendStr(appendBool(appendBool(b, c.Cwd.Unknown), c.Cwd.Data), c.Cwd.Written)
+	b = appendStrs(appendBool(appendBool(b, c.Cwd.Unknown), c.Cwd.Data), c.Cwd.Written)
 	b = strconv.AppendInt(b, int64(len(c.Via)), 10)
 	for _, l := range c.Via {
 		b = appendBool(appendStrs(appendStr(b, l.Kind), l.Argv), l.Static)
 		b = appendBool(appendBool(b, l.Cwd != nil), l.Split)
 		if l.Cwd != nil {
-			b = appendStr(appendBool(appendBool(appendStrs(b, l.Cwd.Dirs), l.Cwd.Unknown), l.Cwd.Data), l.Cwd.Written)
+			b = appendStrs(appendBool(appendBool(appendStrs(b, l.Cwd.Dirs), l.Cwd.Unknown), l.Cwd.Data), l.Cwd.Written)
 		}
 	}
 	b = appendBool(b, c.Wrapper)

@@ -709,7 +709,7 @@ func (w *walker) emit(c *Cmd) {
 	}
 	if c.Cwd.Dirs == nil && !c.Cwd.Unknown && w.curScope != nil {
 		// Dirs slices are replaced, never changed in place: shared.
-		c.Cwd = Cwd{Dirs: slices.Clip(w.curScope.cwd.Dirs), Unknown: w.curScope.cwd.Unknown, Data: w.curScope.cwd.Data, Written: w.curScope.cwd.Written}
+		c.Cwd = Cwd{Dirs: slices.Clip(w.curScope.cwd.Dirs), Unknown: w.curScope.cwd.Unknown, Data: w.curScope.cwd.Data, Written: slices.Clip(w.curScope.cwd.Written)}
 	}
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos

@@ -1216,7 +1216,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 		return
 	}
 	sc.cwd = Cwd{Dirs: dirs, Unknown: prev.Unknown, Data: prev.Data}
-	if prev.Unknown && !searched {
+	if prev.Unknown && !searched && len(prev.Written) > 0 {
 		sc.cwd.Written = cwdWritten(prev, t, true)
 	}
 	sc.cdFallback = &prev
@@ -1226,17 +1226,22 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 
 // cwdWritten is the directory cd t goes to from prev, as written (lit:
 // t starts with literal text; "$D/x" may be absolute, and is written as
-// it is: what follows its unknown part is what tells).
-func cwdWritten(prev Cwd, t string, lit bool) string {
+// it is: what follows its unknown part is what tells); nil when nothing
+// of it was written.
+func cwdWritten(prev Cwd, t string, lit bool) []string {
 	switch {
 	case strings.HasPrefix(t, "/") || !lit:
-		return t
-	case prev.Unknown && prev.Written != "":
-		return prev.Written + "/" + t
+		return []string{t}
+	case prev.Unknown && len(prev.Written) > 0:
+		out := make([]string, len(prev.Written))
+		for i, d := range prev.Written {
+			out[i] = d + "/" + t
+		}
+		return out
 	case !prev.Unknown && len(prev.Dirs) == 1:
-		return prev.Dirs[0] + "/" + t
+		return []string{prev.Dirs[0] + "/" + t}
 	}
-	return t
+	return []string{t}
 }
 
 // physicalCwd makes the directories cd went to what they physically
@@ -2032,7 +2037,7 @@ func (w *walker) childScope(sc *scope, params []string, paramsUnknown bool) *sco
 	}
 	return &scope{
 		funcs:         funcs,
-		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown, Data: sc.cwd.Data},
+		cwd:           Cwd{Dirs: append([]string(nil), sc.cwd.Dirs...), Unknown: sc.cwd.Unknown, Data: sc.cwd.Data, Written: sc.cwd.Written},
 		params:        params,
 		paramsUnknown: paramsUnknown,
 		havoc:         sc.havoc, // exported variables may have changed too

@@ -361,13 +361,16 @@ const (
 )
 
 func unionCwd(a, b Cwd) Cwd {
-	// Of two directories written differently, neither is where a path
-	// is: one not known, without what its text told.
+	// Either directory as written (a bound on how many: past it, what
+	// their text told is lost, and a path there is not known at all).
 	written := a.Written
-	if b.Written != a.Written && a.Written != "" && b.Written != "" {
-		written = ""
-	} else if written == "" {
-		written = b.Written
+	for _, d := range b.Written {
+		if !slices.Contains(written, d) {
+			written = append(slices.Clip(written), d)
+		}
+	}
+	if len(written) > 8 {
+		written = nil
 	}
 	if slices.Equal(a.Dirs, b.Dirs) {
 		// The usual case: both branches stayed in one directory. Dirs

@@ -197,11 +197,12 @@ type Cwd struct {
 	// Data: the unknown directory comes from data the command reads or
 	// makes at run time (word.Seg.Data): it may be anywhere.
 	Data bool
-	// Written, with Unknown: the directory as the text wrote it, when
-	// cd made it ("$D/.ssh" after cd "$D"/.ssh, or cd "$D"; cd .ssh), so
-	// that what follows its unknown part still tells where a relative
-	// path is (cat * there reads $D/.ssh/*).
-	Written string
+	// Written, with Unknown: the directories as the text wrote them, when
+	// cds made them ("$D/.ssh" after cd "$D"/.ssh, or cd "$D"; cd .ssh;
+	// "$D" too, if the second cd failed), so that what follows their
+	// unknown part still tells where a relative path is (cat * there
+	// reads $D/.ssh/*).
+	Written []string
 }
 
 // Assign is a variable assignment in front of (or instead of) a command.

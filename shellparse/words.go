@@ -190,7 +190,7 @@ func bracketsAcrossQuotes(parts []syntax.WordPart) (out []syntax.WordPart, unrea
 				return parts, true
 			}
 			rest, bad := bracketsAcrossQuotes(parts[i+1:])
-			out = append(append(append(append([]syntax.WordPart(nil), parts[:open]...), merged), rest...))
+			out = append(append(append([]syntax.WordPart(nil), parts[:open]...), merged), rest...)
 			return out, bad
 		case open >= 0:
 			switch p.(type) {
