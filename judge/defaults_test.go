@@ -100,6 +100,8 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		// Endless loops that start a job on every turn flood the machine.
 		"while :; do sleep 999 & done", "for ((;;)); do sleep 9 & done", "until false; do true & done",
 		"while true; do (sleep 9 &); done", "while ((1)); do x & done", "while true; do $cmd & done",
+		"while [ 1 ]; do x & done", "while test 1; do x & done", `while "true"; do x & done`, `while \true; do x & done`,
+		"while builtin true; do x & done", "while /bin/true; do x & done", "while :; do coproc x; done", "while :; do x & echo hi; done",
 		// Archivers that delete what they store.
 		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
 		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
@@ -257,6 +259,9 @@ func TestDefaultsDestructive(t *testing.T) {
 	runRows(t, "not floods", ask(
 		"while :; do job & sleep 1; done", "while :; do job & wait; done",
 		"while true; do job & if x; then break; fi; done", "for i in 1 2 3; do job & done",
+		// A program in the foreground may wait for something (a watcher).
+		"while true; do ./server & pid=$!; inotifywait -e modify src; kill $pid; done",
+		"while :; do inotifywait -qq -e close_write src; ./server & done", "while true; do entr -d make; go run . & done",
 	))
 	// Terraform prints sensitive values with -json and -raw only.
 	runRows(t, "terraform's sensitive values", ask(

@@ -1131,14 +1131,27 @@ func endless(cond []*syntax.Stmt, until bool) bool {
 	}
 	switch c := cond[0].Cmd.(type) {
 	case *syntax.CallExpr:
-		if len(c.Args) != 1 || len(c.Assigns) > 0 {
+		if len(c.Assigns) > 0 {
 			return false
 		}
-		switch c.Args[0].Lit() {
-		case ":", "true":
+		var args []string
+		for _, a := range c.Args {
+			s, ok := litText(a)
+			if !ok {
+				return false
+			}
+			args = append(args, s)
+		}
+		for len(args) > 1 && (args[0] == "builtin" || args[0] == "command") {
+			args = args[1:]
+		}
+		switch {
+		case len(args) == 1 && (args[0] == ":" || args[0] == "true" || args[0] == "/bin/true" || args[0] == "/usr/bin/true"):
 			return !until
-		case "false":
+		case len(args) == 1 && (args[0] == "false" || args[0] == "/bin/false" || args[0] == "/usr/bin/false"):
 			return until
+		case len(args) == 3 && args[0] == "[" && args[1] != "" && args[2] == "]", len(args) == 2 && args[0] == "test" && args[1] != "":
+			return !until // [ 1 ], test 1: a non-empty string
 		}
 	case *syntax.ArithmCmd:
 		return !until && endlessArith(c.X)
@@ -1174,11 +1187,19 @@ func floods(body []*syntax.Stmt) bool {
 					bg = true
 					return false // what the job runs does not hold the loop
 				}
+			case *syntax.CoprocClause:
+				bg = true
+				return false
 			case *syntax.CallExpr:
+				// Any program in the foreground may wait (inotifywait,
+				// entr, a server's health check): only these never do.
 				if len(n.Args) > 0 {
-					switch n.Args[0].Lit() {
-					case "break", "exit", "return", "wait", "sleep", "read", "":
-						stops = true // "": a program named at run time may be any of them
+					name, _ := litText(n.Args[0])
+					switch name {
+					case ":", "true", "false", "echo", "printf", "test", "[", "let", "export", "local", "declare",
+						"typeset", "shift", "unset", "cd", "pwd", "kill":
+					default:
+						stops = true
 					}
 				}
 			}
@@ -1186,6 +1207,33 @@ func floods(body []*syntax.Stmt) bool {
 		})
 	}
 	return bg && !stops
+}
+
+// litText is a word's text when it is all literal (quoted or not).
+func litText(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(strings.ReplaceAll(p.Value, "\\", ""))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", false
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(l.Value)
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
 }
 
 // arith walks an arithmetic expression: its substitutions run, and names
