@@ -91,6 +91,7 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		// Parameter operators on a value known here: what bash makes of it.
 		`rm -rf "${HOME%/}"`, `rm -rf "${HOME%/*}"`, `rm -rf "${HOME::1}"`, `rm -rf "${HOME%%/*}/"`, `chmod -R 000 "${HOME%/*}"`,
 		`rm -rf "${HOME/#/}"`, `x=/etcx; rm -rf "${x%x}"`, `x=/tmp/../usr; rm -rf "${x#/tmp/..}"`,
+		`rm -rf "${HOME:?}"`, `rm -rf "${HOME?}"`, `rm -rf "${HOME:?unset}"`, `rm -rf "${HOME@P}"`, `x=/ETC; rm -rf "${x@L}"`,
 		"toybox rm -rf /", "toybox sh -c 'rm -rf /'", `rm -rf /["e"]tc`, `rm -rf /e["t"]c`,
 		// find -execdir's first file is the starting point.
 		"find / -execdir rm -rf {} \\;", "find / -execdir rm -rf {} +", "find / -okdir rm -rf {} \\;", "find ~ -execdir rm -rf {} +",

@@ -51,6 +51,29 @@ func paramOp(p *syntax.ParamExp, val string) (string, bool) {
 				return "", false // a pattern of the letters to change
 			}
 			return caseOp(p.Exp.Op, val), true
+		case syntax.ErrorUnset:
+			return val, true // ${x?}: set, so its value
+		case syntax.ErrorUnsetOrNull:
+			return val, val != "" // ${x:?}: an empty value fails, and nothing runs
+		case syntax.OtherParamOps:
+			op := ""
+			if p.Exp.Word != nil {
+				op = p.Exp.Word.Lit()
+			}
+			switch op {
+			case "L":
+				return strings.ToLower(val), true
+			case "U":
+				return strings.ToUpper(val), true
+			case "u":
+				return caseOp(syntax.UpperFirst, val), true
+			case "E", "P":
+				// Escapes (and a prompt's expansions) change nothing in a
+				// value without them.
+				return val, !strings.ContainsAny(val, "\\$`!")
+			case "Q":
+				return "'" + strings.ReplaceAll(val, "'", `'\''`) + "'", true
+			}
 		case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
 			pat := ""
 			if p.Exp.Word != nil {

@@ -24,6 +24,7 @@ func TestParamOpAgainstBash(t *testing.T) {
 		"${x/x/y}", "${x//X/-}", "${x/#\\//}", "${x/%\\//}", "${x/home/&&}", "${x//[ab]/<&>}", `${x/home/\&}`, "${x/home/'&'}",
 		`${x/home/"&"}`, "${x/*/z}", "${x//?/.}", "${x/#/P}", "${x/%/S}", "${x/}", "${x//}", "${x/a}", "${x//*}",
 		"${x,,}", "${x^^}", "${x^}", "${x,}", "${x%%+(/)}", "${x/#/}",
+		"${x?}", "${x:?}", "${x:?oops}", "${x@L}", "${x@U}", "${x@u}", "${x@E}", "${x@P}", "${x@Q}",
 	}
 	// These must be worked out, not declined: each names the home's
 	// parent or the root for some home (a red team's rm -rf "${HOME%/*}").

@@ -996,6 +996,14 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 				w.dataAsCode("${" + name + "@P} expands a value not known here as a prompt, which can run commands")
 			}
 		}
+		if v, known := sc.get(w, name); known && !v.HasSecret() && p.Index == nil && !p.Excl && !sc.isUnset(name) {
+			if s, ok := v.Static(); ok {
+				if out, ok := paramOp(p, s); ok {
+					w.addValue(sc, b, word.FromLit(out), ctx) // ${HOME@L}
+					return
+				}
+			}
+		}
 		w.addDynamic(b, hole, ctx)
 		return
 	}
