@@ -1503,4 +1503,8 @@ func TestSecretsTrackedByGit(t *testing.T) {
 	checkRows(t, judgeIt, "nothing secret tracked", allow(slices.Concat(printing[:8], names)...)) // format-patch asks anyway: it writes files
 	git("add", "-f", ".env")
 	checkRows(t, judgeIt, "a .env tracked", append(ask(printing...), allow(slices.Concat(names, []string{"git diff -- src/", "git log -p -- src/main.go"})...)...))
+	// Paths that do not restrict what is printed (a red team's).
+	checkRows(t, judgeIt, "a .env tracked, printed anyway", ask(
+		"git log -L1,1:.env", "git log -p --full-diff -- src/main.go", "git diff HEAD -- "+proj, "git --icase-pathspecs log -p -- .ENV",
+		"git -C src diff", `cd "$D" && git log -p`, "GIT_DIR=/elsewhere/.git git diff"))
 }

@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"os"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -159,13 +160,40 @@ func printsTrackedSecret(p *Part) word.Tri {
 	if c == nil || c.Prog != "git" || len(c.Sub) == 0 || p.env == nil {
 		return word.No
 	}
-	var flags []string
-	for _, a := range p.Argv[1:] {
-		if s, ok := a.Static(); ok && strings.HasPrefix(s, "-") && s != "--" {
+	// git's own options come before the subcommand (-C DIR, -c K=V), the
+	// subcommand's after it.
+	var flags, global []string
+	var chdir []word.Word // git -C DIR, in order
+	sub := false
+	for i := 1; i < len(p.Argv); i++ {
+		a := p.Argv[i]
+		s, ok := a.Static()
+		switch {
+		case !sub && ok && strings.HasPrefix(s, "-"):
+			global = append(global, s)
+			if s == "-C" || s == "-c" || s == "--git-dir" || s == "--work-tree" || s == "--namespace" {
+				i++ // its value
+				if s == "-C" && i < len(p.Argv) {
+					chdir = append(chdir, p.Argv[i])
+				}
+			}
+		case !sub:
+			sub = true
+		case ok && strings.HasPrefix(s, "-") && s != "--":
 			flags = append(flags, s)
-		} else if !ok && a.CouldStartWith('-') {
+		case !ok && a.CouldStartWith('-'):
 			flags = append(flags, "?")
 		}
+	}
+	inGlobal := func(names ...string) bool {
+		for _, g := range global {
+			for _, n := range names {
+				if g == n || strings.HasPrefix(g, n+"=") {
+					return true
+				}
+			}
+		}
+		return false
 	}
 	has := func(names ...string) bool {
 		for _, f := range flags {
@@ -177,7 +205,11 @@ func printsTrackedSecret(p *Part) word.Tri {
 		}
 		return false
 	}
-	patch := has("-p", "-u", "--patch", "--cc", "-c", "--word-diff", "--color-words", "--patch-with-stat", "--patch-with-raw", "-U", "--unified", "--full-diff", "?")
+	patch := has("-p", "-u", "--patch", "--cc", "-c", "--word-diff", "--color-words", "--patch-with-stat", "--patch-with-raw", "-U", "--unified", "--full-diff", "?") ||
+		slices.ContainsFunc(flags, func(f string) bool { return strings.HasPrefix(f, "-L") }) // log -L prints the lines' history as patches
+	// Paths after -- restrict what is printed, unless the patch is whole
+	// (--full-diff) or they are read otherwise (--icase-pathspecs).
+	restricted := !has("--full-diff", "--submodule", "--recurse-submodules") && !inGlobal("--icase-pathspecs", "--glob-pathspecs", "--literal-pathspecs")
 	quiet := has("--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary", "--dirstat", "-s", "--no-patch", "--quiet", "--raw", "--check")
 	prints := false
 	switch c.Sub[0] {
@@ -199,28 +231,87 @@ func printsTrackedSecret(p *Part) word.Tri {
 	if !prints {
 		return word.No
 	}
+	out := word.No
 	dirs := p.Cwd.Dirs
 	if p.Cwd.Unknown || len(dirs) == 0 {
-		dirs = []string{p.env.Project}
+		// Some repository not known here (cd "$D" && git log -p).
+		dirs, out = []string{p.env.Project}, word.Maybe
 	}
-	out := word.No
+	for _, a := range p.Assigns {
+		if a.Name == "GIT_DIR" || a.Name == "GIT_INDEX_FILE" || a.Name == "GIT_WORK_TREE" {
+			out = word.Maybe // another repository's, or another index
+		}
+	}
+	if inGlobal("--git-dir", "--work-tree") {
+		out = word.Maybe // another repository's
+	}
+	dirs = slices.Clone(dirs)
+	for _, cd := range chdir {
+		// git -C DIR: where it looks, from where it runs.
+		s, ok := cd.Static()
+		if !ok {
+			out = word.Maybe
+			break
+		}
+		for i, d := range dirs {
+			if !filepath.IsAbs(s) {
+				dirs[i] = filepath.Join(d, s)
+			} else {
+				dirs[i] = s
+			}
+		}
+	}
 	for _, d := range dirs {
 		root, ok := gitRoot(d)
 		if !ok {
 			continue
 		}
-		paths, err := gitindex.Paths(filepath.Join(root, ".git", "index"), maxGitIndex)
-		if errors.Is(err, atomicfile.ErrTooLarge) {
+		indexes, err := gitIndexFiles(root)
+		if err != nil {
 			out = orTri(out, word.Maybe)
-			continue
 		}
-		for _, t := range paths {
-			if trackedSecret(root, t) && underPathspecs(c, d, root, t) {
-				return word.Yes
+		for _, ix := range indexes {
+			paths, err := gitindex.Paths(ix, maxGitIndex)
+			if errors.Is(err, atomicfile.ErrTooLarge) {
+				out = orTri(out, word.Maybe)
+				continue
+			}
+			for _, t := range paths {
+				if trackedSecret(root, t) && (!restricted || underPathspecs(c, d, root, t)) {
+					return word.Yes
+				}
 			}
 		}
 	}
 	return out
+}
+
+// gitIndexFiles are the index files of the repository at root: its .git
+// directory's, or, for a worktree or a submodule, the git directory its
+// .git file names; with a split index, the shared ones beside it too.
+func gitIndexFiles(root string) ([]string, error) {
+	gitDir := filepath.Join(root, ".git")
+	fi, err := os.Lstat(gitDir)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.IsDir() {
+		b, err := atomicfile.ReadFile(gitDir, 4096)
+		if err != nil {
+			return nil, err
+		}
+		d, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:")
+		if !ok {
+			return nil, errors.New("a .git file without gitdir")
+		}
+		if d = strings.TrimSpace(d); !filepath.IsAbs(d) {
+			d = filepath.Join(root, d)
+		}
+		gitDir = d
+	}
+	out := []string{filepath.Join(gitDir, "index")}
+	shared, _ := filepath.Glob(filepath.Join(gitDir, "sharedindex.*"))
+	return append(out, shared...), nil
 }
 
 // trackedSecret reports a tracked file whose name says it is a secret (a
@@ -232,7 +323,11 @@ func trackedSecret(root, tracked string) bool {
 		return true
 	}
 	if re := secretContent(base); re != nil {
-		return probeSecret(filepath.Join(root, tracked), re) != word.No
+		f := filepath.Join(root, tracked)
+		if _, err := os.Lstat(f); err != nil {
+			return true // deleted here, but tracked (and committed) as it was
+		}
+		return probeSecret(f, re) != word.No
 	}
 	return false
 }
@@ -250,6 +345,9 @@ func underPathspecs(c *argspec.Cmd, dir, root, tracked string) bool {
 			return true // pathspec magic, a glob: may be anything
 		}
 		abs := filepath.Join(dir, s)
+		if filepath.IsAbs(s) {
+			abs = filepath.Clean(s)
+		}
 		t := filepath.Join(root, tracked)
 		if abs == t || strings.HasPrefix(t, strings.TrimSuffix(abs, "/")+"/") || abs == root {
 			return true
