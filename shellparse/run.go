@@ -1732,36 +1732,77 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	w.emit(&Cmd{Argv: argv, Assigns: assigns, CodeArg: -1})
 }
 
-// envUnsetsGuard reports env -u GUARD_EXEC_… (-uNAME, --unset NAME,
-// --unset=NAME) among env's options, or a name there not known here.
+// envUnsetsGuard reports env -u GUARD_EXEC_… among env's options (GNU
+// env: -u NAME, -uNAME, a cluster ending in u (-iu NAME), --unset and its
+// abbreviations, = or not; inside -S's string too), or a name there not
+// known here.
 func envUnsetsGuard(argv []word.Word) bool {
 	for i := 1; i < len(argv); i++ {
 		s, ok := argv[i].Static()
 		if !ok {
 			return false // the command, or an option not known here: judged as the command
 		}
-		var name string
-		switch {
-		case s == "-u" || s == "--unset":
-			if i+1 < len(argv) {
-				i++
-				name, ok = argv[i].Static()
-				if !ok {
-					return true
-				}
+		next := func() (string, bool) {
+			if i+1 >= len(argv) {
+				return "", false
 			}
-		case strings.HasPrefix(s, "--unset="):
-			name = s[len("--unset="):]
-		case strings.HasPrefix(s, "-u") && !strings.HasPrefix(s, "--"):
-			name = s[2:]
+			i++
+			n, ok := argv[i].Static()
+			return n, !ok
+		}
+		var name string
+		unknown := false
+		long, val, hasVal := strings.Cut(s, "=")
+		switch {
 		case s == "--" || !strings.HasPrefix(s, "-") && !strings.Contains(s, "="):
 			return false // the command starts
+		case strings.HasPrefix(s, "--") && len(long) > 2 && strings.HasPrefix("--unset", long):
+			if name = val; !hasVal {
+				name, unknown = next()
+			}
+		case strings.HasPrefix(s, "--") && len(long) > 2 && (strings.HasPrefix("--chdir", long) || strings.HasPrefix("--split-string", long)) && !hasVal:
+			if strings.HasPrefix("--split-string", long) {
+				if v, unk := next(); unk || envUnsetsGuard(splitWords(v)) {
+					return true
+				}
+				continue
+			}
+			next()
+		case strings.HasPrefix(s, "-") && !strings.HasPrefix(s, "--"):
+			// A cluster: -i, -0, -v take nothing; u, C, S take the rest of
+			// the word or the next one.
+			for k := 1; k < len(s); k++ {
+				switch s[k] {
+				case 'u', 'C', 'S':
+					v := s[k+1:]
+					if v == "" {
+						v, unknown = next()
+					}
+					if s[k] == 'S' && (unknown || envUnsetsGuard(splitWords(v))) {
+						return true
+					}
+					if s[k] == 'u' {
+						name = v
+					}
+					k = len(s)
+				}
+			}
 		}
-		if strings.HasPrefix(name, "GUARD_EXEC_") {
+		if unknown || strings.HasPrefix(name, "GUARD_EXEC_") {
 			return true
 		}
 	}
 	return false
+}
+
+// splitWords is env -S's string as words (blanks between; what it quotes
+// or expands is read as text here), after a program name.
+func splitWords(s string) []word.Word {
+	out := []word.Word{word.FromLit("env")}
+	for _, f := range strings.Fields(s) {
+		out = append(out, word.FromLit(strings.Trim(f, `'"`)))
+	}
+	return out
 }
 
 // wrapped reports a wrapper and the command it runs.
