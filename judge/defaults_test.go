@@ -144,6 +144,7 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"declare -i x; x=GUARD_EXEC_MODE=1", "declare -i x=GUARD_EXEC_MODE=1", "typeset -i x; x+=GUARD_EXEC_CONFIG=1",
 		"declare -i x; for x in GUARD_EXEC_MODE=1; do :; done", "declare -ia a; a=(GUARD_EXEC_MODE=1)",
 		"x=GUARD_EXEC_MODE=1; declare -i y=x", `declare -i x; x="$(echo GUARD_EXEC_MODE=1)"`,
+		"declare -i x; : ${x=GUARD_EXEC_MODE=1}", "declare -n r=GUARD_EXEC_MODE; unset r",
 		"guard-exec trust", "guard-exec approve", "/usr/local/bin/guard-exec trust",
 		"echo x >> ~/.config/guard-exec/config.toml", "rm -rf ~/.config/guard-exec",
 		"rm ~/.local/state/guard-exec/audit.jsonl", "sed -i d ~/.config/guard-exec/config.toml",

@@ -146,6 +146,9 @@ func (w *walker) unsetCmd(sc *scope, cmd *Cmd) {
 		case strings.HasPrefix(t, "-"):
 		case strings.HasPrefix(t, "GUARD_EXEC_"):
 			w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+		case !refsOnly && !funcs && sc.varState(t).ref && strings.HasPrefix(sc.varState(t).refTarget, "GUARD_EXEC_"):
+			// unset r unsets what the name reference r names.
+			w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 		case funcs:
 			sc.deleteFunc(t)
 			if !w.may.second {

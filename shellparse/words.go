@@ -1079,6 +1079,11 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		empty := set && isEmpty(v)
 		switch p.Exp.Op {
 		case syntax.DefaultUnsetOrNull, syntax.DefaultUnset, syntax.AssignUnsetOrNull, syntax.AssignUnset:
+			if (p.Exp.Op == syntax.AssignUnsetOrNull || p.Exp.Op == syntax.AssignUnset) && sc.isInteger(name) {
+				// ${x=v} of an integer x evaluates v as arithmetic when it
+				// assigns, which declare -i x (set? unset?) leaves open.
+				w.arithText(sc, opVal, "assigning to integer variable "+name)
+			}
 			useDefault := !set || (empty && (p.Exp.Op == syntax.DefaultUnsetOrNull || p.Exp.Op == syntax.AssignUnsetOrNull))
 			if known || sc.isUnset(name) {
 				if useDefault || sc.isUnset(name) {
