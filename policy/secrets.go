@@ -91,7 +91,7 @@ func envFile(base string) bool {
 	switch base {
 	case ".env", ".envrc":
 		return true
-	case ".env.example", ".env.sample", ".env.template", ".env-example", ".env-sample", ".env-template":
+	case ".env.example", ".env.sample", ".env.template", ".env.dist", ".env-example", ".env-sample", ".env-template", ".env-dist":
 		return false
 	}
 	return strings.HasPrefix(base, ".env.") || strings.HasPrefix(base, ".env-")
@@ -100,7 +100,7 @@ func envFile(base string) bool {
 // envFileGlobs are the patterns a file name that envFile accepts matches,
 // and templateGlobs the ones it rejects, for words that are globs.
 var envFileGlobs, templateGlobs = []string{"**/.env", "**/.envrc", "**/.env.*", "**/.env-*"},
-	[]string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env-example", "**/.env-sample", "**/.env-template"}
+	[]string{"**/.env.example", "**/.env.sample", "**/.env.template", "**/.env.dist", "**/.env-example", "**/.env-sample", "**/.env-template", "**/.env-dist"}
 
 // otherHomes are where other users' homes are.
 var otherHomes = []string{"/root", "/home/*", "/Users/*", "/var/root"}

@@ -1011,6 +1011,8 @@ func TestToolSecrets(t *testing.T) {
 		{"kubectl get --raw=/api/v1/secrets", "ask"},
 		{"kubectl get secret x --template='{{.data.password}}'", "ask"},
 		{"kubectl get --raw /healthz", "allow"},
+		{"kubectl get --raw /api/v1/%73ecrets", "ask"},
+		{"kubectl get --raw=\"$P\"", "ask"},
 		{"kubectl get pods --template='{{.items}}'", "allow"},
 		{"kubectl get secret db", "allow"},
 		{"kubectl get secrets -o name", "allow"},
