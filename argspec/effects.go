@@ -754,6 +754,9 @@ func effects(c *Cmd) (effs []Effect, known bool) {
 func includesDotenv(c *Cmd) bool {
 	for _, v := range gitValues(c, "--include", "--glob", "--iglob", "-g") {
 		g, ok := v.Static()
+		if !ok && !v.HasHole() {
+			g, ok = v.String(), true // an unquoted glob bash left as it is: --include=*.go
+		}
 		if !ok {
 			return true
 		}

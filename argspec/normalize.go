@@ -178,6 +178,19 @@ func (s *Spec) read(c *Cmd, args []word.Word, pattern bool) {
 			c.Open = true
 		}
 		t, static := text(w, pattern)
+		if !static && !endOpts {
+			// --include=*.go, --opt="$x": a known option whose value is
+			// not known here (a glob bash leaves as it is, or expands to
+			// names that start the same).
+			if pre := w.Prefix(); strings.HasPrefix(pre, "--") && strings.Contains(pre, "=") {
+				name, _, _ := strings.Cut(pre[2:], "=")
+				if o, _ := s.lookupLong(name); o != nil && o.Arity != NoArg {
+					v := afterEq(w)
+					c.addOpt(Opt{Name: o.Canon, Known: true, Value: &v})
+					continue
+				}
+			}
+		}
 		if !static || endOpts || t == "-" || !strings.HasPrefix(t, "-") {
 			if !static && !endOpts && w.CouldStartWith('-') {
 				c.Open = true

@@ -540,6 +540,7 @@ func TestSecretsDotenv(t *testing.T) {
 		"git grep -h . -- .env",
 		// A search aimed at the dotenv files below prints their lines.
 		"grep -r DB_PASS --include=.env .", "grep -rn KEY --include='.env*' src", "rg DB_PASS -g '.env*'", "rg -uu KEY --glob=.envrc",
+		"grep -r SECRET_KEY --include=*.py --include=*.env .",
 		// A pattern file's lines are shown (rg prints a bad one whole).
 		"rg -f .env README", "grep -f .env README", "grep -Ff .env README", "grep --file=.env x", "egrep -f .env x",
 		"git blame .env",
@@ -567,6 +568,8 @@ func TestSecretsDotenv(t *testing.T) {
 		"shopt -s dotglob; cd src; cat ../config/*",
 		"a=(config/.e*); cat \"${a[@]}\"",
 	), allow(
+		// An unquoted glob as an option's value, which bash leaves as it is.
+		"grep -r TODO --include=*.go .", "grep -rn TODO --include=*.py --include=*.js src",
 		"shopt -s globstar; cat src/**/*.go",
 		"git log --oneline -- src",
 		"git diff -- src/main.go",
