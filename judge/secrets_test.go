@@ -1511,3 +1511,12 @@ func TestSecretsTrackedByGit(t *testing.T) {
 		"git log -L1,1:.env", "git log -p --full-diff -- src/main.go", "git diff HEAD -- "+proj, "git --icase-pathspecs log -p -- .ENV",
 		"git -C src diff", `cd "$D" && git log -p`, "GIT_DIR=/elsewhere/.git git diff"))
 }
+
+// jq -f FILE runs the program the file holds: judged by what it holds now.
+func TestSecretsJqProgramFile(t *testing.T) {
+	_, judgeIt, _, proj := secretWorld(t, map[string]string{"AWS_SECRET_ACCESS_KEY": "abc"})
+	writeFiles(t, proj, map[string]string{"e.jq": "env\n", "k.jq": "$ENV.AWS_SECRET_ACCESS_KEY\n", "ok.jq": ".a\n"})
+	checkRows(t, judgeIt, "jq program files", append(ask(
+		"jq -n -f e.jq", "jq -n --from-file e.jq", "jq -n --from-file=k.jq", "yq --from-file e.jq -n",
+	), allow("jq -n -f ok.jq", "jq .a package.json")...))
+}

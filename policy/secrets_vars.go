@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
+	"github.com/guard-exec/guard-exec/atomicfile"
 	"github.com/guard-exec/guard-exec/shellparse"
 	"github.com/guard-exec/guard-exec/word"
 )
@@ -213,7 +214,36 @@ func isDump(p *Part) bool {
 		// What the program's language reads of the environment (argspec):
 		// all of it, or a secret-named variable, is a dump.
 		all, names, _ := argspec.EnvReads(prog, args)
-		return all || slices.ContainsFunc(names, argspec.SecretName)
+		if all || slices.ContainsFunc(names, argspec.SecretName) {
+			return true
+		}
+		// jq -f FILE (yq --from-file FILE): the program is what the file
+		// holds now.
+		if prog == "jq" || prog == "gojq" || prog == "yq" {
+			for i, a := range args {
+				s, _ := a.Static()
+				file := ""
+				switch {
+				case (s == "-f" || s == "--from-file") && i+1 < len(args):
+					file, _ = args[i+1].Static()
+				case strings.HasPrefix(s, "--from-file="):
+					file = s[len("--from-file="):]
+				}
+				if file == "" {
+					continue
+				}
+				if !filepath.IsAbs(file) && !p.Cwd.Unknown && len(p.Cwd.Dirs) > 0 {
+					file = filepath.Join(p.Cwd.Dirs[0], file)
+				}
+				if b, err := atomicfile.ReadFile(file, maxSecretProbe); err == nil {
+					all, names, _ := argspec.EnvReads(prog, []word.Word{word.FromLit(string(b))})
+					if all || slices.ContainsFunc(names, argspec.SecretName) {
+						return true
+					}
+				}
+			}
+		}
+		return false
 	case "export", "declare", "typeset", "readonly", "local":
 		// Without a name, every form lists variables with their values:
 		// all of them (declare, declare -g, declare +x), or those with an
