@@ -1461,7 +1461,7 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 				t = t[:i] // curl opens the path without a query or fragment
 				add(word.FromLit(t), Read, false)
 			}
-			if d, ok := percentDecode(t); !ok {
+			if d, ok := PercentDecode(t); !ok {
 				add(word.UnknownData("a file: URL's path that does not decode"), Read, false)
 			} else if d != t {
 				add(word.FromLit(d), Read, false)
@@ -1471,11 +1471,11 @@ func curlEffects(c *Cmd, args []word.Word) []Effect {
 	return l.effs
 }
 
-// percentDecode decodes %XX escapes as net/url's PathUnescape does (and
+// PercentDecode decodes %XX escapes as net/url's PathUnescape does (and
 // fails where it fails: a '%' without two hex digits). It is here so that
 // argspec does not link net/url, whose net/netip initialisation every
 // command would pay for.
-func percentDecode(s string) (string, bool) {
+func PercentDecode(s string) (string, bool) {
 	if !strings.Contains(s, "%") {
 		return s, true
 	}

@@ -13,9 +13,9 @@ func FuzzPercentDecode(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want, err := url.PathUnescape(s)
-		got, ok := percentDecode(s)
+		got, ok := PercentDecode(s)
 		if ok != (err == nil) || (ok && got != want) {
-			t.Fatalf("percentDecode(%q) = %q, %v; url.PathUnescape gives %q, %v", s, got, ok, want, err)
+			t.Fatalf("PercentDecode(%q) = %q, %v; url.PathUnescape gives %q, %v", s, got, ok, want, err)
 		}
 	})
 }

@@ -2,10 +2,10 @@ package policy
 
 import (
 	"regexp"
-	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 )
 
@@ -28,7 +28,10 @@ func printsClusterSecrets(p *Part) word.Tri {
 		if !ok {
 			return word.Maybe
 		}
-		if strings.Contains(strings.ToLower(percentDecoded(s)), "secret") {
+		if d, ok := argspec.PercentDecode(s); ok {
+			s = d
+		}
+		if strings.Contains(strings.ToLower(s), "secret") {
 			return word.Yes // the API server decodes the path: /api/v1/%73ecrets
 		}
 	}
@@ -56,37 +59,14 @@ func printsClusterSecrets(p *Part) word.Tri {
 	return word.No
 }
 
-// percentDecoded is s with its %XX escapes decoded (a bad one kept).
-func percentDecoded(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '%' && i+2 < len(s) {
-			if n, err := strconv.ParseUint(s[i+1:i+3], 16, 8); err == nil {
-				b.WriteByte(byte(n))
-				i += 2
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
 // optionWords are the values of a long option in a part's words (--opt V
 // or --opt=V), whether or not the program's options are known here; a
 // word --opt=… with a part not known here is a value not known here.
 func optionWords(p *Part, name string) []word.Word {
-	var out []word.Word
-	for i, a := range p.Argv {
-		s, ok := a.Static()
-		switch {
-		case !ok && strings.HasPrefix(a.Prefix(), name+"="):
+	out := argspec.OptionValues(p.Argv[1:], name)
+	for _, a := range p.Argv[1:] {
+		if !a.IsStatic() && strings.HasPrefix(a.Prefix(), name+"=") {
 			out = append(out, word.Unknown(a.String()))
-		case !ok:
-		case s == name && i+1 < len(p.Argv):
-			out = append(out, p.Argv[i+1])
-		case strings.HasPrefix(s, name+"="):
-			out = append(out, word.FromLit(s[len(name)+1:]))
 		}
 	}
 	return out
