@@ -644,7 +644,7 @@ type gitCodeMatcher struct {
 func gitFiles(root string, fs ...string) []*word.Pattern {
 	var pats []*word.Pattern
 	for _, f := range fs {
-		if p, err := word.CompilePath(filepath.Join(word.EscapePath(root), f)); err == nil {
+		if p, err := word.CompilePathFold(filepath.Join(word.EscapePath(root), f)); err == nil {
 			pats = append(pats, p)
 		}
 	}
@@ -658,7 +658,7 @@ func (m *gitCodeMatcher) match(p *Part, e Effect) word.Tri {
 	t := word.No
 	// A file named .git, as written (a glob or a name made at run
 	// time is not taken for one: find -exec py_compile {} is not).
-	if s, ok := e.Path.Static(); ok && filepath.Base(s) == ".git" {
+	if s, ok := e.Path.Static(); ok && word.EqualFold(filepath.Base(s), ".git") {
 		t = word.Yes
 	}
 	// All of .git: not only hooks and config, but commondir (another
@@ -723,7 +723,7 @@ type dirMatcher struct {
 func (m *dirMatcher) isRoot(s string) bool {
 	s = cleanPath(s)
 	for _, r := range m.roots {
-		if s == r {
+		if word.EqualFold(s, r) { // rm -rf /USR on a case-insensitive file system
 			return true
 		}
 	}
@@ -757,7 +757,7 @@ func (m *dirMatcher) match(p *Part, e Effect) word.Tri {
 	}
 	m.once.Do(func() {
 		for _, r := range m.roots {
-			if p, err := word.CompilePath(r); err == nil {
+			if p, err := word.CompilePathFold(r); err == nil {
 				m.pats = append(m.pats, p)
 			}
 		}

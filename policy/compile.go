@@ -58,7 +58,7 @@ func (r *Rule) build(env *Env, full bool) error {
 			var p *word.Pattern
 			var err error
 			if full {
-				p, err = word.CompilePath(abs)
+				p, err = compileProtective(abs, r.Decision)
 			} else {
 				err = word.CheckPath(abs)
 			}

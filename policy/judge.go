@@ -73,6 +73,13 @@ func (p *Policy) pathOf(i int) string {
 	return p.lazy[i].plain().Path
 }
 
+func (p *Policy) decisionOf(i int) Decision {
+	if r := p.rules[i]; r != nil {
+		return r.Decision
+	}
+	return p.lazy[i].plain().Decision
+}
+
 func (p *Policy) accessOf(i int) string {
 	if r := p.rules[i]; r != nil {
 		return r.Access
@@ -116,7 +123,11 @@ type index struct {
 	anyMade  []*Rule
 	paths    []int
 	prefixes []string // of paths: the literal prefix of each one's pattern
-	byProg   map[string]*progRules
+	// folds: the rule protects (ask, deny), and its pattern matches every
+	// spelling (compileProtective): its prefix is folded, and compared
+	// with the folded paths.
+	folds  []bool
+	byProg map[string]*progRules
 }
 
 // progRules are the configured rules of one program (their indexes in
@@ -193,10 +204,13 @@ func (ix *index) pathRules(pol *Policy, e Effect) []*Rule {
 		return nil
 	}
 	if ix.prefixes == nil {
-		ix.prefixes = make([]string, len(ix.paths))
+		ix.prefixes, ix.folds = make([]string, len(ix.paths)), make([]bool, len(ix.paths))
 		for j, i := range ix.paths {
 			if r := pol.rules[i]; r == nil || r.predEffect == nil {
 				ix.prefixes[j] = word.PathPrefix(absPattern(pol.pathOf(i), pol.Env))
+				if pol.decisionOf(i) != Allow {
+					ix.prefixes[j], ix.folds[j] = word.FoldCase(ix.prefixes[j]), true
+				}
 			}
 		}
 	}
@@ -207,6 +221,8 @@ func (ix *index) pathRules(pol *Policy, e Effect) []*Rule {
 	if static {
 		paths = append([]string{start}, paths...)
 	}
+	var folded []string // paths, folded when a rule that folds needs them
+	wordPrefix, foldedPrefix := e.Path.Prefix(), ""
 	var out []*Rule
 	for j, i := range ix.paths {
 		if r := pol.rules[i]; r != nil && r.predEffect != nil {
@@ -216,8 +232,17 @@ func (ix *index) pathRules(pol *Policy, e Effect) []*Rule {
 		if !accessMay(pol.accessOf(i), e.Access) {
 			continue
 		}
-		pre := ix.prefixes[j]
-		may := !usePathIndex || !static && (strings.HasPrefix(e.Path.Prefix(), pre) || strings.HasPrefix(pre, e.Path.Prefix()))
+		pre, paths, wp := ix.prefixes[j], paths, wordPrefix
+		if ix.folds[j] {
+			if folded == nil {
+				folded, foldedPrefix = make([]string, len(paths)), word.FoldCase(wordPrefix)
+				for k, p := range paths {
+					folded[k] = word.FoldCase(p)
+				}
+			}
+			paths, wp = folded, foldedPrefix
+		}
+		may := !usePathIndex || !static && (strings.HasPrefix(wp, pre) || strings.HasPrefix(pre, wp))
 		for _, p := range paths {
 			may = may || strings.HasPrefix(p, pre) || strings.HasPrefix(pre, strings.TrimSuffix(p, "/")+"/")
 		}
@@ -1073,6 +1098,18 @@ func (r *Rule) inProject() bool {
 func (r *Rule) approval() bool { return r.Exact && r.Decision == Allow }
 
 // matchPathWord matches a path pattern, using a glob's current matches.
+// compileProtective compiles the path pattern of a rule with decision d:
+// one that protects (ask, deny) matches every spelling of a path that a
+// case-insensitive file system takes for it (~/.SSH/ID_RSA is ~/.ssh/id_rsa
+// on macOS and under WSL's /mnt/c); an allow matches exactly as written,
+// so a spelling that differs is asked about, never allowed by it.
+func compileProtective(pattern string, d Decision) (*word.Pattern, error) {
+	if d == Allow {
+		return word.CompilePath(pattern)
+	}
+	return word.CompilePathFold(pattern)
+}
+
 func matchPathWord(pat *word.Pattern, w word.Word) word.Tri {
 	t := pat.Match(w)
 	for _, m := range w.Matches {

@@ -88,6 +88,7 @@ var systemSecrets = []struct{ path, what string }{
 // envFile reports whether a file name is a dotenv file that holds values
 // (.env, .env.local, .envrc), not a template of one.
 func envFile(base string) bool {
+	base = word.FoldCase(base) // .ENV is .env on a case-insensitive file system
 	switch base {
 	case ".env", ".envrc":
 		return true
@@ -180,7 +181,7 @@ func (m *writeMatcher) match(p *Part, e Effect) word.Tri {
 	if e.Access&argspec.Write == 0 {
 		return word.No
 	}
-	m.once.Do(func() { m.pat, _ = word.CompilePath(m.pattern) })
+	m.once.Do(func() { m.pat, _ = word.CompilePathFold(m.pattern) })
 	if m.pat == nil {
 		return word.Maybe
 	}
@@ -291,7 +292,7 @@ func procLink() func(p *Part, e Effect) word.Tri {
 	pats := sync.OnceValue(func() []*word.Pattern {
 		var out []*word.Pattern
 		for _, g := range []string{"/proc/*/cwd/**", "/proc/*/root/**", "/proc/*/task/*/cwd/**", "/proc/*/task/*/root/**"} {
-			if p, err := word.CompilePath(g); err == nil {
+			if p, err := word.CompilePathFold(g); err == nil {
 				out = append(out, p)
 			}
 		}
@@ -342,12 +343,12 @@ type homePats struct {
 
 func compileRow(home string, row secretFile) homePats {
 	hp := homePats{home: home}
-	hp.pat, _ = word.CompilePath(filepath.Join(homePattern(home), row.path))
+	hp.pat, _ = word.CompilePathFold(filepath.Join(homePattern(home), row.path))
 	hp.prefix = filepath.Join(home, literalDir(row.path))
 	hp.glob = filepath.Join(home, strings.TrimSuffix(row.path, "/**"))
 	hp.tree = strings.HasSuffix(row.path, "/**") && literalDir(row.path) == strings.TrimSuffix(row.path, "/**")
 	for _, e := range row.except {
-		if p, err := word.CompilePath(filepath.Join(homePattern(home), e)); err == nil {
+		if p, err := word.CompilePathFold(filepath.Join(homePattern(home), e)); err == nil {
 			hp.except = append(hp.except, p)
 		}
 	}
@@ -394,9 +395,9 @@ func (m *secretMatcher) pats() []homePats {
 
 func (m *secretMatcher) tails() (*word.Pattern, []*word.Pattern) {
 	m.tailsOnce.Do(func() {
-		m.tail, _ = word.CompilePath("**/" + m.row.path)
+		m.tail, _ = word.CompilePathFold("**/" + m.row.path)
 		for _, e := range m.row.except {
-			if q, err := word.CompilePath("**/" + e); err == nil {
+			if q, err := word.CompilePathFold("**/" + e); err == nil {
 				m.except = append(m.except, q)
 			}
 		}
@@ -437,7 +438,9 @@ func (m *secretMatcher) aboveAHome(dir string) bool {
 	if dir == "/" {
 		return true
 	}
+	dir = word.FoldCase(dir) // as a case-insensitive file system finds it
 	for _, h := range m.homes {
+		h = word.FoldCase(h)
 		if strings.ContainsAny(h, "*?[") {
 			if ok, _ := filepath.Match(h, dir); ok {
 				return true
@@ -479,20 +482,22 @@ func (m *secretMatcher) dirs() []rowDir {
 func (hp rowDir) under(dirs []string) bool {
 	// Below the literal directory, only a row that is a whole tree
 	// (.ssh/**) still matches: a file (.netrc) or one level of names
-	// (.*history) is not deeper down.
-	if !strings.ContainsAny(hp.prefix, "*?[\\") {
+	// (.*history) is not deeper down. Compared as a case-insensitive
+	// file system compares names (cd ~/.SSH && cat "$f").
+	prefix := word.FoldCase(hp.prefix)
+	if !strings.ContainsAny(prefix, "*?[\\") {
 		for _, d := range dirs {
-			d = strings.TrimSuffix(d, "/") + "/"
-			if strings.HasPrefix(hp.prefix+"/", d) || hp.tree && strings.HasPrefix(d, hp.prefix+"/") {
+			d = word.FoldCase(strings.TrimSuffix(d, "/") + "/")
+			if strings.HasPrefix(prefix+"/", d) || hp.tree && strings.HasPrefix(d, prefix+"/") {
 				return true
 			}
 		}
 		return false
 	}
 	// A home that is a glob (/home/*): component by component.
-	pc := strings.Split(strings.Trim(hp.prefix, "/"), "/")
+	pc := strings.Split(strings.Trim(prefix, "/"), "/")
 	for _, d := range dirs {
-		dc := strings.Split(strings.Trim(d, "/"), "/")
+		dc := strings.Split(strings.Trim(word.FoldCase(d), "/"), "/")
 		if d == "/" {
 			return true
 		}
@@ -928,7 +933,7 @@ func envFileMatcher() func(p *Part, e Effect) word.Tri {
 		var out [2][]*word.Pattern
 		for i, l := range [][]string{envFileGlobs, templateGlobs} {
 			for _, g := range l {
-				if pt, err := word.CompilePath(g); err == nil {
+				if pt, err := word.CompilePathFold(g); err == nil {
 					out[i] = append(out[i], pt)
 				}
 			}
@@ -1157,7 +1162,7 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 		var out []pat
 		for _, row := range systemSecrets {
 			for _, g := range expandBraces(row.path) {
-				if p, err := word.CompilePath(g); err == nil {
+				if p, err := word.CompilePathFold(g); err == nil {
 					out = append(out, pat{p, literalDir(g)})
 				}
 			}
@@ -1186,6 +1191,7 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 			return word.No
 		}
 		s, static := e.Path.Static()
+		s = word.FoldCase(s) // /ETC/ssh is /etc/ssh on a case-insensitive file system
 		if static && !strings.HasPrefix(s, "/etc/") && !strings.HasPrefix(s, "/run/") && !strings.HasPrefix(s, "/var/") &&
 			!strings.HasPrefix(s, "/dev/") && !strings.HasPrefix(s, "/proc/") &&
 			!(e.Recursive && (s == "/" || s == "/etc" || s == "/run" || s == "/var" || s == "/dev" || s == "/proc")) {
@@ -1194,7 +1200,7 @@ func systemSecretRead() func(p *Part, e Effect) word.Tri {
 		best := word.No
 		for _, q := range pats() {
 			best = orTri(best, matchPathWord(q.p, e.Path))
-			if static && e.Recursive && (s == "/" || strings.HasPrefix(q.prefix+"/", strings.TrimSuffix(s, "/")+"/")) {
+			if static && e.Recursive && (s == "/" || strings.HasPrefix(word.FoldCase(q.prefix)+"/", strings.TrimSuffix(s, "/")+"/")) {
 				best = word.Yes
 			}
 			if best == word.Yes {
@@ -1226,8 +1232,8 @@ func expandBraces(g string) []string {
 // at run time whose text ends in /NAME (/proc/$$/NAME).
 func procFiles(name string) func(p *Part, e Effect) word.Tri {
 	pats := sync.OnceValue(func() [2]*word.Pattern {
-		a, _ := word.CompilePath("/proc/*/" + name)
-		b, _ := word.CompilePath("/proc/*/task/*/" + name)
+		a, _ := word.CompilePathFold("/proc/*/" + name)
+		b, _ := word.CompilePathFold("/proc/*/task/*/" + name)
 		return [2]*word.Pattern{a, b}
 	})
 	return func(p *Part, e Effect) word.Tri {

@@ -23,6 +23,7 @@ import (
 // secret: a key, a token file, a dotenv file, or a credential directory of
 // a home (.ssh, .aws, .gnupg).
 func SecretName(base string) bool {
+	base = word.FoldCase(base) // ID_RSA is id_rsa on a case-insensitive file system
 	switch base {
 	case ".ssh", ".aws", ".gnupg":
 		return true
@@ -32,6 +33,7 @@ func SecretName(base string) bool {
 
 // secretByName reports whether a file's name always means a secret.
 func secretByName(base string) bool {
+	base = word.FoldCase(base)
 	switch base {
 	case "master.key", ".git-credentials", ".netrc", "_netrc", ".pgpass", ".vault-token":
 		return true
@@ -61,7 +63,8 @@ func secretByName(base string) bool {
 // secretContent is, for a name that may hold a secret, the pattern of
 // what says it does; nil when the name is not one of them.
 func secretContent(base string) *regexp.Regexp {
-	l := strings.ToLower(base)
+	base = word.FoldCase(base)
+	l := base
 	switch {
 	case strings.HasSuffix(l, ".pem") || strings.HasSuffix(l, ".key") || strings.HasSuffix(l, ".crt") ||
 		strings.HasSuffix(l, ".cer") || strings.HasSuffix(l, "_key") || l == "key":

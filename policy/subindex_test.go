@@ -130,6 +130,9 @@ var pathIndexCommands = []string{
 	"touch area*", "touch */x", "touch ~/$X", "touch /$X", "touch $(pwd)/area2/x", "echo > area2/../area6/x",
 	"tar xf t.tar -C area2", "unzip z.zip -d d2", "mv area2 area6", "sed -i s/a/b/ src/a.go", "cat ar/deep/x",
 	"touch arx/deep", "find . -delete", "find area2 -delete", "ln -s /etc area2/l", "dd of=area6/x",
+	// Spellings a case-insensitive file system takes for the same path.
+	"touch AREA2/x", "touch Area6/X", "cat ~/.SSH/id_rsa", "touch SRC/A.GO", "touch D1/x", "touch TMPOUT/x",
+	"touch /SRV/data/x", "cat X/Secret.txt", "touch Area2/OK", "touch AREA$X/x", "touch A$X/x",
 }
 
 // TestPathIndex: trying the configured path rules whose literal prefix an

@@ -518,6 +518,18 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		// exec <FILE points it, is not run as the text judged here.
 		w.emit(&Cmd{Argv: argv, Opaque: "reads the input the shell reads its commands from, so what the shell runs after it is not the text judged here", CodeArg: -1})
 	}
+	if f, ok := caseVariant(name); ok && !w.foldedRun {
+		// A case-insensitive file system (macOS, WSL's /mnt/c) finds
+		// the program by this name too: RM -rf / runs rm there. Judged
+		// as that program as well, in a copy of the scope (the
+		// strictest of the two verdicts holds); functions, aliases and
+		// builtins are found by their exact name only.
+		alt := sc.clone()
+		w.foldedRun = true
+		w.run(alt, append([]word.Word{word.FromLit(f)}, argv[1:]...), assigns, redirs, in, true, bg)
+		w.foldedRun = false
+		*sc = *merge(sc, alt)
+	}
 	done, tried := w.localProgram(sc, cmd, name, bg)
 	if done {
 		return
@@ -549,6 +561,22 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 	w.noteWrite(sc, cmd, name, bg)
 	w.emit(cmd)
 	w.programCode(sc, cmd, prog)
+}
+
+// caseVariant returns name with its program's name folded
+// (word.FoldCase), when that differs and is a program the catalogue knows
+// and name's own is not: RM, /BIN/Rm, GIT.
+func caseVariant(name string) (string, bool) {
+	prog := argspec.ProgName(name)
+	f := word.FoldCase(prog)
+	if f == prog || argspec.ClassOf(prog) != 0 || argspec.Lookup(prog) != nil ||
+		argspec.ClassOf(f) == 0 && argspec.Lookup(f) == nil {
+		return "", false
+	}
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		return word.FoldCase(name[:i+1]) + f, true
+	}
+	return f, true
 }
 
 // noteWrite notes the file cat > F <<'EOF' writes, with its content: a

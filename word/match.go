@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -34,15 +35,22 @@ type Pattern struct {
 	// prefix is literal text every match starts with: most matches are
 	// settled by comparing it, without the automaton or doublestar.
 	prefix string
-	once   sync.Once
-	auto   *nfa
-	err    error
+	// fold: the pattern matches without regard to case (CompilePathFold);
+	// fsrc is then its folded text, prefix and a literal's text folded
+	// too. fsrc is src otherwise.
+	fold     bool
+	fsrc     string
+	hasClass bool
+	exact    *Pattern // the pattern without folding
+	once     sync.Once
+	auto     *nfa
+	err      error
 }
 
 func (p *Pattern) automaton() *nfa {
 	p.once.Do(func() {
 		if p.path {
-			p.auto, p.err = pathNFA(p.src)
+			p.auto, p.err = pathNFA(p.src, p.fold)
 		} else {
 			p.auto, p.err = segsNFA(p.segs)
 		}
@@ -119,12 +127,29 @@ func CompilePath(pattern string) (*Pattern, error) {
 	if err := CheckPath(pattern); err != nil {
 		return nil, err
 	}
-	p := &Pattern{src: pattern, path: true, prefix: PathPrefix(pattern)}
+	p := &Pattern{src: pattern, fsrc: pattern, path: true, prefix: PathPrefix(pattern)}
 	if p.prefix == pattern {
 		p.lit, p.isLit = pattern, true
 	}
 	return p, nil
 }
+
+// CompilePathFold compiles a doublestar path pattern that matches a path
+// when some spelling of it that differs only in case does: how a
+// case-insensitive file system looks the path up (see fold.go).
+func CompilePathFold(pattern string) (*Pattern, error) {
+	exact, err := CompilePath(pattern)
+	if err != nil {
+		return nil, err
+	}
+	p := &Pattern{src: pattern, fsrc: FoldCase(pattern), path: true, prefix: FoldCase(exact.prefix),
+		lit: exact.lit, isLit: exact.isLit, fold: true, exact: exact}
+	p.hasClass = strings.Contains(pattern, "[")
+	return p, nil
+}
+
+// Fold reports whether the pattern matches without regard to case.
+func (p *Pattern) Fold() bool { return p.fold }
 
 // EscapePath makes a literal path a path pattern that matches only it:
 // a directory named pj[1] holds a class, not those bytes, otherwise.
@@ -158,12 +183,12 @@ func PathPrefix(pattern string) string {
 	return prefix
 }
 
-func pathNFA(pattern string) (*nfa, error) {
+func pathNFA(pattern string, fold bool) (*nfa, error) {
 	alts, err := expandAlternatives(pattern)
 	if err != nil {
 		return nil, err
 	}
-	b := &builder{}
+	b := &builder{fold: fold}
 	start := b.state()
 	for _, alt := range alts {
 		s := b.state()
@@ -195,15 +220,27 @@ func (p *Pattern) matchesAll() bool {
 
 // MatchString matches a plain string.
 func (p *Pattern) MatchString(s string) bool {
-	if p.isLit {
+	if p.fold {
+		s = FoldCase(s)
+		if p.isLit {
+			return s == p.fsrc
+		}
+	} else if p.isLit {
 		return s == p.lit
 	}
 	if !strings.HasPrefix(s, p.prefix) {
 		return false
 	}
-	if p.path {
-		ok, _ := doublestar.Match(p.src, s)
+	if p.path && !p.hasClass {
+		// Folded text is a pattern of the same meaning when it has no
+		// class: * ? ** { , } and escapes are no letters.
+		ok, _ := doublestar.Match(p.fsrc, s)
 		return ok
+	}
+	if p.fold && p.exact.MatchString(s) {
+		// The automaton's class never matches '/', doublestar's negated
+		// one does: never less than the exact answer.
+		return true
 	}
 	if n := p.automaton(); n != nil {
 		return n.accepts(s)
@@ -220,10 +257,27 @@ func (p *Pattern) Match(w Word) Tri {
 		}
 		return No
 	}
+	if p.fold {
+		fw, classes := foldWord(w)
+		if classes || p.hasClass {
+			// A character class folds member by member, which the
+			// automata's alphabet does not follow (see alphabet): the
+			// exact answer where it is yes, maybe otherwise, unless no
+			// spelling can reach the pattern's literal start.
+			if sp := fw.Prefix(); !strings.HasPrefix(sp, p.prefix) && !strings.HasPrefix(p.prefix, sp) {
+				return No
+			}
+			if p.exact.Match(w) == Yes {
+				return Yes
+			}
+			return Maybe
+		}
+		w = fw
+	}
 	if sp := w.Prefix(); !strings.HasPrefix(sp, p.prefix) && !strings.HasPrefix(p.prefix, sp) {
 		return No
 	}
-	if p.path && strings.HasSuffix(p.src, "/**") && p.src[:len(p.src)-3] == p.prefix && !w.HasHole() &&
+	if p.path && strings.HasSuffix(p.fsrc, "/**") && p.fsrc[:len(p.fsrc)-3] == p.prefix && !w.HasHole() &&
 		strings.HasPrefix(w.Prefix(), p.prefix+"/") && !strings.Contains(w.String(), "/.") {
 		// Everything under a directory, and a word whose unknown parts are
 		// globs (which never cross '/') below it: certainly a match. A
@@ -295,7 +349,12 @@ type nfa struct {
 	accept map[int]bool
 }
 
-type builder struct{ n *nfa }
+// builder builds an automaton; fold makes its characters their folded
+// representatives (foldRune) and its classes match by case-folding orbit.
+type builder struct {
+	n    *nfa
+	fold bool
+}
 
 func (b *builder) state() int {
 	if b.n == nil {
@@ -383,6 +442,7 @@ func (b *builder) segment(cur int, seg string) (int, error) {
 			if err != nil {
 				return 0, err
 			}
+			cl.fold = b.fold
 			cur = b.step(cur, pred{kind: pClass, cls: cl})
 			i = j + 1
 			continue
@@ -395,6 +455,9 @@ func (b *builder) segment(cur int, seg string) (int, error) {
 			fallthrough
 		default:
 			r, size := utf8.DecodeRuneInString(seg[i:])
+			if b.fold {
+				r = foldRune(r)
+			}
 			cur = b.step(cur, pred{kind: pChar, c: r})
 			i += size
 			continue
@@ -493,10 +556,27 @@ var digits = &class{ranges: []rng{{'0', '9'}}}
 type class struct {
 	neg     bool
 	noSlash bool
+	fold    bool // matches by case-folding orbit (CompilePathFold)
 	ranges  []rng
 }
 
 func (c *class) has(r rune) bool {
+	if c.fold {
+		// Some spelling of r is in the class.
+		if c.hasExact(r) {
+			return true
+		}
+		for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) {
+			if c.hasExact(o) {
+				return true
+			}
+		}
+		return false
+	}
+	return c.hasExact(r)
+}
+
+func (c *class) hasExact(r rune) bool {
 	if c.noSlash && r == '/' {
 		return false
 	}

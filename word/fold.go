@@ -1,0 +1,100 @@
+package word
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Case-insensitive file systems (macOS's APFS and HFS+ as formatted by
+// default, NTFS and FAT under WSL's /mnt/c) look a name up without regard
+// to case: ~/.SSH/ID_RSA opens ~/.ssh/id_rsa, and a write to
+// ~/.Claude/Settings.json changes ~/.claude/settings.json. A pattern
+// compiled with CompilePathFold matches a path when some spelling of it
+// that differs only in case matches (Unicode simple case folding, the
+// orbits of unicode.SimpleFold). The policy compiles the patterns of the
+// rules that protect (deny, ask) that way, and keeps an allow exact: a
+// spelling that differs is then asked about, never allowed by the rule
+// for another.
+
+// foldRune is the representative of r's case-folding orbit: the lower
+// case ASCII letter when the orbit holds an ASCII letter (k for K, k
+// and the Kelvin sign; s for S, s and ſ), otherwise its smallest member.
+// Lower case, so that the common path (a lower-case file name) is its
+// own folding.
+func foldRune(r rune) rune {
+	if r < utf8.RuneSelf {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	min := r
+	for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) {
+		if o < utf8.RuneSelf {
+			return foldRune(o)
+		}
+		if o < min {
+			min = o
+		}
+	}
+	return min
+}
+
+// FoldCase returns s with every character replaced by the representative
+// of its case-folding orbit: two names a case-insensitive file system
+// takes for the same fold to the same string.
+func FoldCase(s string) string {
+	i := 0
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			break
+		}
+	}
+	if i == len(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	b.WriteString(s[:i])
+	for _, r := range s[i:] {
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+// EqualFold reports whether a and b are the same name on a
+// case-insensitive file system.
+func EqualFold(a, b string) bool { return FoldCase(a) == FoldCase(b) }
+
+// HasPrefixFold reports whether s starts with prefix on a
+// case-insensitive file system.
+func HasPrefixFold(s, prefix string) bool {
+	return strings.HasPrefix(FoldCase(s), FoldCase(prefix))
+}
+
+// foldWord returns w with its literal text folded, and whether w has a
+// character class (whose members fold case by case, see foldedClass).
+func foldWord(w Word) (Word, bool) {
+	classes := false
+	segs := make([]Seg, len(w.Segs))
+	for i, s := range w.Segs {
+		switch s.Kind {
+		case Lit:
+			s.Text = FoldCase(s.Text)
+		case Class:
+			classes = true
+		}
+		segs[i] = s
+	}
+	w.Segs = segs
+	if len(w.Matches) > 0 {
+		m := make([]string, len(w.Matches))
+		for i, s := range w.Matches {
+			m[i] = FoldCase(s)
+		}
+		w.Matches = m
+	}
+	return w, classes
+}
