@@ -103,6 +103,14 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"while true; do (sleep 9 &); done", "while ((1)); do x & done", "while true; do $cmd & done",
 		"while [ 1 ]; do x & done", "while test 1; do x & done", `while "true"; do x & done`, `while \true; do x & done`,
 		"while builtin true; do x & done", "while /bin/true; do x & done", "while :; do coproc x; done", "while :; do x & echo hi; done",
+		// … also through a function, eval or a shell -c that the loop calls.
+		"f(){ sleep 9 & }; while true; do f; done", "f(){ x & }; g(){ f; }; while :; do g; done", "f(){ x & }; for ((;;)); do f; done",
+		"while :; do eval 'sleep 9 &'; done", "while :; do bash -c 'sleep 9 &'; done", "while :; do eval 'f(){ x & }; f'; done",
+		"while :; do sh -c 'f(){ x & }; f'; done",
+		// Endless input to an xargs that starts a process for each at once.
+		"yes | xargs -P0 -n1 sleep", "yes | xargs -n1 -P 0 sleep 9", "yes | xargs --max-procs=0 sleep", "yes | xargs -0P0 true",
+		"cat /dev/zero | xargs -0 -P0 true", "seq inf | xargs -P0 -I{} sleep {}", "while :; do echo; done | xargs -P0 -n1 sleep",
+		"yes | tr y 1 | xargs -P 0 -n1 sleep", "yes | xargs -P 100000 -n1 sleep",
 		// Archivers that delete what they store.
 		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
 		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
@@ -266,7 +274,13 @@ func TestDefaultsDestructive(t *testing.T) {
 		// A program in the foreground may wait for something (a watcher).
 		"while true; do ./server & pid=$!; inotifywait -e modify src; kill $pid; done",
 		"while :; do inotifywait -qq -e close_write src; ./server & done", "while true; do entr -d make; go run . & done",
+		"f(){ job & wait; }; while :; do f; done", "while :; do bash -c 'job & wait'; done",
+		"f(){ job & }; while :; do f; sleep 1; done", "f(){ read -r l; job & }; while :; do f; done",
+		// Bounded: a limit on the processes, or on the input; -P from run time asks.
+		`yes | xargs -P "$N" sleep`, "yes | xargs $OPTS sleep",
 	))
+	runRows(t, "bounded xargs", allow("yes | xargs -P4 -n1 echo", "yes | head -5 | xargs -P0 echo", "ls | xargs -P0 wc -l",
+		"while :; do g(){ x & }; done"))
 	// Terraform prints sensitive values with -json and -raw only.
 	runRows(t, "terraform's sensitive values", ask(
 		"terraform output -json", "terraform output -raw db_password", "terraform show -json", "terraform -chdir=infra output -json",

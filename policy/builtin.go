@@ -465,7 +465,7 @@ func builtinRules(env *Env) (*builtins, error) {
 		add(&preds[i], false)
 	}
 	absPreds := []Rule{
-		{Decision: Deny, Name: "fork bomb", pred: specialIs("fork-bomb"), Why: "a function that calls itself in the background, or an endless loop that starts a job on every turn, multiplies processes until the machine stops", Instead: "there is no safe form of this"},
+		{Decision: Deny, Name: "fork bomb", pred: specialIs("fork-bomb"), Why: "a function that calls itself in the background, an endless loop that starts a job on every turn, or xargs -P 0 fed without end, multiplies processes until the machine stops", Instead: "there is no safe form of this"},
 		{Decision: Deny, Name: "changing the guard's environment", pred: specialIs("guard-env"), Why: "GUARD_EXEC_* variables configure the guard that is judging this command; changing them under it is not allowed", Instead: "a person changes the guard's configuration outside the guard"},
 		{Decision: Ask, Name: "a program named at run time", pred: func(p *Part) word.Tri {
 			if len(p.Argv) > 0 && !p.Argv[0].IsStatic() {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -131,7 +132,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.IfClause:
 		w.ifClause(sc, c)
 	case *syntax.WhileClause:
-		if endless(c.Cond, c.Until) && floods(c.Do) {
+		if endless(c.Cond, c.Until) && w.floods(sc, c.Do) {
 			w.emit(&Cmd{Argv: []word.Word{word.FromLit("while")}, Special: "fork-bomb"})
 		}
 		w.loop(sc, c, func(ls *scope) {
@@ -221,7 +222,7 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			if l.Init != nil {
 				w.arith(sc, l.Init)
 			}
-			if endlessArith(l.Cond) && floods(c.Do) {
+			if endlessArith(l.Cond) && w.floods(sc, c.Do) {
 				w.emit(&Cmd{Argv: []word.Word{word.FromLit("for")}, Special: "fork-bomb"})
 			}
 			w.loop(sc, c, func(ls *scope) {
@@ -372,6 +373,17 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 		*sc = *merge(ok, sc)
 		sc.failAlt = failY
 	case syntax.Pipe, syntax.PipeAll:
+		if endlessOutput(c.X) {
+			switch xargsUnbounded(c.Y) {
+			case word.Yes:
+				// yes | xargs -P0 -n1 sleep: a new process for every
+				// line, all at once, without end.
+				w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, Special: "fork-bomb"})
+			case word.Maybe:
+				w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, CodeArg: -1,
+					Opaque: "xargs -P with a value known only at run time, fed without end, may start processes without bound"})
+			}
+		}
 		// Every element runs in a subshell; what the left side prints is
 		// known only for literal text.
 		left := sc.clone()
@@ -1176,12 +1188,25 @@ func endlessArith(e syntax.ArithmExpr) bool {
 // floods reports an endless loop's body that starts a job in the
 // background on every turn and nothing that stops it, waits or slows it
 // (break, exit, return, wait, sleep, read): the processes multiply until
-// the machine stops, as a fork bomb's do.
-func floods(body []*syntax.Stmt) bool {
-	bg, stops := false, false
+// the machine stops, as a fork bomb's do. A function the body calls is
+// looked into as if its body stood there (f(){ x & }; while :; do f;
+// done), to a bound.
+func (w *walker) floods(sc *scope, body []*syntax.Stmt) bool {
+	bg, stops := w.floodScan(sc, body, 0, nil, map[string]*syntax.Stmt{})
+	return bg && !stops
+}
+
+// floodScan reports whether stmts start a background job, and whether
+// something in them may hold the loop (see floods); inside reports the
+// functions being looked into, outermost first, and defs the functions
+// the scanned code defines (a definition runs nothing until called).
+func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []string, defs map[string]*syntax.Stmt) (bg, stops bool) {
 	for _, st := range body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
+			case *syntax.FuncDecl:
+				defs[n.Name.Value] = n.Body
+				return false
 			case *syntax.Stmt:
 				if n.Background || n.Coprocess {
 					bg = true
@@ -1195,6 +1220,42 @@ func floods(body []*syntax.Stmt) bool {
 				// entr, a server's health check): only these never do.
 				if len(n.Args) > 0 {
 					name, _ := litText(n.Args[0])
+					if code, shell, ok := carriedCode(n.Args); ok && depth < 8 {
+						// eval 'x &', bash -c 'x &': the code runs
+						// there and then (a shell -c exits at once,
+						// leaving its job behind); what cannot be read
+						// holds the loop.
+						f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader(code), "")
+						if err != nil {
+							stops = true
+							return false
+						}
+						inner, innerDefs := sc, defs
+						if shell {
+							// A new shell: no functions of this one.
+							inner, innerDefs = nil, map[string]*syntax.Stmt{}
+						}
+						fb, fs := w.floodScan(inner, f.Stmts, depth+1, inside, innerDefs)
+						bg, stops = bg || fb, stops || fs
+						return false
+					}
+					bodies := w.funcBodies(sc, name)
+					if b, ok := defs[name]; ok {
+						bodies = []*syntax.Stmt{b}
+					}
+					if len(bodies) > 0 {
+						if depth >= 8 || slices.Contains(inside, name) {
+							// Deeper, or calling itself in the
+							// foreground: left to what holds it.
+							stops = true
+							return false
+						}
+						for _, b := range bodies {
+							fb, fs := w.floodScan(sc, []*syntax.Stmt{b}, depth+1, append(inside, name), defs)
+							bg, stops = bg || fb, stops || fs
+						}
+						return false
+					}
 					switch name {
 					case ":", "true", "false", "echo", "printf", "test", "[", "let", "export", "local", "declare",
 						"typeset", "shift", "unset", "cd", "pwd", "kill":
@@ -1206,7 +1267,189 @@ func floods(body []*syntax.Stmt) bool {
 			return !stops
 		})
 	}
-	return bg && !stops
+	return bg, stops
+}
+
+// funcBodies returns the bodies a call of name may run: the function the
+// scope defines, or those it may define.
+func (w *walker) funcBodies(sc *scope, name string) []*syntax.Stmt {
+	if sc == nil {
+		return nil
+	}
+	if b, ok := sc.funcs[name]; ok {
+		return []*syntax.Stmt{b}
+	}
+	return w.may.bodies[name]
+}
+
+// endlessOutput reports a pipeline element that prints without end: yes,
+// cat of /dev/zero or /dev/urandom, seq to inf, an endless loop nothing
+// in which ends (break, exit, return), or such output passed through tr
+// or cat.
+func endlessOutput(st *syntax.Stmt) bool {
+	if st == nil || st.Background {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.BinaryCmd:
+		if c.Op != syntax.Pipe && c.Op != syntax.PipeAll || !endlessOutput(c.X) {
+			return false
+		}
+		args, ok := litArgs(c.Y)
+		return ok && len(args) > 0 && (args[0] == "tr" || args[0] == "cat" && len(args) == 1)
+	case *syntax.WhileClause:
+		if !endless(c.Cond, c.Until) {
+			return false
+		}
+		ends := false
+		for _, s := range c.Do {
+			syntax.Walk(s, func(n syntax.Node) bool {
+				if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+					switch name, _ := litText(ce.Args[0]); name {
+					case "break", "exit", "return", "kill":
+						ends = true
+					}
+				}
+				return !ends
+			})
+		}
+		return !ends
+	}
+	args, ok := litArgs(st)
+	if !ok || len(args) == 0 || len(st.Redirs) > 0 {
+		return false
+	}
+	switch path.Base(args[0]) {
+	case "yes":
+		return true
+	case "cat":
+		for _, a := range args[1:] {
+			if a != "/dev/zero" && a != "/dev/urandom" && a != "/dev/random" {
+				return false
+			}
+		}
+		return len(args) > 1
+	case "seq":
+		return len(args) > 1 && strings.EqualFold(args[len(args)-1], "inf")
+	}
+	return false
+}
+
+// litArgs is a simple command's words, when all are literal.
+func litArgs(st *syntax.Stmt) ([]string, bool) {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Assigns) > 0 {
+		return nil, false
+	}
+	var out []string
+	for _, a := range ce.Args {
+		s, ok := litText(a)
+		if !ok {
+			return nil, false
+		}
+		out = append(out, s)
+	}
+	return out, true
+}
+
+// xargsUnbounded reports an xargs that starts as many processes at once
+// as it can: -P 0 (or a number no machine runs at once, ≥ 1024), read
+// as GNU xargs's getopt reads its options; Maybe for a -P whose value
+// is not literal, or options that are not.
+func xargsUnbounded(st *syntax.Stmt) word.Tri {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return word.No
+	}
+	name, ok := litText(ce.Args[0])
+	if !ok || path.Base(name) != "xargs" {
+		return word.No
+	}
+	unbounded := func(v string, known bool) word.Tri {
+		if !known {
+			return word.Maybe
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err == nil && (n == 0 || n >= 1024) {
+			return word.Yes
+		}
+		return word.No
+	}
+	args := ce.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a, known := litText(args[i])
+		if !known {
+			return word.Maybe // an option or the command: not read further
+		}
+		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
+			return word.No
+		}
+		if v, ok := strings.CutPrefix(a, "--max-procs"); ok {
+			if v, ok := strings.CutPrefix(v, "="); ok {
+				if t := unbounded(v, true); t != word.No {
+					return t
+				}
+				continue
+			}
+			if v == "" && i+1 < len(args) {
+				i++
+				if t := unbounded(litText(args[i])); t != word.No {
+					return t
+				}
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "--") {
+			switch a {
+			case "--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--replace":
+				i++ // its value is the next word
+			}
+			continue
+		}
+		for j := 1; j < len(a); j++ {
+			switch a[j] {
+			case 'a', 'd', 'E', 'I', 'L', 'n', 's', 'P':
+				v, known := a[j+1:], true
+				if v == "" && i+1 < len(args) {
+					i++
+					v, known = litText(args[i])
+				}
+				if a[j] == 'P' {
+					if t := unbounded(v, known); t != word.No {
+						return t
+					}
+				}
+				j = len(a)
+			case 'e', 'i', 'l':
+				j = len(a) // an optional value, attached
+			}
+		}
+	}
+	return word.No
+}
+
+// carriedCode is the code a literal eval or shell -c call runs: eval's
+// words joined, or the word after -c of bash, sh, dash, ksh or zsh; shell
+// says it runs in a new shell.
+func carriedCode(args []*syntax.Word) (code string, shell, ok bool) {
+	var words []string
+	for _, a := range args {
+		s, ok := litText(a)
+		if !ok {
+			return "", false, false
+		}
+		words = append(words, s)
+	}
+	switch {
+	case len(words) > 1 && words[0] == "eval":
+		return strings.Join(words[1:], " "), false, true
+	case len(words) > 2 && words[1] == "-c":
+		switch path.Base(words[0]) {
+		case "bash", "sh", "dash", "ksh", "zsh":
+			return words[2], true, true
+		}
+	}
+	return "", false, false
 }
 
 // litText is a word's text when it is all literal (quoted or not).
