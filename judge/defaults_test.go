@@ -111,6 +111,7 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"yes | xargs -P0 -n1 sleep", "yes | xargs -n1 -P 0 sleep 9", "yes | xargs --max-procs=0 sleep", "yes | xargs -0P0 true",
 		"cat /dev/zero | xargs -0 -P0 true", "seq inf | xargs -P0 -I{} sleep {}", "while :; do echo; done | xargs -P0 -n1 sleep",
 		"yes | tr y 1 | xargs -P 0 -n1 sleep", "yes | xargs -P 100000 -n1 sleep",
+		"xargs -P0 -n1 sleep < /dev/zero", "xargs -a /dev/urandom -P0 -n1 sleep", "xargs --arg-file=/dev/zero --max-procs 0 sleep",
 		// Archivers that delete what they store.
 		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
 		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
@@ -280,6 +281,7 @@ func TestDefaultsDestructive(t *testing.T) {
 		`yes | xargs -P "$N" sleep`, "yes | xargs $OPTS sleep",
 	))
 	runRows(t, "bounded xargs", allow("yes | xargs -P4 -n1 echo", "yes | head -5 | xargs -P0 echo", "ls | xargs -P0 wc -l",
+		"yes | xargs -a list.txt -P0 echo", "yes | xargs -P0 -P4 echo", "xargs -P0 echo < list.txt", "xargs -P0 -a /dev/zero -P 2 echo",
 		"while :; do g(){ x & }; done"))
 	// Terraform prints sensitive values with -json and -raw only.
 	runRows(t, "terraform's sensitive values", ask(

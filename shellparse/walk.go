@@ -58,6 +58,7 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 			w.emit(&Cmd{Redirs: redirs})
 		}
 	case *syntax.CallExpr:
+		w.xargsFlood(st, false)
 		w.call(sc, c, redirs, in, st)
 	default:
 		if len(redirs) > 0 {
@@ -374,15 +375,7 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 		sc.failAlt = failY
 	case syntax.Pipe, syntax.PipeAll:
 		if endlessOutput(c.X) {
-			switch xargsUnbounded(c.Y) {
-			case word.Yes:
-				// yes | xargs -P0 -n1 sleep: a new process for every
-				// line, all at once, without end.
-				w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, Special: "fork-bomb"})
-			case word.Maybe:
-				w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, CodeArg: -1,
-					Opaque: "xargs -P with a value known only at run time, fed without end, may start processes without bound"})
-			}
+			w.xargsFlood(c.Y, true)
 		}
 		// Every element runs in a subshell; what the left side prints is
 		// known only for literal text.
@@ -1352,11 +1345,27 @@ func litArgs(st *syntax.Stmt) ([]string, bool) {
 	return out, true
 }
 
+// xargsFlood reports an xargs that starts a process for every item of
+// endless input, all at once (xargsUnbounded): a fork bomb, or, with a
+// -P known only at run time, a question.
+func (w *walker) xargsFlood(st *syntax.Stmt, piped bool) {
+	switch xargsUnbounded(st, piped) {
+	case word.Yes:
+		// yes | xargs -P0 -n1 sleep: a new process for every line, all
+		// at once, without end.
+		w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, Special: "fork-bomb"})
+	case word.Maybe:
+		w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, CodeArg: -1,
+			Opaque: "xargs -P with a value known only at run time, fed without end, may start processes without bound"})
+	}
+}
+
 // xargsUnbounded reports an xargs that starts as many processes at once
-// as it can: -P 0 (or a number no machine runs at once, ≥ 1024), read
-// as GNU xargs's getopt reads its options; Maybe for a -P whose value
-// is not literal, or options that are not.
-func xargsUnbounded(st *syntax.Stmt) word.Tri {
+// as it can, -P 0 (or a number no machine runs at once, ≥ 1024) as GNU
+// xargs's getopt reads its options, and reads input that has no end:
+// endless output piped to it (piped), or a file without end (-a
+// /dev/zero, < /dev/urandom). Maybe for a -P, or options, not literal.
+func xargsUnbounded(st *syntax.Stmt, piped bool) word.Tri {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return word.No
@@ -1365,67 +1374,83 @@ func xargsUnbounded(st *syntax.Stmt) word.Tri {
 	if !ok || path.Base(name) != "xargs" {
 		return word.No
 	}
-	unbounded := func(v string, known bool) word.Tri {
-		if !known {
-			return word.Maybe
-		}
+	endlessFile := func(f string) bool { return f == "/dev/zero" || f == "/dev/urandom" || f == "/dev/random" }
+	procs, argFile, fromFile := word.No, false, false
+	setProcs := func(v string, known bool) {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
-		if err == nil && (n == 0 || n >= 1024) {
-			return word.Yes
+		switch {
+		case !known:
+			procs = word.Maybe
+		case err == nil && (n == 0 || n >= 1024):
+			procs = word.Yes
+		default:
+			procs = word.No // the last -P is the one that holds
 		}
-		return word.No
 	}
+	setFile := func(v string, known bool) { fromFile, argFile = true, known && endlessFile(v) }
 	args := ce.Args[1:]
+options:
 	for i := 0; i < len(args); i++ {
 		a, known := litText(args[i])
 		if !known {
-			return word.Maybe // an option or the command: not read further
+			procs = max(procs, word.Maybe) // an option or the command: not read further
+			break
 		}
 		if a == "--" || !strings.HasPrefix(a, "-") || a == "-" {
-			return word.No
-		}
-		if v, ok := strings.CutPrefix(a, "--max-procs"); ok {
-			if v, ok := strings.CutPrefix(v, "="); ok {
-				if t := unbounded(v, true); t != word.No {
-					return t
-				}
-				continue
-			}
-			if v == "" && i+1 < len(args) {
-				i++
-				if t := unbounded(litText(args[i])); t != word.No {
-					return t
-				}
-			}
-			continue
+			break
 		}
 		if strings.HasPrefix(a, "--") {
-			switch a {
-			case "--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--replace":
-				i++ // its value is the next word
+			opt, v, attached := strings.Cut(a, "=")
+			switch opt {
+			case "--max-procs", "--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--replace", "--eof":
+				vk := true
+				if !attached && opt != "--replace" && opt != "--eof" && i+1 < len(args) {
+					i++
+					v, vk = litText(args[i])
+				}
+				switch opt {
+				case "--max-procs":
+					setProcs(v, vk)
+				case "--arg-file":
+					setFile(v, vk)
+				}
 			}
 			continue
 		}
 		for j := 1; j < len(a); j++ {
 			switch a[j] {
 			case 'a', 'd', 'E', 'I', 'L', 'n', 's', 'P':
-				v, known := a[j+1:], true
+				v, vk := a[j+1:], true
 				if v == "" && i+1 < len(args) {
 					i++
-					v, known = litText(args[i])
+					v, vk = litText(args[i])
 				}
-				if a[j] == 'P' {
-					if t := unbounded(v, known); t != word.No {
-						return t
-					}
+				switch a[j] {
+				case 'P':
+					setProcs(v, vk)
+				case 'a':
+					setFile(v, vk)
 				}
-				j = len(a)
+				continue options
 			case 'e', 'i', 'l':
-				j = len(a) // an optional value, attached
+				continue options // an optional value, attached
 			}
 		}
 	}
-	return word.No
+	input := piped
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
+			f, ok := litText(r.Word)
+			input = ok && endlessFile(f) // the last one is what it reads
+		}
+	}
+	if fromFile {
+		input = argFile // -a: the file, not its standard input
+	}
+	if !input {
+		return word.No
+	}
+	return procs
 }
 
 // carriedCode is the code a literal eval or shell -c call runs: eval's
