@@ -221,9 +221,11 @@ func envWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
 			if !ok {
 				return nil, "env -S with a string not known here"
 			}
-			for _, f := range splitEnvS(t) {
-				split = append(split, word.FromLit(f))
+			words, why := splitEnvS(t)
+			if why != "" {
+				return nil, why
 			}
+			split = append(split, words...)
 		}
 		rest = append(split, rest...)
 	}
@@ -250,54 +252,139 @@ func envWrapper(argv []word.Word, sp *Spec) (*Inner, string) {
 	return in, ""
 }
 
-// splitEnvS splits env -S's string: whitespace separates, quotes group,
-// backslash escapes (a close reading of GNU env's rules).
-func splitEnvS(s string) []string {
-	var out []string
-	var cur strings.Builder
+// splitEnvS splits env -S's string as GNU env does (checked against
+// coreutils 9.1's env, TestSplitEnvSAgainstEnv): blanks separate, quotes
+// group; outside single quotes a backslash escapes \\ \' \" \$ \# and
+// makes \f \n \r \t \v those characters, \_ a separator (a space in
+// double quotes), and \c ends the string (not in double quotes); any
+// other escape is an error; '#' starting a word starts a comment; ${NAME}
+// outside single quotes is NAME's value in env's environment, unknown
+// here: a value from data (word.UnknownData) that is not split again. A
+// string env refuses runs nothing: reason says why.
+func splitEnvS(s string) (out []word.Word, reason string) {
+	var cur word.Word
 	has := false
-	for i := 0; i < len(s); i++ {
+	flush := func() {
+		if has {
+			if len(cur.Segs) == 0 {
+				cur = word.FromLit("") // "" is an empty word
+			}
+			out = append(out, cur)
+		}
+		cur, has = word.Word{}, false
+	}
+	escape := func(c byte, dq bool) (string, bool) {
+		switch c {
+		case '\\', '\'', '"', '$', '#':
+			return string(c), true
+		case 'f':
+			return "\f", true
+		case 'n':
+			return "\n", true
+		case 'r':
+			return "\r", true
+		case 't':
+			return "\t", true
+		case 'v':
+			return "\v", true
+		case '_':
+			if dq {
+				return " ", true
+			}
+		}
+		return "", false
+	}
+	// variable reads ${NAME} at s[i] ('$'), returning the index after it.
+	variable := func(i int) (int, bool) {
+		if i+1 >= len(s) || s[i+1] != '{' {
+			return 0, false
+		}
+		j := strings.IndexByte(s[i:], '}')
+		if j < 0 || !word.IsName(s[i+2:i+j]) {
+			return 0, false
+		}
+		cur.Add(word.UnknownData("${" + s[i+2:i+j] + "}").Segs[0])
+		has = true
+		return i + j + 1, true
+	}
+	for i := 0; i < len(s); {
 		c := s[i]
 		switch {
-		case c == ' ' || c == '\t' || c == '\n':
-			if has {
-				out = append(out, cur.String())
-				cur.Reset()
-				has = false
-			}
+		case c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r':
+			flush()
+			i++
+		case c == '#' && !has:
+			return out, "" // a comment to the end
 		case c == '\'':
-			j := strings.IndexByte(s[i+1:], '\'')
-			if j < 0 {
-				j = len(s) - i - 1
-			}
-			cur.WriteString(s[i+1 : i+1+j])
-			i += j + 1
-			has = true
-		case c == '"':
-			i++
-			for ; i < len(s) && s[i] != '"'; i++ {
-				if s[i] == '\\' && i+1 < len(s) {
-					i++
+			j := i + 1
+			for ; j < len(s) && s[j] != '\''; j++ {
+				if s[j] == '\\' && j+1 < len(s) && (s[j+1] == '\\' || s[j+1] == '\'') {
+					j++
 				}
-				cur.WriteByte(s[i])
+				cur.AddLit(string(s[j]))
 			}
-			has = true
-		case c == '\\' && i+1 < len(s):
-			i++
-			if s[i] == 'c' {
-				return append(out, cur.String())
+			if j >= len(s) {
+				return nil, "env -S with an unterminated quote runs nothing"
 			}
-			cur.WriteByte(s[i])
-			has = true
+			has, i = true, j+1
+		case c == '"':
+			j := i + 1
+			for j < len(s) && s[j] != '"' {
+				switch {
+				case s[j] == '\\' && j+1 < len(s):
+					e, ok := escape(s[j+1], true)
+					if !ok {
+						return nil, "env -S with an escape env refuses runs nothing"
+					}
+					cur.AddLit(e)
+					j += 2
+				case s[j] == '$':
+					k, ok := variable(j)
+					if !ok {
+						return nil, "env -S expands only ${NAME}: anything else runs nothing"
+					}
+					j = k
+				default:
+					cur.AddLit(string(s[j]))
+					j++
+				}
+			}
+			if j >= len(s) {
+				return nil, "env -S with an unterminated quote runs nothing"
+			}
+			has, i = true, j+1
+		case c == '\\':
+			if i+1 >= len(s) {
+				return nil, "env -S with an escape env refuses runs nothing"
+			}
+			switch s[i+1] {
+			case 'c':
+				flush()
+				return out, ""
+			case '_':
+				flush()
+				i += 2
+				continue
+			}
+			e, ok := escape(s[i+1], false)
+			if !ok {
+				return nil, "env -S with an escape env refuses runs nothing"
+			}
+			cur.AddLit(e)
+			has, i = true, i+2
+		case c == '$':
+			k, ok := variable(i)
+			if !ok {
+				return nil, "env -S expands only ${NAME}: anything else runs nothing"
+			}
+			i = k
 		default:
-			cur.WriteByte(c)
-			has = true
+			cur.AddLit(string(c))
+			has, i = true, i+1
 		}
 	}
-	if has {
-		out = append(out, cur.String())
-	}
-	return out
+	flush()
+	return out, ""
 }
 
 func chrtWrapper(argv []word.Word, sp *Spec) (*Inner, string) {

@@ -280,6 +280,8 @@ func TestSecretsThroughData(t *testing.T) {
 	_, judgeIt, _, _ := secretWorld(t, nil)
 	checkRows(t, judgeIt, "data", append(ask(
 		"for f in ~/.ssh/*.pub; do cat \"${f%.pub}\"; done",
+		// env -S expands ${NAME} from its own environment, at run time.
+		"F=~/.ssh/id_ed25519 env -S 'cat ${F}'", "env -S 'cat ${F}'", "env -S 'head -c 99 \"${HOME}/.ssh/id_ed25519\"'",
 		"for f in ~/.ssh/id_ed25519.pub; do cat \"${f%.pub}\"; done",
 		"cat $(find ~/.ssh -name 'id_*')",
 		"cat \"$(find ~ -name id_ed25519)\"",
