@@ -648,10 +648,12 @@ func TestStdinToShell(t *testing.T) {
 		{"bash <<'EOF'\nrm $x\nEOF", []string{"bash", "rm ⟨$x⟩ via=input of bash (a heredoc) OPAQUE", "rm ⟨$x⟩ via=input of bash (a heredoc)"}}, // $x may be -i: rm reads bash's input
 		{"echo 'rm x' | sh", []string{"echo 'rm x'", "sh", "rm x via=input of sh (literal text from echo)"}},
 		{"printf 'rm x\\n' | bash -s", []string{"printf 'rm x\\n'", "bash -s", "rm x via=input of bash (literal text from printf)"}},
-		// printf's own escapes (\x, octal, %b) are not worked out: bash
-		// runs "rm -rf x" here, not a program named rx6d.
-		{"printf 'r\\x6d -rf x' | bash", []string{"printf 'r\\x6d -rf x'", "bash OPAQUE"}},
-		{"printf '%b' 'r\\0155 -rf x' | bash", []string{"printf %b 'r\\0155 -rf x'", "bash OPAQUE"}},
+		// printf's own escapes (\x, octal, %b) are worked out as bash's
+		// printf reads them: bash runs "rm -rf x" here, not rx6d.
+		{"printf 'r\\x6d -rf x' | bash", []string{"printf 'r\\x6d -rf x'", "bash", "rm -rf x via=input of bash (literal text from printf)"}},
+		{"printf '%b' 'r\\0155 -rf x' | bash", []string{"printf %b 'r\\0155 -rf x'", "bash", "rm -rf x via=input of bash (literal text from printf)"}},
+		// Above ASCII, \u depends on the locale: not worked out.
+		{"printf '\\u00e9' | bash", []string{"printf \\u00e9", "bash OPAQUE"}},
 		{"cat <<EOF | sh\nrm x\nEOF", []string{"cat", "sh", "rm x via=input of sh (a heredoc)"}},
 	})
 }

@@ -849,6 +849,70 @@ func findPrintsPaths(args []string) bool {
 	return true
 }
 
+// printfEscape reads the backslash escape at s[i] as bash's printf does
+// in its format (inB false) or in a %b argument (inB true), checked
+// against bash (TestPrintfLiteralAgainstBash): the text it stands for,
+// the index after it, and stop for %b's \c, which ends all output. Not
+// ok for what is not worked out here (\u above ASCII, which depends on
+// the locale).
+func printfEscape(s string, i int, inB bool) (text string, next int, stop, ok bool) {
+	if i+1 >= len(s) {
+		return `\`, i + 1, false, true
+	}
+	c := s[i+1]
+	digits := func(from, most int, isDigit func(byte) bool) (int, int) {
+		j := from
+		for j < len(s) && j < from+most && isDigit(s[j]) {
+			j++
+		}
+		return from, j
+	}
+	octal := func(b byte) bool { return b >= '0' && b <= '7' }
+	hex := func(b byte) bool {
+		return b >= '0' && b <= '9' || b >= 'a' && b <= 'f' || b >= 'A' && b <= 'F'
+	}
+	value := func(from, to, base int) int {
+		n, _ := strconv.ParseInt(s[from:to], base, 64)
+		return int(n)
+	}
+	switch {
+	case octal(c):
+		from, most := i+1, 3
+		if inB && c == '0' {
+			from = i + 2 // %b: \0 and up to three more
+		}
+		from, to := digits(from, most, octal)
+		return string([]byte{byte(value(from, to, 8))}), to, false, true
+	case c == 'x', c == 'u', c == 'U':
+		most := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+		from, to := digits(i+2, most, hex)
+		if to == from {
+			return `\`, i + 1, false, true // printed as written
+		}
+		n := value(from, to, 16)
+		if c != 'x' && n >= 0x80 {
+			return "", 0, false, false
+		}
+		return string([]byte{byte(n)}), to, false, true
+	case c == 'c' && inB:
+		return "", i + 2, true, true
+	case c == '"' || c == '\'' || c == '?':
+		if inB {
+			return `\`, i + 1, false, true
+		}
+		return string(c), i + 2, false, true
+	case strings.IndexByte("abeEfnrtv\\", c) >= 0:
+		e, _ := ansiC(`\` + string(c))
+		if c == 'E' {
+			e = "\x1b"
+		}
+		return e, i + 2, false, true
+	}
+	// \q: as written; the character after is read as it would be
+	// without the backslash (\%s is a backslash and a conversion).
+	return `\`, i + 1, false, true
+}
+
 // printfLiteral formats printf's arguments when the result is plain text:
 // escapes, %s, %b, %c, %d and %%; anything else is not worked out.
 func printfLiteral(args []string) (string, bool) {
@@ -865,22 +929,13 @@ func printfLiteral(args []string) (string, bool) {
 		for i := 0; i < len(format); i++ {
 			c := format[i]
 			switch {
-			case c == '\\' && i+1 < len(format) && format[i+1] >= '0' && format[i+1] <= '7':
-				// \NNN: the byte of one to three octal digits (\0 is NUL).
-				n, j := 0, i+1
-				for ; j < len(format) && j < i+4 && format[j] >= '0' && format[j] <= '7'; j++ {
-					n = n*8 + int(format[j]-'0')
-				}
-				b.WriteByte(byte(n))
-				i = j - 1
-			case c == '\\' && i+1 < len(format):
-				if strings.IndexByte("abefnrtv\\\"'?", format[i+1]) < 0 {
-					// Octal, \x, \u, \c …: printf's rules are not $'…''s.
+			case c == '\\':
+				e, next, _, ok := printfEscape(format, i, false)
+				if !ok {
 					return "", false
 				}
-				e, _ := ansiC(format[i : i+2])
 				b.WriteString(e)
-				i++
+				i = next - 1
 			case c == '%' && i+1 < len(format):
 				i++
 				if format[i] == '%' {
@@ -896,10 +951,21 @@ func printfLiteral(args []string) (string, bool) {
 				case 's':
 					b.WriteString(arg)
 				case 'b':
-					if strings.Contains(arg, `\`) {
-						return "", false // %b's escapes are not $'…''s either
+					for j := 0; j < len(arg); j++ {
+						if arg[j] != '\\' {
+							b.WriteByte(arg[j])
+							continue
+						}
+						e, next, stop, ok := printfEscape(arg, j, true)
+						if !ok {
+							return "", false
+						}
+						if stop {
+							return b.String(), true // \c: nothing more at all
+						}
+						b.WriteString(e)
+						j = next - 1
 					}
-					b.WriteString(arg)
 				case 'c':
 					if arg != "" {
 						b.WriteByte(arg[0])
