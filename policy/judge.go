@@ -1048,9 +1048,10 @@ func removesBelow(p *Part, r *Rule, e Effect) bool {
 		return false // find . -name '*.o' -delete deletes what its tests let through
 	}
 	dir := literalDir(r.path.String())
+	fdir := foldIf(r.path.Fold(), dir)
 	if !slices.ContainsFunc(roots, func(root string) bool {
-		root = strings.TrimSuffix(cleanPath(root), "/")
-		return dir == root || strings.HasPrefix(dir, root+"/")
+		root = foldIf(r.path.Fold(), strings.TrimSuffix(cleanPath(root), "/"))
+		return fdir == root || strings.HasPrefix(fdir, root+"/")
 	}) {
 		return false
 	}
@@ -1072,13 +1073,13 @@ func removesBelow(p *Part, r *Rule, e Effect) bool {
 // lies strictly below a directory e writes recursively. A rule whose
 // pattern starts above (/**: outside the project) is not about it.
 func writesBelow(pat *word.Pattern, e Effect) bool {
-	prefix := literalDir(pat.String())
+	prefix := foldIf(pat.Fold(), literalDir(pat.String()))
 	roots := e.Path.Matches
 	if s, ok := e.Path.Static(); ok {
 		roots = []string{s}
 	}
 	for _, root := range roots {
-		root = strings.TrimSuffix(root, "/")
+		root = foldIf(pat.Fold(), strings.TrimSuffix(root, "/"))
 		if strings.HasPrefix(prefix, root+"/") && len(prefix) > len(root)+1 {
 			return true
 		}
@@ -1097,7 +1098,6 @@ func (r *Rule) inProject() bool {
 // rules.
 func (r *Rule) approval() bool { return r.Exact && r.Decision == Allow }
 
-// matchPathWord matches a path pattern, using a glob's current matches.
 // compileProtective compiles the path pattern of a rule with decision d:
 // one that protects (ask, deny) matches every spelling of a path that a
 // case-insensitive file system takes for it (~/.SSH/ID_RSA is ~/.ssh/id_rsa
@@ -1110,6 +1110,16 @@ func compileProtective(pattern string, d Decision) (*word.Pattern, error) {
 	return word.CompilePathFold(pattern)
 }
 
+// foldIf folds s (word.FoldCase) for a pattern that matches every
+// spelling: its literal parts are then compared so.
+func foldIf(fold bool, s string) string {
+	if fold {
+		return word.FoldCase(s)
+	}
+	return s
+}
+
+// matchPathWord matches a path pattern, using a glob's current matches.
 func matchPathWord(pat *word.Pattern, w word.Word) word.Tri {
 	t := pat.Match(w)
 	for _, m := range w.Matches {

@@ -34,7 +34,6 @@ type walker struct {
 	fatal       *ParseError
 	curScope    *scope
 	checking    bool // walking only to find differentials (uncalled functions)
-	foldedRun   bool // walking a command again by its program's folded name (caseVariant)
 	// rereading: expanding words the walk has walked already, for their
 	// values only (literalOutput). Substitutions in them are not walked
 	// again: each layer re-read would double the work of the layers below.

@@ -518,16 +518,16 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		// exec <FILE points it, is not run as the text judged here.
 		w.emit(&Cmd{Argv: argv, Opaque: "reads the input the shell reads its commands from, so what the shell runs after it is not the text judged here", CodeArg: -1})
 	}
-	if f, ok := caseVariant(name); ok && !w.foldedRun {
+	if f, ok := caseVariant(name); ok {
 		// A case-insensitive file system (macOS, WSL's /mnt/c) finds
 		// the program by this name too: RM -rf / runs rm there. Judged
 		// as that program as well, in a copy of the scope (the
 		// strictest of the two verdicts holds); functions, aliases and
-		// builtins are found by their exact name only.
+		// builtins are found by their exact name only. The folded name
+		// is the catalogue's, which has no variant: no recursion, and
+		// each name inside (SUDO RM, BASH -c 'RM …') is read the same.
 		alt := sc.clone()
-		w.foldedRun = true
 		w.run(alt, append([]word.Word{word.FromLit(f)}, argv[1:]...), assigns, redirs, in, true, bg)
-		w.foldedRun = false
 		*sc = *merge(sc, alt)
 	}
 	done, tried := w.localProgram(sc, cmd, name, bg)

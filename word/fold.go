@@ -21,13 +21,24 @@ import (
 // case ASCII letter when the orbit holds an ASCII letter (k for K, k
 // and the Kelvin sign; s for S, s and ſ), otherwise its smallest member.
 // Lower case, so that the common path (a lower-case file name) is its
-// own folding.
+// own folding. A character is first put in upper case, as NTFS compares
+// names (its table upper-cases the dotless ı to I, which simple folding
+// leaves alone); -1 for a character HFS+ ignores in names (zero-width
+// joiners, direction marks, the byte-order mark).
 func foldRune(r rune) rune {
 	if r < utf8.RuneSelf {
 		if 'A' <= r && r <= 'Z' {
 			return r + 'a' - 'A'
 		}
 		return r
+	}
+	if ignorable(r) {
+		return -1
+	}
+	if u := unicode.ToUpper(r); u < utf8.RuneSelf {
+		return foldRune(u)
+	} else {
+		r = u
 	}
 	min := r
 	for o := unicode.SimpleFold(r); o != r; o = unicode.SimpleFold(o) {
@@ -59,9 +70,18 @@ func FoldCase(s string) string {
 	b.Grow(len(s))
 	b.WriteString(s[:i])
 	for _, r := range s[i:] {
-		b.WriteRune(foldRune(r))
+		if f := foldRune(r); f >= 0 {
+			b.WriteRune(f)
+		}
 	}
 	return b.String()
+}
+
+// ignorable reports the characters HFS+ leaves out of a name when it
+// compares names (Apple's TN1150; git's is_hfs_dotgit skips the same):
+// .g\u200cit is .git there.
+func ignorable(r rune) bool {
+	return 0x200C <= r && r <= 0x200F || 0x202A <= r && r <= 0x202E || 0x206A <= r && r <= 0x206F || r == 0xFEFF
 }
 
 // EqualFold reports whether a and b are the same name on a
