@@ -112,6 +112,12 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"cat /dev/zero | xargs -0 -P0 true", "seq inf | xargs -P0 -I{} sleep {}", "while :; do echo; done | xargs -P0 -n1 sleep",
 		"yes | tr y 1 | xargs -P 0 -n1 sleep", "yes | xargs -P 100000 -n1 sleep",
 		"xargs -P0 -n1 sleep < /dev/zero", "xargs -a /dev/urandom -P0 -n1 sleep", "xargs --arg-file=/dev/zero --max-procs 0 sleep",
+		"yes | xargs --max-p=0 -n1 sleep", "yes | nice xargs -P0 -n1 sleep", "yes | timeout 99 xargs -P0 -n1 sleep",
+		"{ yes; } | xargs -P0 -n1 sleep", "(yes) | xargs -P0 -n1 sleep", "yes 2>&1 | xargs -P0 -n1 sleep",
+		"for ((;;)); do echo 1; done | xargs -P0 -n1 sleep", "od /dev/urandom | xargs -P0 -n1 sleep", "seq 1 infinity | xargs -P0 sleep",
+		// … and more spellings of the loop, and of what holds it.
+		"while :; do sleep 9 & continue; done", "while :; do sleep 9 & disown; done", "while :; do sleep 9 & sleep 0.01; done",
+		"while :; do setsid -f sleep 9; done", "while :; do env bash -c 'sleep 9 &'; done", "while :; do bash -ec 'sleep 9 &'; done",
 		// Archivers that delete what they store.
 		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
 		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
@@ -278,8 +284,16 @@ func TestDefaultsDestructive(t *testing.T) {
 		"f(){ job & wait; }; while :; do f; done", "while :; do bash -c 'job & wait'; done",
 		"f(){ job & }; while :; do f; sleep 1; done", "f(){ read -r l; job & }; while :; do f; done",
 		// Bounded: a limit on the processes, or on the input; -P from run time asks.
-		`yes | xargs -P "$N" sleep`, "yes | xargs $OPTS sleep",
+		`yes | xargs -P "$N" sleep`, "yes | xargs $OPTS sleep", "yes | grep y | xargs -P0 -n1 sleep", "seq 1e100 | xargs -P0 sleep",
+		// A loop not seen to end that starts jobs with nothing that
+		// certainly holds it asks.
+		"while [[ 1 ]]; do sleep 9 & done", "while ! false; do sleep 9 & done", "while :; do sleep 9 & wait 1; done",
+		"yes | while read x; do sleep 9 & done", "while :; do : <(sleep 9); done", "while :; do bash <<< 'sleep 9 &'; done",
+		`x='sleep 9 &'; while :; do eval "$x"; done`, "g=f; f(){ sleep 9 & }; while :; do $g; done",
+		"for ((i=0;i>=0;i++)); do sleep 9 & done", "while read -r f; do gzip \"$f\" & done < list.txt; wait",
 	))
+	runRows(t, "bounded loops", allow("for ((i=0;i<10;i++)); do sleep 9 & done", "while :; do sleep 9 & sleep 1; done",
+		"until :; do sleep 9 & done", "while :; do sleep 9 & wait; done"))
 	runRows(t, "bounded xargs", allow("yes | xargs -P4 -n1 echo", "yes | head -5 | xargs -P0 echo", "ls | xargs -P0 wc -l",
 		"yes | xargs -a list.txt -P0 echo", "yes | xargs -P0 -P4 echo", "xargs -P0 echo < list.txt", "xargs -P0 -a /dev/zero -P 2 echo",
 		"while :; do g(){ x & }; done"))

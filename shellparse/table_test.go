@@ -569,7 +569,9 @@ func TestStateFollowing(t *testing.T) {
 		// A loop body sees what later iterations assign.
 		{"X=ls; for i in 1 2; do $X; X=rm; done", []string{"X=ls", "ls", "X=rm", "rm", "X=rm"}},
 		{"X=ls; for i in $L; do $X; X=rm; done", []string{"X=ls", "⟨$X⟩", "X=rm"}},
-		{"X=ls; while c; do $X; X=rm; done", []string{"X=ls", "c", "⟨$X⟩", "X=rm"}},
+		// (A loop running a program named at run time may start jobs
+		// without end: it asks, besides $X itself.)
+		{"X=ls; while c; do $X; X=rm; done", []string{"X=ls", "while OPAQUE", "c", "⟨$X⟩", "X=rm"}},
 		// Either branch may have run.
 		{"X=ls; if c; then X=rm; fi; $X x", []string{"X=ls", "c", "X=rm", "⟨$X⟩ x"}},
 		// A function may run at any time (a trap, a later call): what it

@@ -58,7 +58,7 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 			w.emit(&Cmd{Redirs: redirs})
 		}
 	case *syntax.CallExpr:
-		w.xargsFlood(st, false)
+		w.xargsFlood(st, word.No)
 		w.call(sc, c, redirs, in, st)
 	default:
 		if len(redirs) > 0 {
@@ -135,6 +135,9 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.WhileClause:
 		if endless(c.Cond, c.Until) && w.floods(sc, c.Do) {
 			w.emit(&Cmd{Argv: []word.Word{word.FromLit("while")}, Special: "fork-bomb"})
+		} else if !endless(c.Cond, !c.Until) && w.mayFlood(sc, c.Cond, c.Do) {
+			// (A loop whose body never runs, until :, is none.)
+			w.emit(&Cmd{Argv: []word.Word{word.FromLit("while")}, CodeArg: -1, Opaque: mayFloodOpaque})
 		}
 		w.loop(sc, c, func(ls *scope) {
 			w.stmts(ls, c.Cond)
@@ -225,6 +228,8 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			}
 			if endlessArith(l.Cond) && w.floods(sc, c.Do) {
 				w.emit(&Cmd{Argv: []word.Word{word.FromLit("for")}, Special: "fork-bomb"})
+			} else if !boundedCStyle(l, c.Do) && w.mayFlood(sc, nil, c.Do) {
+				w.emit(&Cmd{Argv: []word.Word{word.FromLit("for")}, CodeArg: -1, Opaque: mayFloodOpaque})
 			}
 			w.loop(sc, c, func(ls *scope) {
 				if l.Cond != nil {
@@ -374,8 +379,8 @@ func (w *walker) binary(sc *scope, c *syntax.BinaryCmd, in *Input) {
 		*sc = *merge(ok, sc)
 		sc.failAlt = failY
 	case syntax.Pipe, syntax.PipeAll:
-		if endlessOutput(c.X) {
-			w.xargsFlood(c.Y, true)
+		if in := endlessOutput(c.X); in != word.No {
+			w.xargsFlood(c.Y, in)
 		}
 		// Every element runs in a subshell; what the left side prints is
 		// known only for literal text.
@@ -1244,22 +1249,46 @@ func endlessArith(e syntax.ArithmExpr) bool {
 	return err == nil && n != 0
 }
 
-// floods reports an endless loop's body that starts a job in the
-// background on every turn and nothing that stops it, waits or slows it
-// (break, exit, return, wait, sleep, read): the processes multiply until
-// the machine stops, as a fork bomb's do. A function the body calls is
-// looked into as if its body stood there (f(){ x & }; while :; do f;
-// done), to a bound.
-func (w *walker) floods(sc *scope, body []*syntax.Stmt) bool {
-	bg, stops := w.floodScan(sc, body, 0, nil, map[string]*syntax.Stmt{})
-	return bg && !stops
+// flood is what a loop's code does on each turn, as far as processes
+// go: bg, it starts a job that runs on without being waited for; mayBg,
+// it runs code not seen here, which may; mayHold, something in it may
+// wait or end the loop (any program in the foreground may: inotifywait,
+// entr, a server's health check); holds, something certainly does (wait,
+// sleep of a second or more, break, exit, return).
+type flood struct{ bg, mayBg, mayHold, holds bool }
+
+func (f *flood) add(g flood) {
+	f.bg, f.mayBg, f.mayHold, f.holds = f.bg || g.bg, f.mayBg || g.mayBg, f.mayHold || g.mayHold, f.holds || g.holds
 }
 
-// floodScan reports whether stmts start a background job, and whether
-// something in them may hold the loop (see floods); inside reports the
-// functions being looked into, outermost first, and defs the functions
-// the scanned code defines (a definition runs nothing until called).
-func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []string, defs map[string]*syntax.Stmt) (bg, stops bool) {
+// floods reports an endless loop's body that starts a job in the
+// background on every turn and nothing that may stop it, wait or slow it:
+// the processes multiply until the machine stops, as a fork bomb's do. A
+// function the body calls is looked into as if its body stood there
+// (f(){ x & }; while :; do f; done), and so is literal eval and shell -c
+// code, to a bound.
+func (w *walker) floods(sc *scope, body []*syntax.Stmt) bool {
+	f := w.floodScan(sc, body, 0, nil, map[string]*syntax.Stmt{})
+	return f.bg && !f.mayHold
+}
+
+// mayFlood reports a loop that is not seen to end whose turns (cond and
+// body) start a job in the background, or run code not seen here, with
+// nothing that certainly waits or ends it: it may be a fork bomb, and a
+// person decides (floods says when it certainly is one).
+func (w *walker) mayFlood(sc *scope, cond, body []*syntax.Stmt) bool {
+	f := w.floodScan(sc, append(append([]*syntax.Stmt(nil), cond...), body...), 0, nil, map[string]*syntax.Stmt{})
+	return (f.bg || f.mayBg) && !f.holds
+}
+
+// mayFloodOpaque is the reason a loop mayFlood asks.
+const mayFloodOpaque = "a loop that may not end starts a job in the background on every turn (or runs code not seen here), with nothing that waits for it or slows it (wait, sleep of a second or more): it may multiply processes until the machine stops"
+
+// floodScan reads what stmts do for flood; inside are the functions
+// being looked into, outermost first, and defs the functions the scanned
+// code defines (a definition runs nothing until called).
+func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []string, defs map[string]*syntax.Stmt) (f flood) {
+	unseen := func() { f.mayBg, f.mayHold = true, true }
 	for _, st := range body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
@@ -1268,65 +1297,233 @@ func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []s
 				return false
 			case *syntax.Stmt:
 				if n.Background || n.Coprocess {
-					bg = true
+					f.bg = true
 					return false // what the job runs does not hold the loop
 				}
 			case *syntax.CoprocClause:
-				bg = true
+				f.bg = true
+				return false
+			case *syntax.ProcSubst:
+				f.bg = true // <(x) runs alongside, and nothing waits for it
+				return false
+			case *syntax.CmdSubst:
+				// $(x &) waits for x while x holds its output: a job
+				// there may or may not run on.
+				g := w.floodScan(sc, n.Stmts, depth+1, inside, defs)
+				if g.bg {
+					g.bg, g.mayBg = false, true
+				}
+				f.add(g)
 				return false
 			case *syntax.CallExpr:
-				// Any program in the foreground may wait (inotifywait,
-				// entr, a server's health check): only these never do.
-				if len(n.Args) > 0 {
-					name, _ := litText(n.Args[0])
-					if code, shell, ok := carriedCode(n.Args); ok && depth < 8 {
-						// eval 'x &', bash -c 'x &': the code runs
-						// there and then (a shell -c exits at once,
-						// leaving its job behind); what cannot be read
-						// holds the loop.
-						f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader(code), "")
-						if err != nil {
-							stops = true
-							return false
-						}
-						inner, innerDefs := sc, defs
-						if shell {
-							// A new shell: no functions of this one.
-							inner, innerDefs = nil, map[string]*syntax.Stmt{}
-						}
-						fb, fs := w.floodScan(inner, f.Stmts, depth+1, inside, innerDefs)
-						bg, stops = bg || fb, stops || fs
-						return false
-					}
-					bodies := w.funcBodies(sc, name)
-					if b, ok := defs[name]; ok {
-						bodies = []*syntax.Stmt{b}
-					}
-					if len(bodies) > 0 {
-						if depth >= 8 || slices.Contains(inside, name) {
-							// Deeper, or calling itself in the
-							// foreground: left to what holds it.
-							stops = true
-							return false
-						}
-						for _, b := range bodies {
-							fb, fs := w.floodScan(sc, []*syntax.Stmt{b}, depth+1, append(inside, name), defs)
-							bg, stops = bg || fb, stops || fs
-						}
-						return false
-					}
-					switch name {
-					case ":", "true", "false", "echo", "printf", "test", "[", "let", "export", "local", "declare",
-						"typeset", "shift", "unset", "cd", "pwd", "kill":
-					default:
-						stops = true
+				if len(n.Args) == 0 {
+					return true
+				}
+				name, lit := litText(n.Args[0])
+				if !lit {
+					// $g: any program or function, as far as its value
+					// here goes (the loop may change it): what it names
+					// now is read too, for the jobs it starts.
+					unseen()
+					if name, lit = w.knownName(sc, n.Args[0]); !lit {
+						return true
 					}
 				}
+				if code, shell, ok := carriedCode(n.Args); ok {
+					// eval 'x &', bash -c 'x &': the code runs there and
+					// then (a shell -c exits at once, leaving its job
+					// behind).
+					fl, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader(code), "")
+					if err != nil || depth >= 8 {
+						unseen()
+						return false
+					}
+					inner, innerDefs := sc, defs
+					if shell {
+						// A new shell: no functions of this one.
+						inner, innerDefs = nil, map[string]*syntax.Stmt{}
+					}
+					f.add(w.floodScan(inner, fl.Stmts, depth+1, inside, innerDefs))
+					return false
+				}
+				args, allLit := litArgs(&syntax.Stmt{Cmd: n})
+				prog := unwrapped(args)
+				if !allLit && (name == "eval" || shellNames[path.Base(name)] || len(unwrapped([]string{name, "x"})) < 2) ||
+					len(prog) > 0 && (prog[0] == "eval" || shellNames[path.Base(prog[0])]) {
+					unseen() // code from a variable, a file or its input
+					return true
+				}
+				bodies := w.funcBodies(sc, name)
+				if b, ok := defs[name]; ok {
+					bodies = []*syntax.Stmt{b}
+				}
+				if len(bodies) > 0 {
+					if depth >= 8 || slices.Contains(inside, name) {
+						unseen() // deeper, or calling itself
+						return false
+					}
+					for _, b := range bodies {
+						f.add(w.floodScan(sc, []*syntax.Stmt{b}, depth+1, append(inside, name), defs))
+					}
+					return false
+				}
+				switch holdOf(args) {
+				case holdNever:
+				case holdCertain:
+					f.holds, f.mayHold = true, true
+				case holdForks:
+					f.bg = true
+					return false
+				default:
+					f.mayHold = true
+				}
 			}
-			return !stops
+			return true
 		})
 	}
-	return bg, stops
+	return f
+}
+
+// knownName is the value of a command name that is one variable ($X,
+// "${X}") whose value the scope knows.
+func (w *walker) knownName(sc *scope, wd *syntax.Word) (string, bool) {
+	if sc == nil || len(wd.Parts) != 1 {
+		return "", false
+	}
+	part := wd.Parts[0]
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+		part = dq.Parts[0]
+	}
+	pe, ok := part.(*syntax.ParamExp)
+	if !ok || pe.Excl || pe.Length || pe.Width || pe.Index != nil || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil || pe.Names != 0 {
+		return "", false
+	}
+	v, known := sc.get(w, pe.Param.Value)
+	if !known {
+		return "", false
+	}
+	s, ok := v.Static()
+	if !ok || s == "" || strings.ContainsAny(s, " \t\n*?[") {
+		return "", false
+	}
+	return s, true
+}
+
+// shellNames are the shells whose code a loop's flood is read from.
+var shellNames = map[string]bool{"bash": true, "sh": true, "dash": true, "ksh": true, "zsh": true}
+
+const (
+	holdMay = iota
+	holdNever
+	holdCertain
+	holdForks
+)
+
+// holdOf says whether a command in a loop holds it: never (builtins that
+// return at once, sleep under a second, wait for a pid, read -t 0),
+// certainly (wait for the jobs, sleep of a second or more, break, exit,
+// return), forks (setsid -f starts its command and returns), or may (any
+// other program: it may wait for something).
+func holdOf(args []string) int {
+	if len(args) == 0 {
+		return holdMay // not literal
+	}
+	switch args[0] {
+	case ":", "true", "false", "echo", "printf", "test", "[", "let", "export", "local", "declare",
+		"typeset", "shift", "unset", "cd", "pwd", "kill", "continue", "disown":
+		return holdNever
+	case "break", "exit", "return":
+		return holdCertain
+	case "wait":
+		if len(args) == 1 || len(args) == 2 && args[1] == "-n" {
+			return holdCertain
+		}
+	case "sleep":
+		total, ok := 0.0, len(args) > 1
+		for _, a := range args[1:] {
+			unit := 1.0
+			switch {
+			case strings.HasSuffix(a, "s"):
+				a = a[:len(a)-1]
+			case strings.HasSuffix(a, "m"):
+				a, unit = a[:len(a)-1], 60
+			case strings.HasSuffix(a, "h"):
+				a, unit = a[:len(a)-1], 3600
+			case strings.HasSuffix(a, "d"):
+				a, unit = a[:len(a)-1], 86400
+			}
+			v, err := strconv.ParseFloat(a, 64)
+			if err != nil || v < 0 || strings.ContainsAny(a, "xXpPeEiInN") {
+				ok = false
+				break
+			}
+			total += v * unit
+		}
+		switch {
+		case ok && total >= 1:
+			return holdCertain
+		case ok:
+			return holdNever
+		}
+	case "read":
+		for i, a := range args[1:] {
+			if a == "-t" && i+2 < len(args) && strings.Trim(args[i+2], "0.") == "" || a == "-t0" {
+				return holdNever
+			}
+		}
+	case "setsid":
+		for _, a := range args[1:] {
+			if a == "-f" || a == "--fork" {
+				return holdForks
+			}
+			if !strings.HasPrefix(a, "-") {
+				break
+			}
+		}
+	}
+	return holdMay
+}
+
+// unwrapped is args without the wrappers that run the rest as it is
+// (env and its NAME=VALUE words and options, nice, nohup, timeout,
+// command, builtin, exec, stdbuf, time), nil when not literal.
+func unwrapped(args []string) []string {
+	for len(args) > 0 {
+		switch args[0] {
+		case "nohup", "command", "builtin", "exec", "time":
+			args = args[1:]
+		case "env":
+			args = args[1:]
+			for len(args) > 0 && (strings.Contains(args[0], "=") && !strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "-") && args[0] != "-") {
+				if (args[0] == "-u" || args[0] == "-C" || args[0] == "-S") && len(args) > 1 {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+		case "nice", "stdbuf":
+			args = args[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+				if (args[0] == "-n" || args[0] == "-i" || args[0] == "-o" || args[0] == "-e") && len(args) > 1 {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+		case "timeout":
+			args = args[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+				if (args[0] == "-s" || args[0] == "-k" || args[0] == "--signal" || args[0] == "--kill-after") && len(args) > 1 {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+			if len(args) > 0 {
+				args = args[1:] // the duration
+			}
+		default:
+			return args
+		}
+	}
+	return args
 }
 
 // funcBodies returns the bodies a call of name may run: the function the
@@ -1342,56 +1539,121 @@ func (w *walker) funcBodies(sc *scope, name string) []*syntax.Stmt {
 }
 
 // endlessOutput reports a pipeline element that prints without end: yes,
-// cat of /dev/zero or /dev/urandom, seq to inf, an endless loop nothing
-// in which ends (break, exit, return), or such output passed through tr
-// or cat.
-func endlessOutput(st *syntax.Stmt) bool {
+// cat of /dev/zero or /dev/urandom (od, base64, xxd of them), seq to inf,
+// an endless loop nothing in which ends (break, exit, return), in { } or
+// ( ), or such output through tr or cat. Maybe through a filter that may
+// pass it on (grep, sed, awk, tee, dd, head -c …).
+func endlessOutput(st *syntax.Stmt) word.Tri {
 	if st == nil || st.Background {
-		return false
+		return word.No
+	}
+	for _, r := range st.Redirs {
+		if r.N == nil && r.Op != syntax.RdrIn || r.N != nil && r.N.Value == "1" {
+			return word.No // its output goes elsewhere
+		}
 	}
 	switch c := st.Cmd.(type) {
+	case *syntax.Block:
+		if len(c.Stmts) == 1 {
+			return endlessOutput(c.Stmts[0])
+		}
+		return word.No
+	case *syntax.Subshell:
+		if len(c.Stmts) == 1 {
+			return endlessOutput(c.Stmts[0])
+		}
+		return word.No
 	case *syntax.BinaryCmd:
-		if c.Op != syntax.Pipe && c.Op != syntax.PipeAll || !endlessOutput(c.X) {
-			return false
+		if c.Op != syntax.Pipe && c.Op != syntax.PipeAll {
+			return word.No
+		}
+		in := endlessOutput(c.X)
+		if in == word.No {
+			return word.No
 		}
 		args, ok := litArgs(c.Y)
-		return ok && len(args) > 0 && (args[0] == "tr" || args[0] == "cat" && len(args) == 1)
+		if !ok || len(args) == 0 {
+			return word.No
+		}
+		switch path.Base(args[0]) {
+		case "tr":
+			if len(args) == 3 && !strings.HasPrefix(args[1], "-") {
+				return in
+			}
+			return min(in, word.Maybe)
+		case "cat":
+			if len(args) == 1 {
+				return in
+			}
+		case "grep", "egrep", "fgrep", "sed", "awk", "gawk", "mawk", "tee", "dd", "cut", "nl", "rev", "od", "base64", "xxd", "hexdump", "stdbuf", "uniq", "fold", "paste", "perl", "python3", "python":
+			return word.Maybe
+		}
+		return word.No
 	case *syntax.WhileClause:
-		if !endless(c.Cond, c.Until) {
-			return false
+		if !endless(c.Cond, c.Until) || loopEnds(c.Do) {
+			return word.No
 		}
-		ends := false
-		for _, s := range c.Do {
-			syntax.Walk(s, func(n syntax.Node) bool {
-				if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
-					switch name, _ := litText(ce.Args[0]); name {
-					case "break", "exit", "return", "kill":
-						ends = true
-					}
-				}
-				return !ends
-			})
+		return word.Yes
+	case *syntax.ForClause:
+		if l, ok := c.Loop.(*syntax.CStyleLoop); ok && endlessArith(l.Cond) && !loopEnds(c.Do) {
+			return word.Yes
 		}
-		return !ends
+		return word.No
 	}
 	args, ok := litArgs(st)
-	if !ok || len(args) == 0 || len(st.Redirs) > 0 {
-		return false
+	if !ok || len(args) == 0 {
+		return word.No
 	}
+	endlessFile := func(a string) bool { return a == "/dev/zero" || a == "/dev/urandom" || a == "/dev/random" }
 	switch path.Base(args[0]) {
 	case "yes":
-		return true
-	case "cat":
+		return word.Yes
+	case "cat", "od", "base64", "xxd", "hexdump":
+		files := 0
 		for _, a := range args[1:] {
-			if a != "/dev/zero" && a != "/dev/urandom" && a != "/dev/random" {
-				return false
+			if strings.HasPrefix(a, "-") {
+				if args[0] == "cat" {
+					return word.No
+				}
+				continue
+			}
+			if !endlessFile(a) {
+				return word.No
+			}
+			files++
+		}
+		if files > 0 {
+			return word.Yes
+		}
+	case "seq":
+		if len(args) > 1 {
+			last := strings.ToLower(args[len(args)-1])
+			if last == "inf" || last == "infinity" || last == "+inf" {
+				return word.Yes
+			}
+			if f, err := strconv.ParseFloat(last, 64); err == nil && f >= 1e9 {
+				return word.Maybe // a billion lines: as good as endless
 			}
 		}
-		return len(args) > 1
-	case "seq":
-		return len(args) > 1 && strings.EqualFold(args[len(args)-1], "inf")
 	}
-	return false
+	return word.No
+}
+
+// loopEnds reports a loop body with something that ends the loop.
+func loopEnds(body []*syntax.Stmt) bool {
+	ends := false
+	for _, s := range body {
+		syntax.Walk(s, func(n syntax.Node) bool {
+			if ce, ok := n.(*syntax.CallExpr); ok && len(ce.Args) > 0 {
+				switch name, _ := litText(ce.Args[0]); name {
+				case "break", "exit", "return", "kill":
+					ends = true
+				}
+			}
+			return !ends
+		})
+	}
+	return ends
 }
 
 // litArgs is a simple command's words, when all are literal.
@@ -1414,7 +1676,7 @@ func litArgs(st *syntax.Stmt) ([]string, bool) {
 // xargsFlood reports an xargs that starts a process for every item of
 // endless input, all at once (xargsUnbounded): a fork bomb, or, with a
 // -P known only at run time, a question.
-func (w *walker) xargsFlood(st *syntax.Stmt, piped bool) {
+func (w *walker) xargsFlood(st *syntax.Stmt, piped word.Tri) {
 	switch xargsUnbounded(st, piped) {
 	case word.Yes:
 		// yes | xargs -P0 -n1 sleep: a new process for every line, all
@@ -1422,7 +1684,7 @@ func (w *walker) xargsFlood(st *syntax.Stmt, piped bool) {
 		w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, Special: "fork-bomb"})
 	case word.Maybe:
 		w.emit(&Cmd{Argv: []word.Word{word.FromLit("xargs")}, CodeArg: -1,
-			Opaque: "xargs -P with a value known only at run time, fed without end, may start processes without bound"})
+			Opaque: "xargs starting as many processes at once as it can (-P 0, or a -P known only at run time) may be fed without end (endless output through a filter, a count of a billion): it may start processes without bound"})
 	}
 }
 
@@ -1431,15 +1693,25 @@ func (w *walker) xargsFlood(st *syntax.Stmt, piped bool) {
 // xargs's getopt reads its options, and reads input that has no end:
 // endless output piped to it (piped), or a file without end (-a
 // /dev/zero, < /dev/urandom). Maybe for a -P, or options, not literal.
-func xargsUnbounded(st *syntax.Stmt, piped bool) word.Tri {
+func xargsUnbounded(st *syntax.Stmt, piped word.Tri) word.Tri {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
 		return word.No
 	}
-	name, ok := litText(ce.Args[0])
-	if !ok || path.Base(name) != "xargs" {
+	// nice xargs …, env xargs …: the wrappers' words, while literal.
+	var lead []string
+	for _, a := range ce.Args {
+		t, ok := litText(a)
+		if !ok {
+			break
+		}
+		lead = append(lead, t)
+	}
+	prog := unwrapped(lead)
+	if len(prog) == 0 || path.Base(prog[0]) != "xargs" {
 		return word.No
 	}
+	skip := len(lead) - len(prog)
 	endlessFile := func(f string) bool { return f == "/dev/zero" || f == "/dev/urandom" || f == "/dev/random" }
 	procs, argFile, fromFile := word.No, false, false
 	setProcs := func(v string, known bool) {
@@ -1454,7 +1726,7 @@ func xargsUnbounded(st *syntax.Stmt, piped bool) word.Tri {
 		}
 	}
 	setFile := func(v string, known bool) { fromFile, argFile = true, known && endlessFile(v) }
-	args := ce.Args[1:]
+	args := ce.Args[skip+1:]
 options:
 	for i := 0; i < len(args); i++ {
 		a, known := litText(args[i])
@@ -1467,6 +1739,7 @@ options:
 		}
 		if strings.HasPrefix(a, "--") {
 			opt, v, attached := strings.Cut(a, "=")
+			opt = xargsLong(opt) // getopt takes a unique prefix: --max-p=0
 			switch opt {
 			case "--max-procs", "--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--replace", "--eof":
 				vk := true
@@ -1506,17 +1779,107 @@ options:
 	input := piped
 	for _, r := range st.Redirs {
 		if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
-			f, ok := litText(r.Word)
-			input = ok && endlessFile(f) // the last one is what it reads
+			input = word.No // the last one is what it reads
+			if f, ok := litText(r.Word); ok && endlessFile(f) {
+				input = word.Yes
+			}
 		}
 	}
 	if fromFile {
-		input = argFile // -a: the file, not its standard input
+		input = word.No // -a: the file, not its standard input
+		if argFile {
+			input = word.Yes
+		}
 	}
-	if !input {
-		return word.No
+	return min(input, procs)
+}
+
+// xargsLong is the long option of GNU xargs a word names: itself, or the
+// one it is a unique prefix of (getopt_long's rule).
+func xargsLong(opt string) string {
+	longs := []string{"--arg-file", "--delimiter", "--eof", "--exit", "--interactive", "--max-args", "--max-chars",
+		"--max-lines", "--max-procs", "--no-run-if-empty", "--null", "--open-tty", "--process-slot-var", "--replace",
+		"--show-limits", "--verbose", "--version", "--help"}
+	found := ""
+	for _, l := range longs {
+		if l == opt {
+			return l
+		}
+		if strings.HasPrefix(l, opt) {
+			if found != "" {
+				return opt // ambiguous: xargs refuses it
+			}
+			found = l
+		}
 	}
-	return procs
+	if found == "" {
+		return opt
+	}
+	return found
+}
+
+// boundedCStyle reports a for ((…)) loop seen to end: a condition i < N
+// or i <= N (or N > i …) with N a literal number, a step that only
+// raises i (i++, ++i, i+=K with K > 0), and a body that never names i
+// (so never sets it).
+func boundedCStyle(l *syntax.CStyleLoop, body []*syntax.Stmt) bool {
+	cond, ok := l.Cond.(*syntax.BinaryArithm)
+	if !ok {
+		return false
+	}
+	name, limit := "", ""
+	wordOf := func(e syntax.ArithmExpr) string {
+		if wd, ok := e.(*syntax.Word); ok {
+			return wd.Lit()
+		}
+		return ""
+	}
+	switch cond.Op {
+	case syntax.Lss, syntax.Leq:
+		name, limit = wordOf(cond.X), wordOf(cond.Y)
+	case syntax.Gtr, syntax.Geq:
+		name, limit = wordOf(cond.Y), wordOf(cond.X)
+	default:
+		return false
+	}
+	if !word.IsName(name) {
+		return false
+	}
+	if _, err := strconv.ParseInt(limit, 0, 64); err != nil {
+		return false
+	}
+	switch p := l.Post.(type) {
+	case *syntax.UnaryArithm:
+		if p.Op != syntax.Inc || wordOf(p.X) != name {
+			return false
+		}
+	case *syntax.BinaryArithm:
+		k, err := strconv.ParseInt(wordOf(p.Y), 0, 64)
+		if p.Op != syntax.AddAssgn || wordOf(p.X) != name || err != nil || k <= 0 {
+			return false
+		}
+	default:
+		return false
+	}
+	named := false
+	for _, st := range body {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.Lit:
+				// i=1, read i, ((i--)), let i++: the name as a word of
+				// its own in any literal text.
+				for _, id := range strings.FieldsFunc(n.Value, func(r rune) bool {
+					return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+				}) {
+					named = named || id == name
+				}
+			case *syntax.ParamExp:
+				named = named || n.Param.Value == name
+			}
+			return !named
+		})
+	}
+	return !named
 }
 
 // carriedCode is the code a literal eval or shell -c call runs: eval's
@@ -1531,13 +1894,25 @@ func carriedCode(args []*syntax.Word) (code string, shell, ok bool) {
 		}
 		words = append(words, s)
 	}
+	words = unwrapped(words) // env bash -c …, nice eval …
 	switch {
 	case len(words) > 1 && words[0] == "eval":
 		return strings.Join(words[1:], " "), false, true
-	case len(words) > 2 && words[1] == "-c":
-		switch path.Base(words[0]) {
-		case "bash", "sh", "dash", "ksh", "zsh":
-			return words[2], true, true
+	case len(words) > 2 && shellNames[path.Base(words[0])]:
+		// bash -ec CODE, bash --norc -c CODE: the first operand after
+		// the options is the code when one of them was -c.
+		sawC := false
+		for i := 1; i < len(words); i++ {
+			a := words[i]
+			switch {
+			case a == "-o" || a == "+o" || a == "-O" || a == "+O":
+				i++
+			case strings.HasPrefix(a, "--"):
+			case len(a) > 1 && (a[0] == '-' || a[0] == '+'):
+				sawC = sawC || a[0] == '-' && strings.Contains(a, "c")
+			default:
+				return a, true, sawC
+			}
 		}
 	}
 	return "", false, false
