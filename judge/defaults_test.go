@@ -154,7 +154,7 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		"env GUARD_EXEC_MODE=audit ls", "declare -x GUARD_EXEC_MODE=audit",
 		"env -u GUARD_EXEC_SESSION bash -c ls", "env -uGUARD_EXEC_CONFIG ls", "env --unset=GUARD_EXEC_MODE ls",
 		"env --u GUARD_EXEC_MODE ls", "env --unse=GUARD_EXEC_MODE ls", "env -iu GUARD_EXEC_MODE ls", "env -C /tmp -u GUARD_EXEC_MODE ls",
-		`env -S "-u GUARD_EXEC_MODE ls"`,
+		`env -S "-u GUARD_EXEC_MODE ls"`, `env -u"$X" ls`, `env --unset="$X" ls`, `env -iu"$X" ls`, `env -u "$X" ls`,
 		// An integer variable's value is arithmetic, and assigns too.
 		"declare -i x; x=GUARD_EXEC_MODE=1", "declare -i x=GUARD_EXEC_MODE=1", "typeset -i x; x+=GUARD_EXEC_CONFIG=1",
 		"declare -i x; for x in GUARD_EXEC_MODE=1; do :; done", "declare -ia a; a=(GUARD_EXEC_MODE=1)",

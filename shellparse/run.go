@@ -1768,7 +1768,33 @@ func envUnsetsGuard(argv []word.Word) bool {
 	for i := 1; i < len(argv); i++ {
 		s, ok := argv[i].Static()
 		if !ok {
-			return false // the command, or an option not known here: judged as the command
+			// -u"$X", --unset="$X", -S"$X": a name or a string not
+			// known here, which may be GUARD_EXEC_*. -C"$D" is a
+			// directory. Anything else is the command, or an option
+			// not known here, which env's reading refuses.
+			p := argv[i].Prefix()
+			if long, _, has := strings.Cut(p, "="); has && strings.HasPrefix(long, "--") && len(long) > 2 {
+				if strings.HasPrefix("--unset", long) || strings.HasPrefix("--split-string", long) {
+					return true
+				}
+				if strings.HasPrefix("--chdir", long) {
+					continue
+				}
+				return false
+			}
+			if len(p) > 1 && p[0] == '-' && p[1] != '-' {
+				// After options without values, the first with one
+				// takes the rest of the word.
+				if t := strings.TrimLeft(p[1:], "i0v"); t != "" {
+					switch t[0] {
+					case 'u', 'S':
+						return true
+					case 'C':
+						continue
+					}
+				}
+			}
+			return false
 		}
 		next := func() (string, bool) {
 			if i+1 >= len(argv) {
