@@ -84,6 +84,24 @@ func ignorable(r rune) bool {
 	return 0x200C <= r && r <= 0x200F || 0x202A <= r && r <= 0x202E || 0x206A <= r && r <= 0x206F || r == 0xFEFF
 }
 
+// casedClass reports whether a glob's class (a Class segment's text,
+// what stands between its brackets) may hold a character that has a case.
+func casedClass(body string) bool {
+	if strings.Contains(body, "[") {
+		return true // [:alpha:], [=a=], [.x.]: not looked into
+	}
+	c, err := parseClass(body, true)
+	if err != nil || c.neg {
+		return true
+	}
+	for _, g := range c.ranges {
+		if g.hi >= utf8.RuneSelf || g.lo <= 'z' && g.hi >= 'A' {
+			return true
+		}
+	}
+	return false
+}
+
 // EqualFold reports whether a and b are the same name on a
 // case-insensitive file system.
 func EqualFold(a, b string) bool { return FoldCase(a) == FoldCase(b) }
@@ -95,7 +113,10 @@ func HasPrefixFold(s, prefix string) bool {
 }
 
 // foldWord returns w with its literal text folded, and whether w has a
-// character class (whose members fold case by case, see foldedClass).
+// character class that holds a character with a case (a letter, or
+// anything outside ASCII): its members would fold one by one, which
+// Pattern.Match does not follow. A class of digits or punctuation
+// (test_x[1]) folds to itself.
 func foldWord(w Word) (Word, bool) {
 	classes := false
 	segs := make([]Seg, len(w.Segs))
@@ -104,7 +125,7 @@ func foldWord(w Word) (Word, bool) {
 		case Lit:
 			s.Text = FoldCase(s.Text)
 		case Class:
-			classes = true
+			classes = classes || casedClass(s.Text)
 		}
 		segs[i] = s
 	}

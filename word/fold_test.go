@@ -68,6 +68,12 @@ func TestPathMatchFold(t *testing.T) {
 		{"/h/id_rsa", w(l("/h/ID_"), Seg{Kind: Class, Text: "[R]"}, l("sa")), Maybe},
 		{"/h/id_rsa", w(l("/h/x"), Seg{Kind: Class, Text: "[R]"}, l("sa")), No},
 		{"/h/.ssh/**", w(l("/h/.ssh/"), Seg{Kind: Class, Text: "[a-z]"}), Yes},
+		// A class without letters folds to itself: answered exactly.
+		{"**/.git/**", w(l("/p/tests/t[1]"), Seg{Kind: Class, Text: "1"}), No},
+		{"**/.git/**", w(l("/p/.GIT/t"), Seg{Kind: Class, Text: "0-9"}), Yes},
+		{"**/.git/**", w(l("/p/"), Seg{Kind: Class, Text: "0-9"}, l(".GIT/x")), No},
+		{"**/.git/**", w(l("/p/.gi"), Seg{Kind: Class, Text: "0-9"}, l("/x")), No},
+		{"**/.git/**", w(l("/p/.gi"), Seg{Kind: Class, Text: "a-z"}, l("/x")), Maybe},
 	}
 	for _, tt := range tests {
 		p, err := CompilePathFold(tt.pat)
