@@ -118,6 +118,15 @@ func TestDefaultsCatastrophic(t *testing.T) {
 		// … and more spellings of the loop, and of what holds it.
 		"while :; do sleep 9 & continue; done", "while :; do sleep 9 & disown; done", "while :; do sleep 9 & sleep 0.01; done",
 		"while :; do setsid -f sleep 9; done", "while :; do env bash -c 'sleep 9 &'; done", "while :; do bash -ec 'sleep 9 &'; done",
+		// What only seems to hold the loop: return at the top, break in
+		// a function, exit or break in a subshell; other shells' -c.
+		"while :; do sleep 9 & return; done", "f(){ break; }; while :; do sleep 9 & f; done", "while :; do sleep 9 & (exit); done",
+		"while :; do sleep 9 & x=$(break); done", "while :; do busybox sh -c 'sleep 9 &'; done", "while :; do mksh -c 'sleep 9 &'; done",
+		"g=f; f(){ sleep 9 & }; while :; do $g; done",
+		// xargs -P0 inside ( ), { }, bash -c, functions; < <(yes); dd, cat < /dev/zero; more wrappers.
+		"yes | (xargs -P0 -n1 sleep)", "yes | { xargs -P0 -n1 sleep; }", "yes | bash -c 'xargs -P0 -n1 sleep'",
+		"f(){ xargs -P0 -n1 sleep; }; yes | f", "xargs -P0 -n1 sleep < <(yes)", "dd if=/dev/zero | xargs -0 -P0 -n1 sleep",
+		"cat < /dev/zero | xargs -0 -P0 -n1 true", "yes | setsid xargs -P0 -n1 sleep", "yes | taskset -c 0 xargs -P0 -n1 sleep",
 		// Archivers that delete what they store.
 		"tar -cf /dev/null --remove-files ~", "tar --remove-files -czf /tmp/x.tgz /etc", "zip -rm /tmp/x.zip ~",
 		"zip --move -r /tmp/x.zip ~", "zip -r -m /tmp/x.zip /usr",
@@ -289,10 +298,16 @@ func TestDefaultsDestructive(t *testing.T) {
 		// certainly holds it asks.
 		"while [[ 1 ]]; do sleep 9 & done", "while ! false; do sleep 9 & done", "while :; do sleep 9 & wait 1; done",
 		"yes | while read x; do sleep 9 & done", "while :; do : <(sleep 9); done", "while :; do bash <<< 'sleep 9 &'; done",
-		`x='sleep 9 &'; while :; do eval "$x"; done`, "g=f; f(){ sleep 9 & }; while :; do $g; done",
+		`x='sleep 9 &'; while :; do eval "$x"; done`, "g=true; f(){ x & }; while :; do $g; g=f; done",
 		"for ((i=0;i>=0;i++)); do sleep 9 & done", "while read -r f; do gzip \"$f\" & done < list.txt; wait",
+		// Waits for nothing of the loop's, a great many turns, select, traps that run again and again.
+		"while :; do sleep 9 & disown; wait; done", "while :; do (sleep 9 &); wait; done", "while :; do sleep 9 & true & wait -n; done",
+		"while :; do sleep 9 & (wait); done", "for ((i=0;i<1000000;i++)); do sleep 9 & done", "for i in $(seq 1000000); do sleep 9 & done",
+		"select x in a; do sleep 9 & done", "trap 'sleep 9 &' DEBUG; while :; do :; done", "trap 'true & true &' CHLD; true & sleep 100",
+		"tr '\\0' '\\n' < /dev/zero | xargs -P0 -n1 sleep", "enable -n printf; printf 'x' | bash",
 	))
 	runRows(t, "bounded loops", allow("for ((i=0;i<10;i++)); do sleep 9 & done", "while :; do sleep 9 & sleep 1; done",
+		"while :; do (sleep 9 & wait); done", "for i in 1 2 3; do sleep 9 & done", "trap 'echo done' EXIT",
 		"until :; do sleep 9 & done", "while :; do sleep 9 & wait; done"))
 	runRows(t, "bounded xargs", allow("yes | xargs -P4 -n1 echo", "yes | head -5 | xargs -P0 echo", "ls | xargs -P0 wc -l",
 		"yes | xargs -a list.txt -P0 echo", "yes | xargs -P0 -P4 echo", "xargs -P0 echo < list.txt", "xargs -P0 -a /dev/zero -P 2 echo",

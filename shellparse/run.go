@@ -837,6 +837,21 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	if text == "" || text == "-" {
 		return
 	}
+	for _, sig := range args[1:] {
+		sname, ok := sig.Static()
+		sname = strings.TrimPrefix(strings.ToUpper(sname), "SIG")
+		if !ok || sname == "DEBUG" || sname == "CHLD" || sname == "CLD" || sname == "RETURN" || sname == "ERR" || sname == "17" {
+			// These run again and again as the script goes (before
+			// every command, on every child's end): a handler that
+			// starts a job then starts one each time, and a CHLD one
+			// answers its own jobs' ends.
+			if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader(text), ""); err != nil ||
+				w.mayFlood(sc, nil, f.Stmts) {
+				w.emit(&Cmd{Argv: argv, CodeArg: 1, Opaque: "a trap on " + sname + " runs again and again (before every command, or on every child's end), and this one starts a job in the background each time: it may multiply processes until the machine stops"})
+			}
+			break
+		}
+	}
 	// The handler runs later, with whatever state holds then: its reads
 	// and writes are deferred (may.go).
 	w.may.deferred++

@@ -146,6 +146,12 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.ForClause:
 		switch l := c.Loop.(type) {
 		case *syntax.WordIter:
+			if (c.Select || !fewItems(l)) && w.mayFlood(sc, nil, c.Do) {
+				// select runs its body once for every line it reads;
+				// a list of unknown length ($(seq 1000000), {1..N},
+				// globs) may be as long as anything.
+				w.emit(&Cmd{Argv: []word.Word{word.FromLit("for")}, CodeArg: -1, Opaque: mayFloodOpaque})
+			}
 			var items []word.Word
 			for _, it := range l.Items {
 				items = w.appendFields(items, sc, it) // bounded as a whole (appendExpanded)
@@ -1255,11 +1261,26 @@ func endlessArith(e syntax.ArithmExpr) bool {
 // wait or end the loop (any program in the foreground may: inotifywait,
 // entr, a server's health check); holds, something certainly does (wait,
 // sleep of a second or more, break, exit, return).
-type flood struct{ bg, mayBg, mayHold, holds bool }
+//
+// A wait holds only the jobs of the loop's own shell: waits is a wait
+// there, detached a job it cannot wait for (disown, setsid -f, a job
+// started in a subshell or another shell); holds is then decided by
+// held.
+type flood struct{ bg, mayBg, mayHold, holds, waits, detached bool }
 
 func (f *flood) add(g flood) {
 	f.bg, f.mayBg, f.mayHold, f.holds = f.bg || g.bg, f.mayBg || g.mayBg, f.mayHold || g.mayHold, f.holds || g.holds
+	f.waits, f.detached = f.waits || g.waits, f.detached || g.detached
 }
+
+// held reports whether something certainly holds the loop.
+func (f flood) held() bool { return f.holds || f.waits && !f.detached }
+
+// A scanCtx is where scanned code runs: in a subshell (a pipeline's
+// element, ( ), $( ), another shell: exit, break and wait there end or
+// wait for nothing of the loop's shell), or in a function the loop calls
+// (break there does not break the loop).
+type scanCtx struct{ sub, inFunc bool }
 
 // floods reports an endless loop's body that starts a job in the
 // background on every turn and nothing that may stop it, wait or slow it:
@@ -1268,7 +1289,7 @@ func (f *flood) add(g flood) {
 // (f(){ x & }; while :; do f; done), and so is literal eval and shell -c
 // code, to a bound.
 func (w *walker) floods(sc *scope, body []*syntax.Stmt) bool {
-	f := w.floodScan(sc, body, 0, nil, map[string]*syntax.Stmt{})
+	f := w.floodScan(sc, body, 0, nil, map[string]*syntax.Stmt{}, scanCtx{})
 	return f.bg && !f.mayHold
 }
 
@@ -1277,18 +1298,37 @@ func (w *walker) floods(sc *scope, body []*syntax.Stmt) bool {
 // nothing that certainly waits or ends it: it may be a fork bomb, and a
 // person decides (floods says when it certainly is one).
 func (w *walker) mayFlood(sc *scope, cond, body []*syntax.Stmt) bool {
-	f := w.floodScan(sc, append(append([]*syntax.Stmt(nil), cond...), body...), 0, nil, map[string]*syntax.Stmt{})
-	return (f.bg || f.mayBg) && !f.holds
+	f := w.floodScan(sc, append(append([]*syntax.Stmt(nil), cond...), body...), 0, nil, map[string]*syntax.Stmt{}, scanCtx{})
+	return (f.bg || f.mayBg) && !f.held()
 }
 
 // mayFloodOpaque is the reason a loop mayFlood asks.
-const mayFloodOpaque = "a loop that may not end starts a job in the background on every turn (or runs code not seen here), with nothing that waits for it or slows it (wait, sleep of a second or more): it may multiply processes until the machine stops"
+const mayFloodOpaque = "a loop that may not end (or may run a great many times) starts a job in the background on every turn (or runs code not seen here), with nothing that waits for it or slows it (wait, sleep of a second or more): it may multiply processes until the machine stops"
 
 // floodScan reads what stmts do for flood; inside are the functions
 // being looked into, outermost first, and defs the functions the scanned
 // code defines (a definition runs nothing until called).
-func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []string, defs map[string]*syntax.Stmt) (f flood) {
-	unseen := func() { f.mayBg, f.mayHold = true, true }
+func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []string, defs map[string]*syntax.Stmt, ctx scanCtx) (f flood) {
+	unseen := func() { f.mayBg, f.mayHold, f.detached = true, true, true }
+	subCtx := ctx
+	subCtx.sub = true
+	// ofSub is what a subshell (or another shell) run in the foreground
+	// does to the loop: one that waits for the jobs it started holds the
+	// loop while they run; otherwise its jobs run on, detached from the
+	// loop's shell, and its wait waits for nothing of that shell's.
+	ofSub := func(g flood) flood {
+		if g.holds || g.waits && g.bg && !g.detached {
+			return flood{mayHold: true, holds: true}
+		}
+		if g.bg {
+			g.detached = true
+		}
+		g.waits = false
+		return g
+	}
+	inSub := func(stmts []*syntax.Stmt) flood {
+		return ofSub(w.floodScan(sc, stmts, depth+1, inside, defs, subCtx))
+	}
 	for _, st := range body {
 		syntax.Walk(st, func(n syntax.Node) bool {
 			switch n := n.(type) {
@@ -1297,19 +1337,28 @@ func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []s
 				return false
 			case *syntax.Stmt:
 				if n.Background || n.Coprocess {
-					f.bg = true
+					f.bg = true  // a subshell's: see ofSub
 					return false // what the job runs does not hold the loop
 				}
 			case *syntax.CoprocClause:
 				f.bg = true
 				return false
 			case *syntax.ProcSubst:
-				f.bg = true // <(x) runs alongside, and nothing waits for it
+				f.bg, f.detached = true, true // <(x) runs alongside, and nothing waits for it
 				return false
+			case *syntax.Subshell:
+				f.add(inSub(n.Stmts))
+				return false
+			case *syntax.BinaryCmd:
+				if n.Op == syntax.Pipe || n.Op == syntax.PipeAll {
+					// Each element of a pipeline runs in a subshell.
+					f.add(inSub([]*syntax.Stmt{n.X, n.Y}))
+					return false
+				}
 			case *syntax.CmdSubst:
 				// $(x &) waits for x while x holds its output: a job
 				// there may or may not run on.
-				g := w.floodScan(sc, n.Stmts, depth+1, inside, defs)
+				g := inSub(n.Stmts)
 				if g.bg {
 					g.bg, g.mayBg = false, true
 				}
@@ -1321,11 +1370,15 @@ func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []s
 				}
 				name, lit := litText(n.Args[0])
 				if !lit {
-					// $g: any program or function, as far as its value
-					// here goes (the loop may change it): what it names
-					// now is read too, for the jobs it starts.
-					unseen()
-					if name, lit = w.knownName(sc, n.Args[0]); !lit {
+					// $g: any program or function; a value known here
+					// holds on every turn only where nothing the loop
+					// runs may set it (the loop, the functions of this
+					// shell).
+					var v string
+					if name, v, lit = w.knownName(sc, n.Args[0]); !lit || w.maySet(sc, v, body, defs) {
+						unseen()
+					}
+					if !lit {
 						return true
 					}
 				}
@@ -1338,12 +1391,17 @@ func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []s
 						unseen()
 						return false
 					}
-					inner, innerDefs := sc, defs
+					inner, innerDefs, innerCtx := sc, defs, ctx
 					if shell {
-						// A new shell: no functions of this one.
-						inner, innerDefs = nil, map[string]*syntax.Stmt{}
+						// A new shell: no functions of this one, and its
+						// jobs are not the loop's.
+						inner, innerDefs, innerCtx = nil, map[string]*syntax.Stmt{}, subCtx
 					}
-					f.add(w.floodScan(inner, fl.Stmts, depth+1, inside, innerDefs))
+					g := w.floodScan(inner, fl.Stmts, depth+1, inside, innerDefs, innerCtx)
+					if shell {
+						g = ofSub(g)
+					}
+					f.add(g)
 					return false
 				}
 				args, allLit := litArgs(&syntax.Stmt{Cmd: n})
@@ -1362,17 +1420,47 @@ func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []s
 						unseen() // deeper, or calling itself
 						return false
 					}
+					fctx := ctx
+					fctx.inFunc = true
 					for _, b := range bodies {
-						f.add(w.floodScan(sc, []*syntax.Stmt{b}, depth+1, append(inside, name), defs))
+						f.add(w.floodScan(sc, []*syntax.Stmt{b}, depth+1, append(inside, name), defs, fctx))
 					}
 					return false
 				}
+				if len(prog) > 0 {
+					args = prog // nice sleep 9, busybox wait: as the command
+				}
 				switch holdOf(args) {
 				case holdNever:
+					if len(args) > 0 && args[0] == "disown" {
+						f.detached = true
+					}
 				case holdCertain:
-					f.holds, f.mayHold = true, true
+					// exit, break and wait in a subshell end or wait for
+					// nothing of the loop's shell, break in a function
+					// does not break the loop, return outside one
+					// returns nothing and in one the loop calls leaves
+					// only that: each is then as if not there.
+					switch args[0] {
+					case "wait":
+						f.mayHold, f.waits = true, true // for this shell's jobs (ofSub)
+					case "break":
+						if !ctx.sub && !ctx.inFunc {
+							f.mayHold, f.holds = true, true
+						}
+					case "exit":
+						if !ctx.sub {
+							f.mayHold, f.holds = true, true
+						}
+					case "return":
+						if !ctx.sub && !ctx.inFunc && len(w.calls) > 0 {
+							f.mayHold = true // the loop's own function returns
+						}
+					default:
+						f.mayHold, f.holds = true, true
+					}
 				case holdForks:
-					f.bg = true
+					f.bg, f.detached = true, true
 					return false
 				default:
 					f.mayHold = true
@@ -1385,10 +1473,10 @@ func (w *walker) floodScan(sc *scope, body []*syntax.Stmt, depth int, inside []s
 }
 
 // knownName is the value of a command name that is one variable ($X,
-// "${X}") whose value the scope knows.
-func (w *walker) knownName(sc *scope, wd *syntax.Word) (string, bool) {
+// "${X}") whose value the scope knows, and the variable's name.
+func (w *walker) knownName(sc *scope, wd *syntax.Word) (value, name string, ok bool) {
 	if sc == nil || len(wd.Parts) != 1 {
-		return "", false
+		return "", "", false
 	}
 	part := wd.Parts[0]
 	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
@@ -1396,21 +1484,72 @@ func (w *walker) knownName(sc *scope, wd *syntax.Word) (string, bool) {
 	}
 	pe, ok := part.(*syntax.ParamExp)
 	if !ok || pe.Excl || pe.Length || pe.Width || pe.Index != nil || pe.Slice != nil || pe.Repl != nil || pe.Exp != nil || pe.Names != 0 {
-		return "", false
+		return "", "", false
 	}
 	v, known := sc.get(w, pe.Param.Value)
 	if !known {
-		return "", false
+		return "", "", false
 	}
 	s, ok := v.Static()
 	if !ok || s == "" || strings.ContainsAny(s, " \t\n*?[") {
-		return "", false
+		return "", "", false
 	}
-	return s, true
+	return s, pe.Param.Value, true
+}
+
+// maySet reports whether name is named as a word anywhere in stmts, the
+// functions they define, or the functions of the scope (an assignment,
+// read NAME, declare NAME, ((NAME=…)) all name it so).
+func (w *walker) maySet(sc *scope, name string, stmts []*syntax.Stmt, defs map[string]*syntax.Stmt) bool {
+	all := append([]*syntax.Stmt(nil), stmts...)
+	for _, b := range defs {
+		all = append(all, b)
+	}
+	if sc != nil {
+		for _, b := range sc.funcs {
+			all = append(all, b)
+		}
+	}
+	for _, bs := range w.may.bodies {
+		all = append(all, bs...)
+	}
+	return namesWord(all, name)
+}
+
+// namesWord reports whether name is a word of its own in some literal
+// text of stmts.
+func namesWord(stmts []*syntax.Stmt, name string) bool {
+	named := false
+	params := map[*syntax.Lit]bool{} // $NAME reads it
+	for _, st := range stmts {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.ParamExp:
+				params[n.Param] = true
+			case *syntax.Lit:
+				named = named || !params[n] && hasIdent(n.Value, name)
+			}
+			return !named
+		})
+	}
+	return named
+}
+
+// hasIdent reports whether name is one of the identifiers in s.
+func hasIdent(s, name string) bool {
+	for _, id := range strings.FieldsFunc(s, func(r rune) bool {
+		return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
+	}) {
+		if id == name {
+			return true
+		}
+	}
+	return false
 }
 
 // shellNames are the shells whose code a loop's flood is read from.
-var shellNames = map[string]bool{"bash": true, "sh": true, "dash": true, "ksh": true, "zsh": true}
+var shellNames = map[string]bool{"bash": true, "sh": true, "dash": true, "ksh": true, "zsh": true, "ash": true,
+	"mksh": true, "yash": true, "posh": true, "rbash": true, "lksh": true, "pdksh": true}
 
 const (
 	holdMay = iota
@@ -1435,7 +1574,8 @@ func holdOf(args []string) int {
 	case "break", "exit", "return":
 		return holdCertain
 	case "wait":
-		if len(args) == 1 || len(args) == 2 && args[1] == "-n" {
+		// wait -n returns when any job ends (true & wait -n at once).
+		if len(args) == 1 {
 			return holdCertain
 		}
 	case "sleep":
@@ -1490,8 +1630,30 @@ func holdOf(args []string) int {
 func unwrapped(args []string) []string {
 	for len(args) > 0 {
 		switch args[0] {
-		case "nohup", "command", "builtin", "exec", "time":
+		case "nohup", "command", "builtin", "exec", "time", "busybox", "toybox", "unbuffer":
 			args = args[1:]
+		case "setsid", "ionice", "chrt", "taskset", "flock":
+			// Options, then chrt's priority, taskset's mask, flock's
+			// file: what a value-taking option takes is not told apart
+			// here, so only option words are skipped and one operand.
+			if args[0] == "setsid" && len(args) > 1 && (args[1] == "-f" || args[1] == "--fork") {
+				return args // setsid -f: its own kind (holdOf)
+			}
+			// The option letters that take a value, and the operands
+			// before the command (taskset's mask, chrt's priority,
+			// flock's file).
+			valued := map[string]string{"ionice": "cnpPu", "chrt": "TPD", "flock": "wEc"}[args[0]]
+			operands := map[string]int{"taskset": 1, "chrt": 1, "flock": 1}[args[0]]
+			args = args[1:]
+			for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
+				if len(args[0]) == 2 && valued != "" && strings.ContainsRune(valued, rune(args[0][1])) && len(args) > 1 {
+					args = args[1:]
+				}
+				args = args[1:]
+			}
+			for ; operands > 0 && len(args) > 0; operands-- {
+				args = args[1:]
+			}
 		case "env":
 			args = args[1:]
 			for len(args) > 0 && (strings.Contains(args[0], "=") && !strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "-") && args[0] != "-") {
@@ -1604,11 +1766,46 @@ func endlessOutput(st *syntax.Stmt) word.Tri {
 	if !ok || len(args) == 0 {
 		return word.No
 	}
+	args = unwrapped(args)
+	if len(args) == 0 {
+		return word.No
+	}
 	endlessFile := func(a string) bool { return a == "/dev/zero" || a == "/dev/urandom" || a == "/dev/random" }
+	endlessIn := false // < /dev/zero
+	for _, r := range st.Redirs {
+		if r.Op == syntax.RdrIn && (r.N == nil || r.N.Value == "0") {
+			f, ok := litText(r.Word)
+			endlessIn = ok && endlessFile(f)
+		}
+	}
 	switch path.Base(args[0]) {
 	case "yes":
 		return word.Yes
+	case "tr":
+		if endlessIn {
+			return word.Maybe // tr -d may leave nothing
+		}
+	case "dd":
+		in, counted := endlessIn, false
+		for _, a := range args[1:] {
+			if v, ok := strings.CutPrefix(a, "if="); ok {
+				in = endlessFile(v)
+			}
+			counted = counted || strings.HasPrefix(a, "count=")
+		}
+		if in && !counted {
+			return word.Yes
+		}
+	case "strings":
+		for _, a := range args[1:] {
+			if endlessFile(a) {
+				return word.Maybe
+			}
+		}
 	case "cat", "od", "base64", "xxd", "hexdump":
+		if endlessIn && len(args) == 1 {
+			return word.Yes
+		}
 		files := 0
 		for _, a := range args[1:] {
 			if strings.HasPrefix(a, "-") {
@@ -1677,6 +1874,40 @@ func litArgs(st *syntax.Stmt) ([]string, bool) {
 // endless input, all at once (xargsUnbounded): a fork bomb, or, with a
 // -P known only at run time, a question.
 func (w *walker) xargsFlood(st *syntax.Stmt, piped word.Tri) {
+	w.xargsFloodIn(st, piped, 0)
+}
+
+// xargsFloodIn looks for the xargs in ( ), { }, literal shell -c and eval
+// code, and functions, which read the same input, to a depth.
+func (w *walker) xargsFloodIn(st *syntax.Stmt, piped word.Tri, depth int) {
+	if depth > 8 || st == nil {
+		return
+	}
+	var inner []*syntax.Stmt
+	switch c := st.Cmd.(type) {
+	case *syntax.Block:
+		inner = c.Stmts
+	case *syntax.Subshell:
+		inner = c.Stmts
+	case *syntax.CallExpr:
+		if code, _, ok := carriedCode(c.Args); ok {
+			if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader(code), ""); err == nil {
+				inner = f.Stmts
+			}
+		} else if len(c.Args) > 0 {
+			if name, ok := litText(c.Args[0]); ok {
+				if bodies := w.funcBodies(w.curScope, name); len(bodies) > 0 {
+					inner = bodies
+				}
+			}
+		}
+	}
+	for _, s := range inner {
+		w.xargsFloodIn(s, piped, depth+1)
+	}
+	if inner != nil {
+		return
+	}
 	switch xargsUnbounded(st, piped) {
 	case word.Yes:
 		// yes | xargs -P0 -n1 sleep: a new process for every line, all
@@ -1783,6 +2014,11 @@ options:
 			if f, ok := litText(r.Word); ok && endlessFile(f) {
 				input = word.Yes
 			}
+			if len(r.Word.Parts) == 1 {
+				if ps, ok := r.Word.Parts[0].(*syntax.ProcSubst); ok && ps.Op == syntax.CmdIn && len(ps.Stmts) == 1 {
+					input = endlessOutput(ps.Stmts[0]) // < <(yes)
+				}
+			}
 		}
 	}
 	if fromFile {
@@ -1818,6 +2054,22 @@ func xargsLong(opt string) string {
 	return found
 }
 
+// fewItems reports a for loop over at most 256 literal words (no
+// expansion, brace or glob that may make more of them): its jobs are as
+// many.
+func fewItems(l *syntax.WordIter) bool {
+	if !l.InPos.IsValid() || len(l.Items) > 256 {
+		return false // for x; do …: the arguments
+	}
+	for _, it := range l.Items {
+		t, ok := litText(it)
+		if !ok || strings.ContainsAny(t, "{*?[") {
+			return false
+		}
+	}
+	return true
+}
+
 // boundedCStyle reports a for ((…)) loop seen to end: a condition i < N
 // or i <= N (or N > i …) with N a literal number, a step that only
 // raises i (i++, ++i, i+=K with K > 0), and a body that never names i
@@ -1845,8 +2097,8 @@ func boundedCStyle(l *syntax.CStyleLoop, body []*syntax.Stmt) bool {
 	if !word.IsName(name) {
 		return false
 	}
-	if _, err := strconv.ParseInt(limit, 0, 64); err != nil {
-		return false
+	if n, err := strconv.ParseInt(limit, 0, 64); err != nil || n > 1024 {
+		return false // a million jobs are a flood too
 	}
 	switch p := l.Post.(type) {
 	case *syntax.UnaryArithm:
@@ -1868,11 +2120,7 @@ func boundedCStyle(l *syntax.CStyleLoop, body []*syntax.Stmt) bool {
 			case *syntax.Lit:
 				// i=1, read i, ((i--)), let i++: the name as a word of
 				// its own in any literal text.
-				for _, id := range strings.FieldsFunc(n.Value, func(r rune) bool {
-					return !(r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9')
-				}) {
-					named = named || id == name
-				}
+				named = named || hasIdent(n.Value, name)
 			case *syntax.ParamExp:
 				named = named || n.Param.Value == name
 			}
