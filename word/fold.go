@@ -84,6 +84,41 @@ func ignorable(r rune) bool {
 	return 0x200C <= r && r <= 0x200F || 0x202A <= r && r <= 0x202E || 0x206A <= r && r <= 0x206F || r == 0xFEFF
 }
 
+// foldedClass rewrites a class of ASCII characters (not negated, no
+// [:name:]) as the class of their foldings: [dev] and [D-F] match what
+// their members fold to. Not ok for any other class.
+func foldedClass(body string) (string, bool) {
+	if strings.Contains(body, "[") {
+		return "", false
+	}
+	c, err := parseClass(body, true)
+	if err != nil || c.neg {
+		return "", false
+	}
+	var members [utf8.RuneSelf]bool
+	for _, g := range c.ranges {
+		if g.hi >= utf8.RuneSelf {
+			return "", false
+		}
+		for r := g.lo; r <= g.hi; r++ {
+			members[foldRune(r)] = true
+		}
+	}
+	var b strings.Builder
+	for r, in := range members {
+		if in {
+			if strings.ContainsRune(`]\-^!`, rune(r)) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(byte(r))
+		}
+	}
+	if b.Len() == 0 {
+		return "", false
+	}
+	return b.String(), true
+}
+
 // casedClass reports whether a glob's class (a Class segment's text,
 // what stands between its brackets) may hold a character that has a case.
 func casedClass(body string) bool {
@@ -125,7 +160,11 @@ func foldWord(w Word) (Word, bool) {
 		case Lit:
 			s.Text = FoldCase(s.Text)
 		case Class:
-			classes = classes || casedClass(s.Text)
+			if t, ok := foldedClass(s.Text); ok {
+				s.Text = t
+			} else {
+				classes = classes || casedClass(s.Text)
+			}
 		}
 		segs[i] = s
 	}

@@ -74,6 +74,13 @@ func TestPathMatchFold(t *testing.T) {
 		{"**/.git/**", w(l("/p/"), Seg{Kind: Class, Text: "0-9"}, l(".GIT/x")), No},
 		{"**/.git/**", w(l("/p/.gi"), Seg{Kind: Class, Text: "0-9"}, l("/x")), No},
 		{"**/.git/**", w(l("/p/.gi"), Seg{Kind: Class, Text: "a-z"}, l("/x")), Maybe},
+		// ASCII letters fold member by member: [dev] is never .guard-exec.toml.
+		{"/p/.guard-exec.toml", w(l("/p/."), Seg{Kind: Class, Text: "dev"}), No},
+		{"/p/.g", w(l("/p/."), Seg{Kind: Class, Text: "dev"}), No},
+		{"/p/.e", w(l("/p/."), Seg{Kind: Class, Text: "DEV"}), Maybe},
+		{"/p/.e", w(l("/p/."), Seg{Kind: Class, Text: "E"}), Yes},
+		{"/p/.]", w(l("/p/."), Seg{Kind: Class, Text: `\]`}), Yes},
+		{"/p/.e", w(l("/p/."), Seg{Kind: Class, Text: "!E"}), Maybe},
 	}
 	for _, tt := range tests {
 		p, err := CompilePathFold(tt.pat)
