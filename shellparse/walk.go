@@ -1957,6 +1957,25 @@ func xargsUnbounded(st *syntax.Stmt, piped word.Tri) word.Tri {
 		}
 	}
 	setFile := func(v string, known bool) { fromFile, argFile = true, known && endlessFile(v) }
+	// Read as the catalogue's xargs reads them (getopt: unique long
+	// prefixes, values attached or next).
+	sp := argspec.Lookup("xargs")
+	arity := func(canon string) argspec.Arity {
+		for _, o := range sp.Options() {
+			if o.Canon == canon {
+				return o.Arity
+			}
+		}
+		return argspec.NoArg
+	}
+	set := func(canon, v string, known bool) {
+		switch canon {
+		case "--max-procs":
+			setProcs(v, known)
+		case "--arg-file":
+			setFile(v, known)
+		}
+	}
 	args := ce.Args[skip+1:]
 options:
 	for i := 0; i < len(args); i++ {
@@ -1969,40 +1988,28 @@ options:
 			break
 		}
 		if strings.HasPrefix(a, "--") {
-			opt, v, attached := strings.Cut(a, "=")
-			opt = xargsLong(opt) // getopt takes a unique prefix: --max-p=0
-			switch opt {
-			case "--max-procs", "--arg-file", "--delimiter", "--max-args", "--max-lines", "--max-chars", "--replace", "--eof":
-				vk := true
-				if !attached && opt != "--replace" && opt != "--eof" && i+1 < len(args) {
-					i++
-					v, vk = litText(args[i])
-				}
-				switch opt {
-				case "--max-procs":
-					setProcs(v, vk)
-				case "--arg-file":
-					setFile(v, vk)
-				}
+			name, v, attached := strings.Cut(a, "=")
+			canon := sp.Opt(name)
+			vk := true
+			if !attached && arity(canon) == argspec.ReqArg && i+1 < len(args) {
+				i++
+				v, vk = litText(args[i])
 			}
+			set(canon, v, vk)
 			continue
 		}
 		for j := 1; j < len(a); j++ {
-			switch a[j] {
-			case 'a', 'd', 'E', 'I', 'L', 'n', 's', 'P':
+			canon := sp.Opt("-" + string(a[j]))
+			switch arity(canon) {
+			case argspec.ReqArg:
 				v, vk := a[j+1:], true
 				if v == "" && i+1 < len(args) {
 					i++
 					v, vk = litText(args[i])
 				}
-				switch a[j] {
-				case 'P':
-					setProcs(v, vk)
-				case 'a':
-					setFile(v, vk)
-				}
+				set(canon, v, vk)
 				continue options
-			case 'e', 'i', 'l':
+			case argspec.OptArg:
 				continue options // an optional value, attached
 			}
 		}
@@ -2028,30 +2035,6 @@ options:
 		}
 	}
 	return min(input, procs)
-}
-
-// xargsLong is the long option of GNU xargs a word names: itself, or the
-// one it is a unique prefix of (getopt_long's rule).
-func xargsLong(opt string) string {
-	longs := []string{"--arg-file", "--delimiter", "--eof", "--exit", "--interactive", "--max-args", "--max-chars",
-		"--max-lines", "--max-procs", "--no-run-if-empty", "--null", "--open-tty", "--process-slot-var", "--replace",
-		"--show-limits", "--verbose", "--version", "--help"}
-	found := ""
-	for _, l := range longs {
-		if l == opt {
-			return l
-		}
-		if strings.HasPrefix(l, opt) {
-			if found != "" {
-				return opt // ambiguous: xargs refuses it
-			}
-			found = l
-		}
-	}
-	if found == "" {
-		return opt
-	}
-	return found
 }
 
 // fewItems reports a for loop over at most 256 literal words (no
