@@ -305,9 +305,11 @@ func TestDefaultsDestructive(t *testing.T) {
 		"while :; do sleep 9 & (wait); done", "for ((i=0;i<1000000;i++)); do sleep 9 & done", "for i in $(seq 1000000); do sleep 9 & done",
 		"select x in a; do sleep 9 & done", "trap 'sleep 9 &' DEBUG; while :; do :; done", "trap 'true & true &' CHLD; true & sleep 100",
 		"tr '\\0' '\\n' < /dev/zero | xargs -P0 -n1 sleep", "enable -n printf; printf 'x' | bash",
+		"f(){ sleep 100 & f; }; f", "f(){ true & f; }; f",
 	))
 	runRows(t, "bounded loops", allow("for ((i=0;i<10;i++)); do sleep 9 & done", "while :; do sleep 9 & sleep 1; done",
 		"while :; do (sleep 9 & wait); done", "for i in 1 2 3; do sleep 9 & done", "trap 'echo done' EXIT",
+		`f(){ if [ "$1" -gt 0 ]; then f $(( $1 - 1 )); fi; }; f 3`,
 		"until :; do sleep 9 & done", "while :; do sleep 9 & wait; done"))
 	runRows(t, "bounded xargs", allow("yes | xargs -P4 -n1 echo", "yes | head -5 | xargs -P0 echo", "ls | xargs -P0 wc -l",
 		"yes | xargs -a list.txt -P0 echo", "yes | xargs -P0 -P4 echo", "xargs -P0 echo < list.txt", "xargs -P0 -a /dev/zero -P 2 echo",

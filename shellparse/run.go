@@ -742,6 +742,10 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 		if c == name {
 			if w.inPipe || bg {
 				w.emit(&Cmd{Argv: argv, Special: "fork-bomb"})
+			} else if f := w.floodScan(sc, []*syntax.Stmt{body}, 0, []string{name}, map[string]*syntax.Stmt{}, scanCtx{inFunc: true}); f.bg && !f.held() {
+				// f(){ x & f; }; f: each call starts a job and calls
+				// again, until the stack gives out thousands of jobs on.
+				w.emit(&Cmd{Argv: argv, CodeArg: -1, Opaque: "a function that calls itself starts a job in the background on every call, with nothing that waits for it: it may multiply processes until the machine stops"})
 			}
 			return // recursion: the body is already being judged
 		}
