@@ -1624,66 +1624,30 @@ func holdOf(args []string) int {
 	return holdMay
 }
 
-// unwrapped is args without the wrappers that run the rest as it is
-// (env and its NAME=VALUE words and options, nice, nohup, timeout,
-// command, builtin, exec, stdbuf, time), nil when not literal.
+// unwrapped is args without the wrappers that run the rest (env, nice,
+// timeout, setsid, sudo …: the catalogue's, argspec.Wrapped), nil when
+// not literal. It stops at xargs (what the flood checks look for), at
+// setsid -f (a job of its own, holdOf) and at a wrapper whose command
+// is shell code or not known.
 func unwrapped(args []string) []string {
 	for len(args) > 0 {
-		switch args[0] {
-		case "nohup", "command", "builtin", "exec", "time", "busybox", "toybox", "unbuffer":
-			args = args[1:]
-		case "setsid", "ionice", "chrt", "taskset", "flock":
-			// Options, then chrt's priority, taskset's mask, flock's
-			// file: what a value-taking option takes is not told apart
-			// here, so only option words are skipped and one operand.
-			if args[0] == "setsid" && len(args) > 1 && (args[1] == "-f" || args[1] == "--fork") {
-				return args // setsid -f: its own kind (holdOf)
-			}
-			// The option letters that take a value, and the operands
-			// before the command (taskset's mask, chrt's priority,
-			// flock's file).
-			valued := map[string]string{"ionice": "cnpPu", "chrt": "TPD", "flock": "wEc"}[args[0]]
-			operands := map[string]int{"taskset": 1, "chrt": 1, "flock": 1}[args[0]]
-			args = args[1:]
-			for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
-				if len(args[0]) == 2 && valued != "" && strings.ContainsRune(valued, rune(args[0][1])) && len(args) > 1 {
-					args = args[1:]
-				}
-				args = args[1:]
-			}
-			for ; operands > 0 && len(args) > 0; operands-- {
-				args = args[1:]
-			}
-		case "env":
-			args = args[1:]
-			for len(args) > 0 && (strings.Contains(args[0], "=") && !strings.HasPrefix(args[0], "-") || strings.HasPrefix(args[0], "-") && args[0] != "-") {
-				if (args[0] == "-u" || args[0] == "-C" || args[0] == "-S") && len(args) > 1 {
-					args = args[1:]
-				}
-				args = args[1:]
-			}
-		case "nice", "stdbuf":
-			args = args[1:]
-			for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-				if (args[0] == "-n" || args[0] == "-i" || args[0] == "-o" || args[0] == "-e") && len(args) > 1 {
-					args = args[1:]
-				}
-				args = args[1:]
-			}
-		case "timeout":
-			args = args[1:]
-			for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-				if (args[0] == "-s" || args[0] == "-k" || args[0] == "--signal" || args[0] == "--kill-after") && len(args) > 1 {
-					args = args[1:]
-				}
-				args = args[1:]
-			}
-			if len(args) > 0 {
-				args = args[1:] // the duration
-			}
-		default:
+		prog := path.Base(args[0])
+		if prog == "xargs" || prog == "setsid" && len(args) > 1 && (args[1] == "-f" || args[1] == "--fork") {
 			return args
 		}
+		words := make([]word.Word, len(args))
+		for i, a := range args {
+			words[i] = word.FromLit(a)
+		}
+		in, reason, ok := argspec.Wrapped(prog, words)
+		if !ok || reason != "" || in == nil || in.Code != nil {
+			return args
+		}
+		inner, ok := staticArgs(in.Argv)
+		if !ok {
+			return args
+		}
+		args = inner
 	}
 	return args
 }
@@ -1885,11 +1849,13 @@ func (w *walker) xargsFloodIn(st *syntax.Stmt, piped word.Tri, depth int) {
 	}
 	var inner []*syntax.Stmt
 	switch c := st.Cmd.(type) {
-	case *syntax.Block:
-		inner = c.Stmts
-	case *syntax.Subshell:
-		inner = c.Stmts
 	case *syntax.CallExpr:
+		if piped == word.No {
+			// Input not from a pipe: only this command's own (-a FILE,
+			// < FILE) counts, and the walk checks each command of the
+			// code it reads (bash -c, functions) as it reaches it.
+			break
+		}
 		if code, _, ok := carriedCode(c.Args); ok {
 			if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(newDepthReader(code), ""); err == nil {
 				inner = f.Stmts
@@ -1901,6 +1867,10 @@ func (w *walker) xargsFloodIn(st *syntax.Stmt, piped word.Tri, depth int) {
 				}
 			}
 		}
+	case *syntax.Block:
+		inner = c.Stmts
+	case *syntax.Subshell:
+		inner = c.Stmts
 	}
 	for _, s := range inner {
 		w.xargsFloodIn(s, piped, depth+1)
@@ -1927,6 +1897,14 @@ func (w *walker) xargsFloodIn(st *syntax.Stmt, piped word.Tri, depth int) {
 func xargsUnbounded(st *syntax.Stmt, piped word.Tri) word.Tri {
 	ce, ok := st.Cmd.(*syntax.CallExpr)
 	if !ok || len(ce.Args) == 0 {
+		return word.No
+	}
+	// Most commands name no xargs at all: settled without reading them.
+	named := false
+	for _, a := range ce.Args {
+		named = named || strings.Contains(a.Lit(), "xargs") || a.Lit() == ""
+	}
+	if !named {
 		return word.No
 	}
 	// nice xargs …, env xargs …: the wrappers' words, while literal.
