@@ -54,6 +54,7 @@ type walker struct {
 	localScript bool                // execScript is reading a program file of the project
 	pathLooks   map[string]pathLook // onLocalPath's look-ups, for this walk
 	reals       map[string]string   // program paths with their links resolved, for this walk ("": not known)
+	pathDirReal map[string]dirReal  // PATH directories with their links resolved, for this walk
 	phys        physpath.Resolver   // for paths with "..", for this walk
 	// cmdReopened: what the redirections of the commands being walked
 	// (and of those they are run by) make of fds 1 and 2 (Cmd.Reopened),

@@ -1094,6 +1094,19 @@ func (w *walker) lookLocal(sc *scope, name string, dirs []string) pathLook {
 			d = home + rest
 		}
 		p := physpath.Join(d, name)
+		if real, mode, ok := w.pathCandidate(d, name); ok {
+			// The common case, a plain absolute entry: one lstat per name.
+			if _, local := w.underLocal(sc, real); local {
+				look.watched = append(look.watched, p)
+				if mode.IsRegular() && mode&0o111 != 0 {
+					look.found = p
+				}
+			}
+			if mode.IsRegular() && mode&0o111 != 0 {
+				return look
+			}
+			continue
+		}
 		if _, known := w.physical(p); !known {
 			look.found = p // what runs is where a link the text makes leads
 			return look
@@ -1110,6 +1123,57 @@ func (w *walker) lookLocal(sc *scope, name string, dirs []string) pathLook {
 		}
 	}
 	return look
+}
+
+// A dirReal is a PATH directory with its links resolved; ok is false
+// when it cannot be (it is not there; a file is, and then lstat below it
+// fails).
+type dirReal struct {
+	real string
+	ok   bool
+}
+
+// pathCandidate is where name in the PATH directory d really is, and the
+// mode of what is there (zero: nothing), found with one lstat once d is
+// resolved (once per walk): a long PATH with a local directory on it (an
+// activated .venv) had every name's every candidate resolved component
+// by component, twice. ok is false for what it does not handle (a
+// relative entry, a "..", the shell's open descriptors): the caller then
+// resolves the path itself. A name that is not there is placed where it
+// would be made, in d's real directory.
+func (w *walker) pathCandidate(d, name string) (real string, mode os.FileMode, ok bool) {
+	if !filepath.IsAbs(d) || physpath.HasDotDot(d) || strings.Contains(name, "/") || name == ".." || name == "." || argspec.ProcessFile(d+"/") {
+		return "", 0, false
+	}
+	dr, seen := w.pathDirReal[d]
+	if !seen {
+		clean := filepath.Clean(d)
+		r, err := filepath.EvalSymlinks(clean)
+		dr = dirReal{real: r, ok: err == nil}
+		if !dr.ok {
+			dr.real = clean
+		}
+		if w.pathDirReal == nil {
+			w.pathDirReal = map[string]dirReal{}
+		}
+		w.pathDirReal[d] = dr
+	}
+	real = physpath.Join(dr.real, name)
+	if !dr.ok {
+		return real, 0, true
+	}
+	fi, err := os.Lstat(real)
+	if err != nil {
+		return real, 0, true
+	}
+	if fi.Mode()&os.ModeSymlink == 0 {
+		return real, fi.Mode(), true
+	}
+	st, err := os.Stat(real)
+	if err != nil {
+		return realPath(real), 0, true
+	}
+	return realPath(real), st.Mode(), true
 }
 
 // aliasWords splits an alias's text into words when it is only plain
