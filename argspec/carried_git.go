@@ -1,7 +1,9 @@
 package argspec
 
 import (
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -41,7 +43,8 @@ func gitCarried(r *carry) {
 			if _, bad := r.UntrustedDir(*o.Value); bad {
 				r.Opaque("git --exec-path=" + o.Value.String() + " runs git's helper programs (remote helpers, merge strategies) from there")
 			}
-		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && r.outside(*o.Value):
+		case (o.Name == "-C" || o.Name == "--git-dir") && o.Value != nil && r.outside(*o.Value),
+			o.Name == "--git-dir" && o.Value != nil && !inGitDir(*o.Value):
 			r.Opaque("git " + o.Name + " " + o.Value.String() + " uses that repository's configuration and hooks, which can name programs to run")
 		case o.Name == "--work-tree" && o.Value != nil && r.outside(*o.Value):
 			r.Opaque(workTreeReason("git --work-tree", *o.Value))
@@ -245,13 +248,26 @@ func (r *carry) gitEnv(a envVar) bool {
 			r.Opaque(workTreeReason("GIT_WORK_TREE", a.Value))
 		}
 	case "GIT_DIR", "GIT_COMMON_DIR":
-		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || r.outside(a.Value) {
+		if t, ok := a.Value.Static(); !ok || !strings.HasPrefix(t, "/") || r.outside(a.Value) || !inGitDir(a.Value) {
 			r.Opaque("setting " + a.Name + " makes git use the repository at " + a.Value.String() + ", whose configuration and hooks can name programs to run")
 		}
 	default:
 		return false
 	}
 	return true
+}
+
+// inGitDir reports whether a repository path is a .git directory or
+// below one (.git/worktrees/x, .git/modules/m), whose configuration and
+// hooks the path rules keep the command from writing. Any other
+// directory of the project is one the agent may fill: a config there
+// with core.fsmonitor runs on git status (a red team's).
+func inGitDir(v word.Word) bool {
+	t, ok := pathText(v)
+	if !ok {
+		return false
+	}
+	return slices.Contains(strings.Split(filepath.Clean(t), "/"), ".git")
 }
 
 // workTreeReason: with another work tree, git's checkouts, merges and

@@ -2123,7 +2123,11 @@ func jqModuleEffects(args []word.Word) []Effect {
 		effs = append(effs, Effect{Path: d, Access: Read, Recursive: true})
 	}
 	for _, m := range ms {
-		if strings.HasPrefix(m[1], "/") {
+		// An absolute name is read as it is; so is a relative one, below
+		// the working directory, unless the import names its own search
+		// path (jq 1.6: import "../home/.docker/config" read it, with or
+		// without -L; with {search: "/x"} it did not. A red team's).
+		if strings.HasPrefix(m[1], "/") || !strings.Contains(m[2], "search") {
 			effs = append(effs, Effect{Path: word.FromLit(m[1] + ".json"), Access: Read}, Effect{Path: word.FromLit(m[1] + ".jq"), Access: Read},
 				Effect{Path: word.FromLit(m[1]), Access: Read, Recursive: true})
 		}

@@ -198,6 +198,19 @@ func readerWrites(prog string, args []word.Word) (effs []Effect, ok bool) {
 		if gnuFlag(args, "--html") || gnuShort(args, manFlags, 'H') {
 			effs = append(effs, Effect{Path: word.Unknown("what the browser man -H runs does"), Access: Write})
 		}
+		// man -l FILE (and a page named by a path, ./x.1) formats a
+		// document of the command's, which can include any file (.so,
+		// .mso: echo .so ~/.ssh/id_rsa | man -l - printed the key, a
+		// red team's). The system's pages are the system's.
+		local := gnuFlag(args, "--local-file") || gnuShort(args, manFlags, 'l')
+		for _, a := range args {
+			if t, ok := a.Static(); !ok || !strings.HasPrefix(t, "-") && strings.Contains(t, "/") {
+				local = true
+			}
+		}
+		if local {
+			effs = append(effs, Effect{Path: word.UnknownData("the files a roff document man formats includes (.so)"), Access: Read})
+		}
 	case "json_pp":
 		// json_pp -f eval evaluates its input as Perl (JSON::PP 4:
 		// echo 'system(…)' | json_pp -f eval ran it); Getopt::Long

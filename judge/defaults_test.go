@@ -1,6 +1,7 @@
 package judge_test
 
 import (
+	"os/user"
 	"strings"
 	"testing"
 
@@ -330,6 +331,72 @@ func TestDefaultsUnseenCode(t *testing.T) {
 		"source x.sh", ". ./env.sh", "bash script.sh", "sh ./install.sh", "python tool.py", "base64 -d x | sh",
 		"echo \"$X\" | sh", "BASH_ENV=x bash -c ls", "LD_PRELOAD=/tmp/x.so ls",
 	))
+}
+
+// What read-only programs read besides their arguments (a red team's):
+// a variable the command line sets for one was not reviewed with its
+// arguments (MAGIC=F file prints F, UNZIP=-d DIR unzip, GOTOOLCHAIN runs
+// a toolchain, LD_DEBUG_OUTPUT and SSLKEYLOGFILE write files), and
+// variables every program reads (glibc's unsecure ones, OpenSSL's) ask
+// wherever they are set; preferences do not. The repository git is
+// pointed at, jq's modules and the files a roff document includes are
+// read too.
+func TestDefaultsUnreviewedEnv(t *testing.T) {
+	runRows(t, "unreviewed variables", ask(
+		"MAGIC=~/.ssh/id_rsa file a.txt", "env MAGIC=x file a.txt", "UNZIP='-d /etc' unzip x.zip",
+		"GOTOOLCHAIN=go1.99.0 go version", "GROFF_BIN_PATH=./bin man ls", "MANROFFOPT=-U man ls",
+		"GOPROXY=file:///tmp/p GOTOOLCHAIN=go1.99.0 go version", "LANG=./x ls", "LC_ALL=/tmp/l ls",
+		"LD_DEBUG_OUTPUT=/etc/x LD_DEBUG=libs ls", "export LD_PROFILE_OUTPUT=/etc; ls", "LD_FOO=1 ls",
+		"SSLKEYLOGFILE=/etc/k curl -s https://example.com", "export SSLKEYLOGFILE=/etc/k", "OPENSSL_CONF=x.cnf openssl version",
+		"GCONV_PATH=. iconv -l", "GLIBC_TUNABLES=x ls", "X=1 bash -c ls",
+	))
+	// A repository git is pointed at must be a .git directory, whose
+	// config the path rules protect, not any directory of the project.
+	runRows(t, "repositories", ask("GIT_COMMON_DIR="+proj+"/evil git status", "GIT_DIR="+proj+"/evil git status",
+		"git --git-dir="+proj+"/evil status"))
+	// jq resolves the main program's relative module names from the
+	// working directory.
+	runRows(t, "jq modules", ask(`jq -n 'import "../.docker/config" as $c; $c'`, `jq -n 'include "x/../../.ssh/id_rsa"; 1'`))
+	// A roff document can include any file.
+	runRows(t, "man documents", ask("echo .so ~/.ssh/id_rsa | man -l -", "man -l w.1", "man ./w.1", "man --local-file=w.1"))
+	runRows(t, "man pages", allow("man ls", "man 1 git-log", "man -k printf"))
+	runRows(t, "repositories", allow("GIT_DIR="+proj+"/.git git status", "GIT_DIR="+proj+"/.git/modules/m git log"))
+	runRows(t, "preferences", allow(
+		"LC_ALL=C sort a.txt", "LANG=en_US.UTF-8 ls", "TZ=UTC date", "NO_COLOR=1 ls", "TERM=dumb git log",
+		"COLUMNS=200 ls", "FOO=1 echo hi", "GIT_PAGER=cat git log", "X=1; echo $X",
+	))
+}
+
+// Bash reads some text otherwise than it is written: an alias in place of
+// a reserved word, an interactive shell's input (history expansion,
+// readline's macros, its history file at exit), # once
+// interactive_comments is off, and HISTFILESIZE cuts the file HISTFILE
+// names (a red team's).
+func TestDefaultsShellRereads(t *testing.T) {
+	runRows(t, "shell rereads", ask(
+		"shopt -s expand_aliases\nalias [[=eval\n[[ \"touch pwned #\" ]]", "alias {=eval }=:", "alias case=eval",
+		"alias time=eval", "alias '!=eval'", "alias coproc=eval", "alias if=eval then=: fi=:",
+		"bash -i <<'EOF'\necho hi\nEOF", "printf 'echo x\\n' | bash -i", "INPUTRC=./ir bash -i < cmds.txt",
+		"bash -ic 'shopt -u interactive_comments\necho x # ;touch pwned'", "shopt -u \"$o\"",
+		"HISTFILE=~/.ssh/authorized_keys; HISTFILESIZE=0", "HISTFILESIZE=1 true",
+	))
+	runRows(t, "shell as written", allow(
+		"alias ll='ls -l'", "bash -ic 'echo hi'", "shopt -s extglob", "shopt -u nullglob",
+	))
+}
+
+// ~name is that user's home, as bash's getpwnam gives it: ~bin is /bin
+// and ~root /root where the user database says so (a red team's).
+func TestDefaultsTildeUser(t *testing.T) {
+	for name, cmds := range map[string][]string{"bin": {"rm -rf ~bin", "rm -rf ~bin/", "chmod -R 000 ~bin"}, "root": {"rm -rf ~root"}} {
+		u, err := user.Lookup(name)
+		if err != nil || u.HomeDir != "/"+name {
+			t.Logf("no user %s with home /%s here", name, name)
+			continue
+		}
+		runRows(t, "~"+name, deny(cmds...))
+	}
+	runRows(t, "~ of no user", allow("ls ~no-such-user-here/x"))
 }
 
 // Row 7: anything else asks until allowed.

@@ -616,6 +616,10 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 			cv.reason = p.Opaque
 		}
 	}
+	// A built-in allow was made for the program's arguments; what it does
+	// with a variable nothing here knows is not known (asked below, when
+	// nothing else asks).
+	unreviewed := cv.decision == Allow && cv.rule != nil && cv.rule.Layer == Builtin && len(p.Unreviewed) > 0
 	best := cv
 	best.aspect = "command"
 	if cv.decision > Allow {
@@ -678,6 +682,14 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 		}
 	}
 	v.Decision, v.Rule, v.Aspect, v.Reason, v.Instead = best.decision, best.rule, best.aspect, best.reason, best.instead
+	if unreviewed && v.Decision == Allow {
+		names := strings.Join(p.Unreviewed, ", ")
+		v.Decision, v.Aspect = Ask, "command"
+		v.Reason = "the command sets " + names + " for " + p.Argv[0].String() +
+			", and the guard does not know what the program does with it (programs read variables as options, files to load, places to write and code to run)"
+		v.Instead = "run it without " + names + ", or ask the person (an allow rule of theirs for the command covers it)"
+		v.Asking = append(v.Asking, Aspect{Decision: Ask, Rule: cv.rule})
+	}
 	if floor > v.Decision || floor == v.Decision && floor > Allow && (best.rule == nil || !best.matched) {
 		// The absolute denylist explains best what it may be about to
 		// stop (a dynamic program name, a path that may be the guard's

@@ -137,10 +137,15 @@ type Part struct {
 	Effects []Effect
 	// Known is false when the catalogue does not know what the program
 	// does to its operands.
-	Known  bool
-	env    *Env
-	trees  map[string]foundTree // treeBelow's reads
-	wholes map[string]wholeTree // readsWholeTree's
+	Known bool
+	// Unreviewed are the variables the command line sets for the program
+	// (X=v prog) that the catalogue does not judge
+	// (argspec.UnreviewedEnv): a program the built-in rules allow was
+	// not reviewed for them.
+	Unreviewed []string
+	env        *Env
+	trees      map[string]foundTree // treeBelow's reads
+	wholes     map[string]wholeTree // readsWholeTree's
 }
 
 // NewPart prepares a command for judging: its normalised argv and the
@@ -174,6 +179,14 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 				}
 			}
 		}
+	}
+	if len(c.Argv) > 0 && len(c.Assigns) > 0 {
+		names, values := make([]string, len(c.Assigns)), make([]word.Word, len(c.Assigns))
+		for i, a := range c.Assigns {
+			names[i], values[i] = a.Name, a.Value
+		}
+		prog, _ := c.Argv[0].Static()
+		p.Unreviewed = argspec.UnreviewedEnv(argspec.ProgName(prog), names, values, shellparse.ReviewedVar)
 	}
 	// What a variable makes a tool write (GOCACHE=DIR): the walker
 	// reports each such assignment as a part of its own, wherever the text

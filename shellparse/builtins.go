@@ -237,6 +237,20 @@ func (w *walker) shoptCmd(sc *scope, cmd *Cmd) {
 			noglob = true
 		}
 	}
+	if off && !setO || unknown {
+		for _, a := range argv[1:] {
+			if t, ok := a.Static(); !ok || t == "interactive_comments" {
+				// Off, # is a word in an interactive shell: a comment as
+				// the guard read it runs (echo x # ;cmd).
+				what := "shopt -u interactive_comments"
+				if !ok {
+					what = "shopt of an option not known here (it may be interactive_comments)"
+				}
+				w.emit(&Cmd{Argv: argv, Opaque: what + " makes # an ordinary word in an interactive shell, so what the guard read as a comment may run", CodeArg: -1})
+				break
+			}
+		}
+	}
 	switch {
 	case unknown || noglob && setO && on && off:
 		w.setNoglob(sc, noglobMaybe)

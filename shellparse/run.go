@@ -264,8 +264,44 @@ func hiddenCodeVars(name string) string {
 		return "sets git configuration (which can name programs to run)"
 	case "PROMPT_COMMAND":
 		return ""
+	case "HISTFILESIZE":
+		// Assigning it cuts the file HISTFILE names to that many lines,
+		// in any bash (sv_histsize: history_truncate_file).
+		return "makes bash cut the file HISTFILE names to that many lines"
+	case "GCONV_PATH", "GETCONF_DIR", "GLIBC_TUNABLES", "HOSTALIASES", "LOCALDOMAIN", "LOCPATH", "MALLOC_TRACE",
+		"NIS_PATH", "NLSPATH", "RESOLV_HOST_CONF", "RES_OPTIONS", "TZDIR":
+		// glibc's unsecure variables (elf/unsecvars.h), which it drops
+		// for setuid programs: every program reads them, as modules to
+		// load, files to read or write.
+		return "changes what every program loads, reads or writes (glibc ignores it for setuid programs for that reason)"
+	case "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "OPENSSL_CONF_INCLUDE":
+		return "makes OpenSSL load that configuration, whose engines and providers are code"
+	case "SSLKEYLOGFILE":
+		return "makes TLS libraries (curl's, Firefox's, Node's) append session keys to that file"
+	}
+	if strings.HasPrefix(name, "LD_") {
+		// glibc's loader reads every LD_* variable of every dynamically
+		// linked program: libraries to load, files to write its debug
+		// and profile output to (LD_DEBUG_OUTPUT, LD_PROFILE_OUTPUT).
+		return "changes how the dynamic loader runs every program (libraries it loads, files it writes)"
 	}
 	return ""
+}
+
+// ReviewedVar reports whether the walker judges a variable itself:
+// bash's own (PATH, IFS, the prompts), the variables programs run as
+// code, those that load hidden code (wherever the text sets them), and
+// Python's and its version managers' (where Python runs).
+func ReviewedVar(name string) bool {
+	if specialVar(name) || slices.Contains(pythonVars, name) || slices.Contains(versionVars, name) {
+		return true
+	}
+	for _, p := range versionPrefixes {
+		if strings.HasPrefix(name, p) {
+			return true // judged where Python runs (python.go)
+		}
+	}
+	return false
 }
 
 // secretCopy reports an assignment that copies a secret variable's value
@@ -877,6 +913,12 @@ func (w *walker) aliasCmd(sc *scope, argv []word.Word) {
 			continue
 		}
 		if name, val, ok := strings.Cut(t, "="); ok {
+			if reservedWord(name) {
+				// bash expands an alias before it recognises a reserved
+				// word (parse.y: alias_expand_token comes first): alias
+				// [[=eval makes [[ "…" ]] run its words.
+				w.emit(&Cmd{Argv: argv, Opaque: "an alias named " + name + ", a reserved word: bash expands it before it reads the syntax, so the text's " + name + " is not what it seems", CodeArg: -1})
+			}
 			if val != "" {
 				w.code(sc.clone(), val, Step{Kind: "alias " + name})
 			}
@@ -1174,6 +1216,17 @@ func (w *walker) pathCandidate(d, name string) (real string, mode os.FileMode, o
 		return realPath(real), 0, true
 	}
 	return realPath(real), st.Mode(), true
+}
+
+// reservedWord reports bash's reserved words (and [[ ]], { }), which
+// an alias may take the place of.
+func reservedWord(name string) bool {
+	switch name {
+	case "!", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function", "if", "in", "select",
+		"then", "until", "while", "{", "}", "time", "[[", "]]":
+		return true
+	}
+	return false
 }
 
 // aliasWords splits an alias's text into words when it is only plain
@@ -2343,6 +2396,15 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 		w.emit(cmd)
 	case bashargv.ModeStdin, bashargv.ModeInteractive:
+		if inv.Interactive {
+			// An interactive shell reading its input rewrites each line
+			// before it parses it (history expansion, readline's macros
+			// from INPUTRC or ~/.inputrc), parses # as set by shopt
+			// interactive_comments, and writes HISTFILE at exit.
+			cmd.Opaque = prog + " -i reads its commands as an interactive shell does: it rewrites them (history expansion, readline's key bindings) before it runs them, and writes its history file at exit"
+			w.emit(cmd)
+			return
+		}
 		if cmd.Stdin != nil && cmd.Stdin.Known {
 			w.emit(cmd)
 			child := w.childScope(sc, params, false)

@@ -3,6 +3,8 @@ package shellparse
 import (
 	"fmt"
 	"os"
+	"os/user"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -885,7 +887,15 @@ func (w *walker) tilde(sc *scope, b *fieldBuilder, v string, ctx wctx) string {
 	case "-":
 		b.addWord(sc.lookup(w, "OLDPWD", "~-"))
 	default:
-		b.add(word.Seg{Kind: word.Hole, Text: "~" + name})
+		// ~name is that user's home, from the user database as bash's
+		// getpwnam gives it (~bin is /bin, ~root /root: rm -rf ~bin is
+		// rm -rf /bin, a red team's); one not found here stays a place
+		// not known.
+		if u, err := user.Lookup(name); err == nil && filepath.IsAbs(u.HomeDir) {
+			b.add(word.Seg{Kind: word.Lit, Text: filepath.Clean(u.HomeDir)})
+		} else {
+			b.add(word.Seg{Kind: word.Hole, Text: "~" + name})
+		}
 	}
 	b.has = true
 	return v[end:]

@@ -1,0 +1,106 @@
+package argspec
+
+import (
+	"strings"
+
+	"github.com/guard-exec/guard-exec/word"
+)
+
+// Programs read variables as options (MANROFFOPT=-U man, UNZIP=-d DIR),
+// as files to load or print (MAGIC=F file, GROFF_BIN_PATH), as places
+// to write (LD_DEBUG_OUTPUT, SSLKEYLOGFILE) and as toolchains to fetch
+// and run (GOTOOLCHAIN=go1.99 go version). A program the catalogue
+// allows was reviewed for its arguments, not for every variable it, its
+// libraries and its loader read: a variable the command line sets for it
+// (X=v prog, env X=v prog) is reviewed when the catalogue judges it
+// (EnvEffects, CarriedEnv, the walker's code variables) or it is one of
+// inertEnv, which no program reads as anything but a preference.
+
+// inertEnv reports the variables read only as a preference: locale,
+// time zone, terminal and colour, CI markers. A time zone that names a
+// file (TZ=:/path) is read as a zone, never printed; a locale with a /
+// is a path glibc loads a locale or message catalogue from, whose
+// messages are printf formats.
+func inertEnv(name string, v word.Word) bool {
+	if name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_") {
+		s, ok := v.Static()
+		return ok && !strings.Contains(s, "/")
+	}
+	switch name {
+	case "TZ", "TERM", "COLUMNS", "LINES", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE",
+		"COLORTERM", "CI", "DEBIAN_FRONTEND", "POSIXLY_CORRECT", "GREP_COLOR", "GREP_COLORS", "LS_COLORS",
+		"QUOTING_STYLE", "TIME_STYLE", "BLOCK_SIZE", "DF_BLOCK_SIZE", "DU_BLOCK_SIZE", "LS_BLOCK_SIZE",
+		"PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED",
+		"NODE_ENV", "RUST_BACKTRACE", "RUST_LOG", "GIT_TERMINAL_PROMPT":
+		return true
+	}
+	return false
+}
+
+// shellVarName reports a name in lower case, which programs do not read
+// from the environment by convention, except the proxies curl, wget, pip
+// and git take from http_proxy, no_proxy and the like.
+func shellVarName(n string) bool {
+	if strings.HasSuffix(n, "_proxy") || strings.HasPrefix(n, "npm_config_") || strings.HasPrefix(n, "yarn_") {
+		return false
+	}
+	return strings.ToLower(n) == n
+}
+
+// quietBuiltins are the shell's builtins that run nothing and read no
+// variable the text sets for them as anything but a shell variable
+// (export X=v: the walker judges a variable wherever it is set, and the
+// programs that get it as theirs).
+func quietBuiltins(name string) bool {
+	switch name {
+	case "echo", "printf", "true", "false", ":", "test", "[", "pwd", "type", "set", "shopt", "unset", "local",
+		"declare", "typeset", "readonly", "read", "wait", "jobs", "shift", "return", "break", "continue", "exit",
+		"export":
+		return true
+	}
+	return false
+}
+
+// UnreviewedEnv is the variables (names[i]=values[i]), set by the
+// command line for prog, that nothing in the catalogue judges (reviewed
+// says which the walker judges itself: the variables run as code, PATH).
+func UnreviewedEnv(prog string, names []string, values []word.Word, reviewed func(string) bool) []string {
+	if quietBuiltins(prog) {
+		return nil
+	}
+	var out []string
+	for i, n := range names {
+		if shellVarName(n) || SecretName(n) {
+			// A lower-case name is the script's own variable (f=$(…)
+			// cat "$f"), and a secret's name a credential the program
+			// sends where it belongs (GH_TOKEN=$GITHUB_TOKEN gh).
+			continue
+		}
+		if inertEnv(n, values[i]) || reviewed(n) || len(EnvEffects(n, probeValue)) > 0 || CarriedEnv(probeSink{}, n, probeValue) {
+			continue
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// probeValue is a value known only at run time: every variable the
+// catalogue knows has an effect for it.
+var probeValue = word.Unknown("(a value)")
+
+// probeSink takes what CarriedEnv reports and discards it: only whether
+// the variable is one the catalogue reads is wanted.
+type probeSink struct{}
+
+func (probeSink) Opaque(string)                         {}
+func (probeSink) Shell(string, string, ShellRun)        {}
+func (probeSink) Argv([]word.Word, string, bool)        {}
+func (probeSink) Wrapper()                              {}
+func (probeSink) Setenv(string, word.Word)              {}
+func (probeSink) Assigned(string, word.Word)            {}
+func (probeSink) Assigns(func(string, word.Word))       {}
+func (probeSink) JudgedWhereSet(string) bool            { return false }
+func (probeSink) Cwd() ([]string, bool)                 { return nil, true }
+func (probeSink) UntrustedDir(word.Word) (string, bool) { return "", true }
+func (probeSink) Getenv(string) string                  { return "" }
+func (probeSink) Glob(string) ([]string, bool)          { return nil, false }
