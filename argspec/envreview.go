@@ -22,7 +22,7 @@ import (
 // is a path glibc loads a locale or message catalogue from, whose
 // messages are printf formats.
 func inertEnv(name string, v word.Word) bool {
-	if name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_") {
+	if localeVar(name) {
 		s, ok := v.Static()
 		return ok && !strings.Contains(s, "/")
 	}
@@ -37,6 +37,12 @@ func inertEnv(name string, v word.Word) bool {
 	return false
 }
 
+// localeVar reports the variables glibc takes a locale's name from:
+// every program reads them.
+func localeVar(name string) bool {
+	return name == "LANG" || name == "LANGUAGE" || strings.HasPrefix(name, "LC_")
+}
+
 // shellVarName reports a name in lower case, which programs do not read
 // from the environment by convention, except the proxies curl, wget, pip
 // and git take from http_proxy, no_proxy and the like.
@@ -45,6 +51,27 @@ func shellVarName(n string) bool {
 		return false
 	}
 	return strings.ToLower(n) == n
+}
+
+// envClean are programs whose every variable is reviewed: GNU
+// coreutils' and grep's readers, which read the locale, TZ,
+// POSIXLY_CORRECT, their own display preferences (LS_COLORS,
+// BLOCK_SIZE, GREP_COLORS, TIME_STYLE, TABSIZE) and glibc's, which the
+// walker judges wherever they are set; a variable of another name is
+// nothing to them (FOO=1 ls). Programs that start others (env, xargs,
+// find, timeout) pass it on, and those are judged with it; cp, mv, ln
+// and install read backup-suffix variables and are not listed.
+func envClean(prog string) bool {
+	switch prog {
+	case "ls", "dir", "vdir", "cat", "tac", "head", "tail", "wc", "cut", "paste", "sort", "uniq", "tr", "nl", "od",
+		"base64", "base32", "basename", "dirname", "realpath", "readlink", "stat", "du", "df", "date", "pwd", "seq",
+		"sleep", "md5sum", "sha1sum", "sha224sum", "sha256sum", "sha384sum", "sha512sum", "b2sum", "cksum", "sum",
+		"comm", "join", "fold", "fmt", "expand", "unexpand", "whoami", "id", "uname", "hostname", "expr", "printenv",
+		"grep", "egrep", "fgrep", "touch", "mkdir", "rmdir", "rm", "tee", "shuf", "tsort", "numfmt", "pr",
+		"split", "csplit", "truncate", "nproc", "arch", "groups", "logname", "users", "who", "tty", "yes", "factor":
+		return true
+	}
+	return false
 }
 
 // quietBuiltins are the shell's builtins that run nothing and read no
@@ -70,6 +97,9 @@ func UnreviewedEnv(prog string, names []string, values []word.Word, reviewed fun
 	}
 	var out []string
 	for i, n := range names {
+		if envClean(prog) && !localeVar(n) {
+			continue
+		}
 		if shellVarName(n) || SecretName(n) {
 			// A lower-case name is the script's own variable (f=$(…)
 			// cat "$f"), and a secret's name a credential the program

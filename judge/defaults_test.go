@@ -363,7 +363,7 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 	runRows(t, "repositories", allow("GIT_DIR="+proj+"/.git git status", "GIT_DIR="+proj+"/.git/modules/m git log"))
 	runRows(t, "preferences", allow(
 		"LC_ALL=C sort a.txt", "LANG=en_US.UTF-8 ls", "TZ=UTC date", "NO_COLOR=1 ls", "TERM=dumb git log",
-		"COLUMNS=200 ls", "FOO=1 echo hi", "GIT_PAGER=cat git log", "X=1; echo $X",
+		"COLUMNS=200 ls", "FOO=1 echo hi", "env FOO=1 ls -la", "FOO=1 grep x a.txt", "BUILD=1 wc -l a.txt", "GIT_PAGER=cat git log", "X=1; echo $X",
 	))
 }
 
