@@ -519,8 +519,6 @@ class V(ast.NodeVisitor):
         # call calls (only a chain's last one can be); defs of kind attr:
         # those stored into (self._x = …), which the code then defines.
         called = getattr(n, "_callee", False)
-        if isinstance(n.ctx, ast.Store):
-            add("defs", {"kind": "attr", "name": n.attr, "line": n.lineno})
         # own: the attribute is of the method's own object (self._x, in
         # a method of a class the code defines, where self is not bound
         # again), not of an object from elsewhere.
@@ -528,6 +526,12 @@ class V(ast.NodeVisitor):
         ch, base = chain(n)
         if base is None and len(ch) > 1 and isinstance(chain_root(n), ast.Name) and own_instance(chain_root(n)):
             selfname = ch[0]
+        if isinstance(n.ctx, ast.Store):
+            # Stored into (p.fromfile_prefix_chars = '@' sets what a
+            # constructor's keyword would): own when it is the code's
+            # own object's (self.x = …).
+            add("defs", {"kind": "attr", "name": n.attr, "line": n.lineno,
+                         "own": base is None and len(ch) == 2 and selfname is not None and ch[0] == selfname})
         if base is None:
             add("refs", {"chain": ch, "line": n.lineno, "ctx": type(n.ctx).__name__, "called": called,
                          "argof": getattr(n, "_argof", None)})

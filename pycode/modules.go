@@ -174,6 +174,30 @@ var pathCalls = sync.OnceValue(func() map[string][]pathArg {
 	}
 })
 
+// cliEntryPoints are the names of modules' command lines (base64.main,
+// tokenize.main, ast.main, calendar.main, random._test): they read
+// sys.argv and the files it names. Asked about in every module, whatever
+// the table says of the rest (TestEntryPointsDenied holds the table to
+// the modules' source).
+var cliEntryPoints = map[string]bool{"main": true, "_main": true, "test": true, "_test": true, "_script": true}
+
+// fileMethods are methods of reviewed classes that open a file a string
+// names, asked about on any object (shlex.shlex's sourcehook).
+var fileMethods = map[string]string{"sourcehook": "opens the file it is given (shlex)"}
+
+// optionAttrs are options the analysis judges where an object is made
+// (argparse.ArgumentParser(fromfile_prefix_chars=…)) or that make a
+// reviewed object read files (shlex's source), each with what it does:
+// set as an attribute afterwards (p.fromfile_prefix_chars = '@'), or
+// passed to another call, they ask. optionOwner is the call judged for
+// each ("" for none).
+var optionAttrs = map[string]string{
+	"fromfile_prefix_chars": "makes a parser read the files its command line names",
+	"source":                "makes a shlex lexer read the files its input names",
+}
+
+var optionOwner = map[string]string{"fromfile_prefix_chars": "argparse.ArgumentParser", "source": ""}
+
 // extractMethods are methods that write the files an archive names
 // (zipfile's, tarfile's): asked about on any object, since the archive
 // object can come from anywhere.

@@ -178,3 +178,83 @@ func TestReviewedModulesReachOnlyReviewed(t *testing.T) {
 		}
 	}
 }
+
+// entryProbe lists, for each module given, its top-level functions and
+// classes that read sys.argv, call open(), or are named as a command
+// line is (main, test …). It reads the modules' source with ast; it runs
+// in the test only.
+const entryProbe = `
+import ast, importlib, inspect, json, sys
+out = {}
+for m in json.loads(sys.stdin.read()):
+    try:
+        src = inspect.getsource(importlib.import_module(m))
+    except Exception:
+        continue  # a built-in module: no source, no command line
+    hits = {}
+    for n in ast.parse(src).body:
+        if not isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        why = set()
+        if n.name in ("main", "_main", "test", "_test", "_script"):
+            why.add("name")
+        for x in ast.walk(n):
+            if isinstance(x, ast.Attribute) and x.attr == "argv":
+                why.add("argv")
+            if isinstance(x, ast.Call) and isinstance(x.func, ast.Name) and x.func.id == "open":
+                why.add("open")
+        if why:
+            hits[n.name] = sorted(why)
+    out[m] = hits
+print(json.dumps(out))
+`
+
+// acceptedReaders are top-level names of modules approved whole that
+// read sys.argv or open files, and why each is judged all the same.
+var acceptedReaders = map[string]string{
+	"argparse.ArgumentParser": "parses sys.argv; reads files only with fromfile_prefix_chars, judged (optionAttrs)",
+	"shlex.shlex":             "opens files only through sourcehook (fileMethods) or source (optionAttrs)",
+	"getpass.unix_getpass":    "opens the terminal, /dev/tty",
+	"pathlib.Path":            "its methods are judged as reads and writes (pathReads, pathWrites)",
+}
+
+// TestEntryPointsDenied holds the table to the modules' source: a
+// function of a module approved whole that reads sys.argv or opens files
+// (base64.main reads the files sys.argv names) is asked about, by its
+// name (cliEntryPoints, private), the table's deny, or is accepted above.
+func TestEntryPointsDenied(t *testing.T) {
+	py, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("no python3 on PATH")
+	}
+	var names []string
+	for n, m := range modules() {
+		if m.all {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	b, _ := json.Marshal(names)
+	cmd := exec.Command(py, "-I", "-S", "-c", entryProbe)
+	cmd.Stdin = strings.NewReader(string(b))
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("probe: %v", err)
+	}
+	var res map[string]map[string][]string
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatal(err)
+	}
+	if len(res["base64"]) == 0 {
+		t.Fatalf("the probe found nothing in base64: %s", out)
+	}
+	for _, n := range names {
+		for fn, why := range res[n] {
+			_, denied := modules()[n].deny[fn]
+			if cliEntryPoints[fn] || strings.HasPrefix(fn, "_") || denied || acceptedReaders[n+"."+fn] != "" {
+				continue
+			}
+			t.Errorf("%s.%s (%v) reads the command line or files: deny it in %s, or accept it", n, fn, why, n)
+		}
+	}
+}

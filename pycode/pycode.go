@@ -309,20 +309,20 @@ func (st *state) localBinding(mod string) binding {
 		return b
 	}
 	p := st.lookUp(filepath.Join(append([]string{base}, strings.Split(mod, ".")...)...))
-	switch {
-	case fileExists(filepath.Join(p, "__init__.py")):
-		b.file, b.pkg = filepath.Join(p, "__init__.py"), p
-	case fileExists(p + ".py"):
-		b.file = p + ".py"
-	case isDir(p):
+	switch kind, file := locate(p); kind {
+	case locPackage:
+		b.file, b.pkg = file, p
+	case locModule:
+		b.file = file
+	case locNamespace:
 		b.pkg = p
 	}
 	return b
 }
 
 func (st *state) isLocalTop(dir, top string) bool {
-	p := st.lookUp(filepath.Join(dir, top))
-	return fileExists(p+".py") || isDir(p)
+	kind, _ := locate(st.lookUp(filepath.Join(dir, top)))
+	return kind != locNone
 }
 
 // bindFrom binds the name of "from mod import name as as" of a project
@@ -392,13 +392,16 @@ func (st *state) localChain(b binding, rest []string, ctx string, line, depth in
 	if b.pkg != "" {
 		p := st.lookUp(filepath.Join(b.pkg, name))
 		sub := binding{local: true}
-		switch {
-		case fileExists(filepath.Join(p, "__init__.py")):
-			sub.file, sub.pkg = filepath.Join(p, "__init__.py"), p
-		case fileExists(p + ".py"):
-			sub.file = p + ".py"
-		case isDir(p):
+		switch kind, file := locate(p); kind {
+		case locPackage:
+			sub.file, sub.pkg = file, p
+		case locModule:
+			sub.file = file
+		case locNamespace:
 			sub.pkg = p
+		case locCompiled:
+			st.ask("reaches the project module " + st.rel(file) + ", which is compiled code the guard cannot read" + at)
+			return
 		}
 		if sub.file != "" || sub.pkg != "" {
 			if sub.file != "" && !st.visited[sub.file] {
@@ -492,18 +495,91 @@ func (st *state) shadows(f *facts, script string, pathDirs []string) {
 }
 
 // moduleOf is the module name a directory entry gives python: NAME.py,
-// NAME.pyc, NAME.so, NAME.TAG.so, or a package directory NAME/ with
-// __init__.py.
+// NAME.pyc, an extension module (NAME.so, NAME.TAG.so, NAME.pyd), or a
+// package directory NAME/ with an __init__ of any of those suffixes
+// (json/__init__.pyc is the package json as much as json/__init__.py).
 func moduleOf(p string, e os.DirEntry) (string, bool) {
 	name := e.Name()
 	if e.IsDir() {
-		return name, fileExists(filepath.Join(p, "__init__.py"))
+		kind, _ := locate(p)
+		return name, kind == locPackage || kind == locCompiled
 	}
 	mod, ext, ok := strings.Cut(name, ".")
 	if !ok || mod == "" {
 		return "", false
 	}
-	return mod, ext == "py" || ext == "pyc" || ext == "so" || strings.HasSuffix(ext, ".so")
+	return mod, ext == "py" || ext == "pyc" || ext == "pyd" || ext == "so" || strings.HasSuffix(ext, ".so")
+}
+
+// locKind is what one directory holds under a module name.
+type locKind int
+
+const (
+	locNone      locKind = iota
+	locPackage           // DIR/NAME/__init__.py
+	locModule            // DIR/NAME.py
+	locCompiled          // compiled code python takes first: the guard cannot read it
+	locNamespace         // a directory with no __init__ (a namespace package portion)
+)
+
+// locate finds the module NAME at stem (DIR/NAME) as importlib's
+// FileFinder does within one sys.path entry: a directory NAME/ with
+// __init__ and a suffix, in the loaders' order (extension modules, .py,
+// .pyc), then NAME with a suffix in the same order, then a namespace
+// directory. What wins decides: helper/__init__.pyc beside helper.py is
+// the package, and compiled, whatever helper.py holds; json/__init__.py
+// beside json.so is the package. The file found is returned (for
+// compiled code, the first compiled file that wins).
+func locate(stem string) (locKind, string) {
+	dir := isDir(stem)
+	if dir {
+		init := filepath.Join(stem, "__init__")
+		if f := extensionOf(init); f != "" {
+			return locCompiled, f
+		}
+		if fileExists(init + ".py") {
+			return locPackage, init + ".py"
+		}
+		if fileExists(init + ".pyc") {
+			return locCompiled, init + ".pyc"
+		}
+	}
+	if f := extensionOf(stem); f != "" {
+		return locCompiled, f
+	}
+	if fileExists(stem + ".py") {
+		return locModule, stem + ".py"
+	}
+	if fileExists(stem + ".pyc") {
+		return locCompiled, stem + ".pyc"
+	}
+	if dir {
+		return locNamespace, stem
+	}
+	return locNone, ""
+}
+
+// extensionOf returns an extension module's file at stem: stem.so,
+// stem.TAG.so (any tag, which takes in every one python accepts:
+// .cpython-311-x86_64-linux-gnu.so, .abi3.so) or stem.pyd. The directory
+// is listed rather than globbed: a stem may hold glob's metacharacters.
+func extensionOf(stem string) string {
+	d, base := filepath.Dir(stem), filepath.Base(stem)
+	entries, err := os.ReadDir(d)
+	if err != nil {
+		return ""
+	}
+	for _, e := range entries {
+		n := e.Name()
+		rest, ok := strings.CutPrefix(n, base+".")
+		if !ok || !(rest == "so" || rest == "pyd" || strings.HasSuffix(rest, ".so")) {
+			continue
+		}
+		if p := filepath.Join(d, n); fileExists(p) {
+			return p
+		}
+	}
+	return ""
 }
 
 // lookUp notes that a module name is looked up at p (Result.Names) and
@@ -653,46 +729,54 @@ const (
 func (st *state) moduleFiles(mod string, main bool) ([]string, moduleKind) {
 	parts := strings.Split(mod, ".")
 	top := parts[0]
-	for _, d := range st.dirs {
-		if hasCompiled(st.lookUp(filepath.Join(d, top))) {
-			return nil, compiled
+	// __main__ of a package, found as any module is (pkg/__main__.so,
+	// pkg/__main__/__init__.pyc win over pkg/__main__.py): false when what
+	// runs is not a source file the guard reads.
+	mainOf := func(pkg string, files *[]string) bool {
+		switch kind, f := locate(st.lookUp(filepath.Join(pkg, "__main__"))); kind {
+		case locModule:
+			*files = append(*files, f)
+		case locNone:
+		default:
+			return false
 		}
+		return true
+	}
+	for _, d := range st.dirs {
 		var files []string
 		base := d
 		found := false
+	parts:
 		for i, p := range parts {
 			last := i == len(parts)-1
-			pkg := st.lookUp(filepath.Join(base, p))
-			if fileExists(filepath.Join(pkg, "__init__.py")) {
-				files = append(files, filepath.Join(pkg, "__init__.py"))
-				base, found = pkg, true
-				if last && main {
-					if m := filepath.Join(pkg, "__main__.py"); fileExists(m) {
-						files = append(files, m)
-					}
-				}
-				continue
-			}
-			if fileExists(pkg + ".py") {
-				files = append(files, pkg+".py")
-				found = true
-				break // what follows is an attribute, or fails
-			}
-			if i > 0 && hasCompiled(pkg) {
+			stem := st.lookUp(filepath.Join(base, p))
+			kind, f := locate(stem)
+			switch kind {
+			case locCompiled:
 				return nil, compiled
-			}
-			if isDir(pkg) && (i > 0 || !st.stdlibHas(top)) {
-				// A namespace package: found only when nothing else is.
-				if i == 0 && !st.inPkg {
-					return nil, namespaceTop
-				}
-				base, found = pkg, true
-				if last && main {
-					if m := filepath.Join(pkg, "__main__.py"); fileExists(m) {
-						files = append(files, m)
-					}
+			case locPackage:
+				files = append(files, f)
+				base, found = stem, true
+				if last && main && !mainOf(stem, &files) {
+					return nil, compiled
 				}
 				continue
+			case locModule:
+				files = append(files, f)
+				found = true
+				break parts // what follows is an attribute, or fails
+			case locNamespace:
+				if i > 0 || !st.stdlibHas(top) {
+					// A namespace package: found only when nothing else is.
+					if i == 0 && !st.inPkg {
+						return nil, namespaceTop
+					}
+					base, found = stem, true
+					if last && main && !mainOf(stem, &files) {
+						return nil, compiled
+					}
+					continue
+				}
 			}
 			break
 		}
@@ -713,8 +797,6 @@ func (st *state) stdlibHas(top string) bool {
 	return st.isModuleName(top)
 }
 
-// hasCompiled reports whether compiled code of the module at stem (a
-// directory joined with a name) is there.
 // uncheckedCache returns a compiled cache of a module file that Python
 // imports without comparing it with the source: a hash-based .pyc whose
 // check_source flag is off (PEP 552) is used as it is, whatever the .py
@@ -741,14 +823,6 @@ func uncheckedCache(file string) string {
 		}
 	}
 	return ""
-}
-
-func hasCompiled(stem string) bool {
-	if fileExists(stem+".pyc") || fileExists(stem+".so") {
-		return true
-	}
-	m, _ := filepath.Glob(stem + ".*.so")
-	return len(m) > 0
 }
 
 func fileExists(p string) bool {
@@ -937,6 +1011,10 @@ func (st *state) judge(f *facts, file string, depth int) {
 			// f = p.write_text; f(…), map(Path.unlink, ps): the method
 			// changes files, and what it is called with is not seen.
 			st.ask(fmt.Sprintf("uses .%s other than by calling it, so the guard cannot see what it changes (line %d)", at.Name, at.Line))
+		case !at.Called && pathReads()[at.Name]:
+			// f = Path(p).read_text; f(), map(Path.read_text, ps): the
+			// method reads a file, and which one is not seen.
+			st.ask(fmt.Sprintf("uses .%s other than by calling it, so the guard cannot see what it reads (line %d)", at.Name, at.Line))
 		case strings.HasPrefix(at.Name, "_") && !isDunder(at.Name) && !at.Own:
 			// A library object's internals (ZipFile._extract_member
 			// writes files, a ForwardRef's _evaluate runs its text):
@@ -946,11 +1024,19 @@ func (st *state) judge(f *facts, file string, depth int) {
 		if frameAttrs()[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches the names of other code (line %d)", at.Name, at.Line))
 		}
+		if why, ok := fileMethods[at.Name]; ok {
+			st.ask(fmt.Sprintf("uses .%s, which %s (line %d)", at.Name, why, at.Line))
+		}
 		if isDunder(at.Name) && !okDunders()[at.Name] {
 			st.ask(fmt.Sprintf("uses .%s, which reaches past the names the guard follows (line %d)", at.Name, at.Line))
 		}
 	}
 	for _, d := range f.Defs {
+		if why, ok := optionAttrs[d.Name]; ok && d.Kind == "attr" && !d.Own {
+			// p = argparse.ArgumentParser(); p.fromfile_prefix_chars = '@':
+			// what the constructor's keyword is judged for, set afterwards.
+			st.ask(fmt.Sprintf("sets .%s on an object, which %s (line %d)", d.Name, why, d.Line))
+		}
 		if d.Kind == "class" {
 			for _, k := range d.Keywords {
 				if k == "metaclass" || k == "**" {
@@ -1158,6 +1244,16 @@ func (st *state) chain(full []string, called bool, ctx string, line int) {
 		st.ask("uses the private name " + dotted + at)
 		return
 	}
+	if cliEntryPoints[attr] {
+		// base64.main(), tokenize.main(): a module's command line, which
+		// reads (or writes) the files sys.argv names.
+		st.ask("uses " + dotted + ", the module's command line, which reads the files sys.argv names" + at)
+		return
+	}
+	if pathReaders()[dotted] && (!called || len(rest) > 1) {
+		st.ask("uses " + dotted + " other than by calling it, so the guard cannot see what it reads" + at)
+		return
+	}
 	if _, ok := commandCalls()[dotted]; ok {
 		// Called, it is judged as the command it runs (call).
 		if !called || len(rest) > 1 {
@@ -1298,6 +1394,10 @@ func (st *state) call(c *call, binds map[string][]binding) {
 		case strings.HasPrefix(d, "pathlib.") && pathWrites()[d[strings.LastIndexByte(d, '.')+1:]] != 0:
 			// Path.write_text(p, …): the method called through its class.
 			st.ask("calls " + d + " on a path the guard does not follow" + at)
+		case strings.HasPrefix(d, "pathlib.") && strings.Count(d, ".") >= 2 && pathReads()[d[strings.LastIndexByte(d, '.')+1:]]:
+			// Path.read_text(Path("/x/.ssh/id_rsa")): the method called
+			// through its class reads the path it is given.
+			st.ask("calls " + d + " on a path the guard does not follow" + at)
 		case d == "zipfile.ZipFile":
 			st.zipFile(st.withArgv(c, binds), d)
 		case pathCalls()[d] != nil:
@@ -1319,6 +1419,13 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			st.res.Effects = append(st.res.Effects, Effect{Path: path, Via: "python " + d, Line: c.Line})
 		}
 	}
+	for k, why := range optionAttrs {
+		if _, ok := c.Kw[k]; ok && optionOwner[k] != "" && !slices.Contains(resolve(c, binds), optionOwner[k]) {
+			// p.__init__(fromfile_prefix_chars='@'), super().__init__(…):
+			// the option given to a call other than the one judged for it.
+			st.ask("passes " + k + "= to a call the guard does not judge it for, which " + why + at)
+		}
+	}
 	if c.On == "" && len(c.Chain) == 1 && len(binds[c.Chain[0]]) == 0 {
 		switch c.Chain[0] {
 		case "open":
@@ -1338,6 +1445,9 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			}
 			if pathWrites()[name] != 0 || extractMethods[name] {
 				st.ask("uses getattr(…, " + name + "), a method that changes files" + at)
+			}
+			if _, ok := fileMethods[name]; ok || pathReads()[name] {
+				st.ask("uses getattr(…, " + name + "), a method that reads files" + at)
 			}
 			if strings.HasPrefix(name, "_") && !isDunder(name) {
 				st.ask("uses getattr(…, " + name + "), a library's internals" + at)
@@ -1664,6 +1774,14 @@ func (st *state) subprocess(c *call, fn string) {
 		st.ask("calls " + fn + " with arguments not known here" + at)
 		return
 	}
+	if len(c.Args) > 1 {
+		// Popen(args, bufsize, executable, stdin, stdout, stderr,
+		// preexec_fn, close_fds, shell, cwd, env, …), which run, call,
+		// check_call and check_output pass their positional arguments
+		// to: only args is read here.
+		st.ask("passes subprocess options by position, which change what runs or where (" + fn + ")" + at)
+		return
+	}
 	var keys []string
 	for k := range c.Kw {
 		keys = append(keys, k)
@@ -1722,11 +1840,35 @@ func (st *state) subprocess(c *call, fn string) {
 	st.ask("runs a command built at run time (" + fn + ")" + at)
 }
 
+// shellOptions are, for each shell commandCalls function, the options
+// after the command that change nothing of what runs (os.popen(cmd, mode,
+// buffering); getoutput(cmd, *, encoding, errors)), and how many of
+// them may be given by position.
+var shellOptions = map[string]struct {
+	pos int
+	kw  map[string]bool
+}{
+	"os.popen":                   {2, map[string]bool{"mode": true, "buffering": true}},
+	"subprocess.getoutput":       {0, map[string]bool{"encoding": true, "errors": true}},
+	"subprocess.getstatusoutput": {0, map[string]bool{"encoding": true, "errors": true}},
+}
+
 func (st *state) shellCall(c *call, fn string) {
 	at := fmt.Sprintf(" (line %d)", c.Line)
 	if c.Star || len(c.Args) == 0 {
 		st.ask("calls " + fn + " with arguments not known here" + at)
 		return
+	}
+	opts := shellOptions[fn]
+	if len(c.Args) > 1+opts.pos {
+		st.ask("passes options by position that the guard does not read (" + fn + ")" + at)
+		return
+	}
+	for k := range c.Kw {
+		if !opts.kw[k] {
+			st.ask("calls " + fn + " with " + k + "=, which the guard does not read" + at)
+			return
+		}
 	}
 	s, ok := c.Args[0].str()
 	if !ok {
@@ -1757,6 +1899,10 @@ func (st *state) urlopen(c *call, fn string) {
 	dataAt, kws := 1, map[string]bool{"data": true, "timeout": true}
 	if retrieve {
 		dataAt, kws = 3, map[string]bool{"data": true, "filename": true, "reporthook": true}
+	}
+	if !retrieve && len(c.Args) > 3 || len(c.Args) > 4 {
+		st.ask("passes arguments by position that the guard does not read (" + fn + ")" + at)
+		return
 	}
 	data := len(c.Args) > dataAt && (c.Args[dataAt].Dyn || c.Args[dataAt].V != nil)
 	if l, ok := c.Kw["data"]; ok && (l.Dyn || l.V != nil) {

@@ -264,6 +264,48 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import platform\nprint(platform.system(), platform.python_version())"},
 		{code: "import platform\nprint(platform.platform())", ask: "platform.platform"},
 		{code: "help(print)", ask: "pager"},
+		// A red team's: subprocess options by position (Popen's
+		// executable, close_fds, cwd, env …) change what runs or where.
+		{code: "import subprocess\nsubprocess.run(['ls','-c','touch /x'], -1, '/bin/bash')", ask: "passes subprocess options by position"},
+		{code: "import subprocess\nsubprocess.run(['bash','-c','true'], -1, None, None, None, None, None, True, False, None, {'BASH_ENV': '/evil.sh'})", ask: "passes subprocess options by position"},
+		{code: "import subprocess\nsubprocess.Popen(['./x.sh'], -1, None, None, None, None, None, True, False, '/other/dir')", ask: "passes subprocess options by position"},
+		{code: "import subprocess\nsubprocess.check_output(['ls'], 0)", ask: "passes subprocess options by position"},
+		{code: "import subprocess\nsubprocess.run(['ls'], **kw)", ask: "arguments not known here"},
+		{code: "import subprocess\nsubprocess.getoutput('ls', shell=False)", ask: "with shell=, which the guard does not read"},
+		{code: "import subprocess\nsubprocess.getoutput('ls', 'x')", ask: "passes options by position"},
+		{code: "import os\nos.popen('ls', 'r', -1).read()", cmds: "sh:ls"},
+		{code: "import os\nos.system('ls', *a)", ask: "arguments not known here"},
+		{code: "import os\nos.spawnv(os.P_WAIT, '/bin/sh', ['sh', '-c', 'x'])", ask: "uses os.spawnv"},
+		{code: "import os\nos.execv('/bin/sh', ['sh'])", ask: "uses os.execv"},
+		{code: "import os\nos.posix_spawn('/bin/sh', ['sh'], {})", ask: "uses os.posix_spawn"},
+		{code: "import urllib.request\nurllib.request.urlopen('http://x/', None, 5, None)", ask: "passes arguments by position"},
+		{code: "import urllib.request\nurllib.request.urlopen('http://x/', None, 5)", cmds: "curl -s http://x/"},
+		// A red team's: pathlib's read methods through the class or as
+		// values read files the guard does not see.
+		{code: "from pathlib import Path\nprint(Path.read_text(Path('/x/.ssh/id_rsa')))", ask: "calls pathlib.Path.read_text on a path the guard does not follow"},
+		{code: "import pathlib\nprint(pathlib.Path.read_bytes(p))", ask: "calls pathlib.Path.read_bytes"},
+		{code: "from pathlib import Path\nf = Path(p).read_text\nprint(f())", ask: "uses .read_text other than by calling it"},
+		{code: "import pathlib\nprint(list(map(pathlib.Path.read_text, ps)))", ask: "uses .read_text other than by calling it"},
+		{code: "import pathlib\nr = pathlib.Path.read_bytes", ask: "uses .read_bytes other than by calling it"},
+		{code: "from pathlib import Path\nprint(getattr(Path('/x'), 'read_text')())", ask: "a method that reads files"},
+		{code: "import tokenize\nf = tokenize.open\nprint(f('/x/.ssh/id_rsa').read())", ask: "uses tokenize.open other than by calling it"},
+		{code: "import os\nprint(list(map(os.listdir, ['/root'])))", ask: "uses os.listdir other than by calling it"},
+		{code: "from pathlib import Path\nprint(Path('/x/a').read_text())", effs: "r:/x/a"},
+		// A red team's: a module's command line reads the files sys.argv
+		// names.
+		{code: "import base64; base64.main()", ask: "uses base64.main, the module's command line"},
+		{code: "import tokenize\ntokenize.main()", ask: "uses tokenize.main"},
+		{code: "import ast\nast.main()", ask: "uses ast.main"},
+		{code: "from base64 import test\ntest()", ask: "uses base64.test"},
+		{code: "import calendar\nf = calendar.main", ask: "uses calendar.main"},
+		{code: "import random\nrandom._test()", ask: "random._test"},
+		{code: "import shlex\nprint(shlex.shlex().sourcehook('/x/.ssh/id_rsa')[1].read())", ask: "uses .sourcehook"},
+		// A red team's: an option judged in a constructor, set afterwards.
+		{code: "import argparse\np = argparse.ArgumentParser()\np.fromfile_prefix_chars = '@'\np.parse_args()", ask: "sets .fromfile_prefix_chars on an object"},
+		{code: "import argparse\np = argparse.ArgumentParser()\np.fromfile_prefix_chars += '@'", ask: "sets .fromfile_prefix_chars"},
+		{code: "import argparse\np = argparse.ArgumentParser()\np.__init__(fromfile_prefix_chars='@')", ask: "passes fromfile_prefix_chars= to a call"},
+		{code: "import shlex\ns = shlex.shlex('source /x/.ssh/id_rsa', posix=True)\ns.source = 'source'\nprint(list(s))", ask: "sets .source on an object"},
+		{code: "class A:\n    def __init__(self): self.source = 1\nprint(A().source)"},
 	} {
 		r := a.Analyse(Source{Interp: "python3", Code: tc.code, Dir: dir})
 		if r.Unread != "" {
@@ -350,11 +392,26 @@ func TestProjectModules(t *testing.T) {
 	write("nsdir/data.txt", "not a package")
 	write("withos.py", "import os\nimport pkg.inner as deep\n")
 	write("tool.py", "#!/usr/bin/env python3\nimport helper\nprint(helper.load('a.json'))\n")
+	write("pycpkg/json/__init__.pyc", "compiled")
+	write("sopkg/json/__init__.cpython-311-x86_64-linux-gnu.so", "compiled")
+	write("helper2.py", "def f(): pass\n")
+	write("helper2/__init__.pyc", "compiled")
+	write("helper3.py", "def f(): pass\n")
+	write("helper3.abi3.so", "compiled")
+	write("pkg2/__init__.py", "")
+	write("pkg2/sub.py", "")
+	write("pkg2/sub/__init__.pyd", "compiled")
+	write("pkg3/__init__.py", "")
+	write("pkg3/__main__.py", "print(1)\n")
+	write("pkg3/__main__.cpython-311-x86_64-linux-gnu.so", "compiled")
+	write("helper4/__init__.py", "import shutil\nshutil.rmtree('x')\n")
+	write("helper4.so", "compiled")
 	os.Chmod(filepath.Join(dir, "tool.py"), 0o755)
 	for _, tc := range []struct {
-		src  Source
-		ask  string
-		cmds string
+		src    Source
+		ask    string
+		cmds   string
+		unread string
 	}{
 		{src: Source{Code: "import helper\nprint(helper.load('x'))"}},
 		{src: Source{File: filepath.Join(dir, "tool.py")}},
@@ -368,14 +425,28 @@ func TestProjectModules(t *testing.T) {
 		{src: Source{Code: "import withos\nx = withos\n"}, ask: "passes a project module around"},
 		// A directory without __init__.py: an installed package would win.
 		{src: Source{Code: "import nsdir"}, ask: "without __init__.py"},
+		// A red team's: a package whose __init__ is compiled (any suffix
+		// python imports) shadows the standard library, and wins over a
+		// module file of the same name in the same directory.
+		{src: Source{Code: "import json", Dir: filepath.Join(dir, "pycpkg")}, ask: "in the place of the standard library's json"},
+		{src: Source{Code: "import json", Dir: filepath.Join(dir, "pycpkg")}, ask: "imports json, which is compiled code in the project"},
+		{src: Source{Code: "import json", Dir: filepath.Join(dir, "sopkg")}, ask: "imports json, which is compiled code in the project"},
+		{src: Source{Code: "import helper2\nhelper2.f()"}, ask: "imports helper2, which is compiled code in the project"},
+		{src: Source{Code: "import helper3\nhelper3.f()"}, ask: "imports helper3, which is compiled code in the project"},
+		{src: Source{Code: "from pkg2 import sub"}, ask: "imports pkg2.sub, which is compiled code in the project"},
+		{src: Source{Module: "pkg3"}, unread: "compiled code"},
+		// json/__init__.py is the package, beside json.so too.
+		{src: Source{Code: "import helper4"}, ask: "uses shutil.rmtree"},
 	} {
 		tc.src.Interp = "python3"
 		if tc.src.Dir == "" {
 			tc.src.Dir = dir
 		}
 		r := a.Analyse(tc.src)
-		if r.Unread != "" {
-			t.Errorf("%+v: unread %s", tc.src, r.Unread)
+		if tc.unread != "" || r.Unread != "" {
+			if tc.unread == "" || !strings.Contains(r.Unread, tc.unread) {
+				t.Errorf("%+v: unread %q, want %q", tc.src, r.Unread, tc.unread)
+			}
 			continue
 		}
 		asks := strings.Join(r.Asks, "; ")

@@ -64,6 +64,7 @@ type facts struct {
 		Name     string   `json:"name"`
 		Line     int      `json:"line"`
 		Keywords []string `json:"keywords"`
+		Own      bool     `json:"own"` // kind attr: stored into the code's own object (self.x = …)
 	} `json:"defs"`
 	Stores []struct {
 		Chain []string `json:"chain"`
