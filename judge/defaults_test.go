@@ -379,6 +379,8 @@ func TestDefaultsShellRereads(t *testing.T) {
 		"bash -i <<'EOF'\necho hi\nEOF", "printf 'echo x\\n' | bash -i", "INPUTRC=./ir bash -i < cmds.txt",
 		"bash -ic 'shopt -u interactive_comments\necho x # ;touch pwned'", "shopt -u \"$o\"",
 		"HISTFILE=~/.ssh/authorized_keys; HISTFILESIZE=0", "HISTFILESIZE=1 true",
+		"shopt -s expand_aliases\nBASH_ALIASES[\"[[\"]=eval\n[[ \"touch pwned #\" ]]",
+		"k='[['; BASH_ALIASES[$k]=eval\n[[ \"touch pwned #\" ]]",
 	))
 	runRows(t, "shell as written", allow(
 		"alias ll='ls -l'", "bash -ic 'echo hi'", "shopt -s extglob", "shopt -u nullglob",

@@ -292,6 +292,14 @@ func (w *walker) commit() {
 // finish walks the functions never called and returns the result.
 func (w *walker) finish() (*Result, error) {
 	w.checkUncalled(w.top)
+	if w.may.aliasAny {
+		// An alias defined through BASH_ALIASES (or under a name not
+		// known here) may be named after a reserved word, which bash
+		// expands before it reads the syntax (BASH_ALIASES["[["]=eval):
+		// no construct of the text is then what it seems.
+		w.emit(&Cmd{Argv: []word.Word{word.FromLit("BASH_ALIASES")}, CodeArg: -1,
+			Opaque: "an alias is defined through BASH_ALIASES or under a name not known here: it may be a reserved word ([[, {, if), which bash expands before it reads the syntax"})
+	}
 	if w.fatal != nil {
 		return nil, w.fatal
 	}

@@ -872,8 +872,9 @@ func TestNamerefWrites(t *testing.T) {
 		{"a=x; declare -n r=a; unset r; rm \"$a\"z", []string{"a=x", "declare -n r=a", "unset r", "rm z"}},
 		{"a=x; declare -n r=a; unset -n r; rm \"$a\"", []string{"a=x", "declare -n r=a", "unset -n r", "rm x"}},
 		{"a=x; declare -n r=a; read r; rm \"$a\"", []string{"a=x", "declare -n r=a", "read r", "rm ⟨$a⟩"}},
-		// BASH_ALIASES among them: any command may be an alias.
-		{"a=x; declare -n r=$T; r=y; rm \"$a\" \"$HOME\"", []string{"a=x", "OPAQUE", "declare -n r=$T", "r=y", "rm ⟨$a⟩ ⟨$HOME⟩ OPAQUE"}},
+		// BASH_ALIASES among them: any command may be an alias, and any
+		// reserved word.
+		{"a=x; declare -n r=$T; r=y; rm \"$a\" \"$HOME\"", []string{"a=x", "OPAQUE", "declare -n r=$T", "r=y", "rm ⟨$a⟩ ⟨$HOME⟩ OPAQUE", "BASH_ALIASES OPAQUE"}},
 		{"a=(x); declare -n r=a; r=(y z); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "declare -n r=a", "r=⟨(…)⟩", "rm y z"}},
 		{"a=x; coproc a { :; }; rm \"$a\"", []string{"a=x", ":", "rm ⟨$a⟩"}},
 		{"a=(x); (( a[1]=5 )); rm \"${a[@]}\"", []string{"a=⟨(…)⟩", "rm ⟨${a…}⟩"}},
