@@ -31,10 +31,14 @@ func inertEnv(name string, v word.Word) bool {
 		"COLORTERM", "CI", "DEBIAN_FRONTEND", "POSIXLY_CORRECT", "GREP_COLOR", "GREP_COLORS", "LS_COLORS",
 		"QUOTING_STYLE", "TIME_STYLE", "BLOCK_SIZE", "DF_BLOCK_SIZE", "DU_BLOCK_SIZE", "LS_BLOCK_SIZE",
 		"PYTHONUNBUFFERED", "PYTHONDONTWRITEBYTECODE", "PYTHONIOENCODING", "PYTHONUTF8", "PYTHONHASHSEED",
-		"NODE_ENV", "RUST_BACKTRACE", "RUST_LOG", "GIT_TERMINAL_PROMPT":
+		"NODE_ENV", "RUST_BACKTRACE", "RUST_LOG", "GIT_TERMINAL_PROMPT",
+		// less's character set and how it shows characters (less(1),
+		// ENVIRONMENT); LESSSECURE only turns features off.
+		"LESSCHARSET", "LESSCHARDEF", "LESSUTFCHARDEF", "LESSBINFMT", "LESSUTFBINFMT", "LESSANSIENDCHARS",
+		"LESSANSIMIDCHARS", "LESSSEPARATOR", "LESSSECURE":
 		return true
 	}
-	return false
+	return strings.HasPrefix(name, "LESS_TERMCAP_")
 }
 
 // localeVar reports the variables glibc takes a locale's name from:
@@ -97,21 +101,36 @@ func UnreviewedEnv(prog string, names []string, values []word.Word, reviewed fun
 	}
 	var out []string
 	for i, n := range names {
+		if n == "" {
+			// Variables not listed (shellparse's Cmd.Exported), a locale
+			// among them perhaps.
+			out = append(out, "other variables")
+			continue
+		}
 		if envClean(prog) && !localeVar(n) {
 			continue
 		}
-		if shellVarName(n) || SecretName(n) {
-			// A lower-case name is the script's own variable (f=$(…)
-			// cat "$f"), and a secret's name a credential the program
-			// sends where it belongs (GH_TOKEN=$GITHUB_TOKEN gh).
-			continue
+		if EnvNeedsReview(n, values[i], reviewed) {
+			out = append(out, n)
 		}
-		if inertEnv(n, values[i]) || reviewed(n) || len(EnvEffects(n, probeValue)) > 0 || CarriedEnv(probeSink{}, n, probeValue) {
-			continue
-		}
-		out = append(out, n)
 	}
 	return out
+}
+
+// EnvNeedsReview reports whether a variable set to v may be read by a
+// program as something nothing in the catalogue judges: not a
+// preference, not the script's own (lower-case) name, not a secret's
+// name, and not a variable the catalogue or the walker (reviewed)
+// judges wherever it is set. Whether the program reads it is
+// UnreviewedEnv's to say.
+func EnvNeedsReview(n string, v word.Word, reviewed func(string) bool) bool {
+	if shellVarName(n) || SecretName(n) {
+		// A lower-case name is the script's own variable (f=$(…)
+		// cat "$f"), and a secret's name a credential the program
+		// sends where it belongs (GH_TOKEN=$GITHUB_TOKEN gh).
+		return false
+	}
+	return !inertEnv(n, v) && !reviewed(n) && len(EnvEffects(n, probeValue)) == 0 && !CarriedEnv(probeSink{}, n, probeValue)
 }
 
 // probeValue is a value known only at run time: every variable the

@@ -1,6 +1,7 @@
 package judge_test
 
 import (
+	"fmt"
 	"os/user"
 	"strings"
 	"testing"
@@ -21,6 +22,8 @@ func getenv(k string) string {
 		return home
 	case "TMPDIR":
 		return "/tmp"
+	case "FROM_PARENT":
+		return "1" // exported by the parent: bash exports it as assigned
 	}
 	return ""
 }
@@ -350,6 +353,30 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 		"SSLKEYLOGFILE=/etc/k curl -s https://example.com", "export SSLKEYLOGFILE=/etc/k", "OPENSSL_CONF=x.cnf openssl version",
 		"GCONV_PATH=. iconv -l", "GLIBC_TUNABLES=x ls", "X=1 bash -c ls",
 	))
+	// The same variables reach a program from anywhere in the text that
+	// exports them: export, declare -x, set -a, an assignment before a
+	// function call, a name the parent exported already.
+	runRows(t, "exported variables", ask(
+		"export MAGIC=F; file x", "MAGIC=F; export MAGIC; file x", "declare -x MAGIC=F; file x",
+		"typeset -gx MAGIC=F; file x", "f() { local -x MAGIC=F; file x; }; f", "set -a; MAGIC=F; file x",
+		"set -o allexport; MAGIC=F; file x", "shopt -so allexport; MAGIC=F; file x", "set -ea; MAGIC=F; file x",
+		"f() { file x; }; MAGIC=F f", "export MAGIC=F; bash -c 'file x'", "export MAGIC=F; find . -exec file {} +",
+		"for i in 1 2; do file x; export MAGIC=F; done", "while :; do file x; MAGIC=F; export MAGIC; done",
+		"trap 'file x' EXIT; export MAGIC=F", "export LC_ALL=/tmp/l; ls", "export LC_ALL=C; ls; LC_ALL=/tmp/l; ls",
+		"export LC_ALL=C; for i in a b; do ls; LC_ALL=/tmp/$i; done", "g() { export MAGIC=F; }; g; file x",
+		"for i in 1 2; do file x; set -a; MAGIC=F; done", "export "+manyVars(20)+"; ls",
+		"FROM_PARENT=F; file x", "read -r FROM_PARENT; file x", "export UNZIP='-d /etc'; unzip x.zip",
+		"export MANROFFOPT=-U; man ls", "export GOTOOLCHAIN=go1.99.0; go version",
+	))
+	runRows(t, "exported preferences", allow(
+		"export NODE_ENV=test; git status", "x=1; export x; file y", "export DEBUG=1; ls", "export LC_ALL=C; sort a.txt",
+		"export -f f; file x", "export PATH=/usr/bin:$PATH; git status", "MAGIC=F; file x", "set +a; file x",
+		"export PYTHONDONTWRITEBYTECODE=1; git status", "file x; export MAGIC=F", "(export MAGIC=F); file x",
+		"export LESSCHARSET=utf-8; less a.txt", "export "+manyVars(12)+"; ls",
+	))
+	// set -k and shopt -o keyword make NAME=VALUE after a command's name
+	// an assignment for it.
+	runRows(t, "keyword", ask("shopt -so keyword; ls LD_PRELOAD=./x.so", "set -k; ls LD_PRELOAD=./x.so"))
 	// A repository git is pointed at must be a .git directory, whose
 	// config the path rules protect, not any directory of the project.
 	runRows(t, "repositories", ask("GIT_COMMON_DIR="+proj+"/evil git status", "GIT_DIR="+proj+"/evil git status",
@@ -477,4 +504,13 @@ func TestTreeWriteReason(t *testing.T) {
 	if !found {
 		t.Errorf("no part of %+v names the route into another directory", res.Commands)
 	}
+}
+
+// manyVars is n assignments of distinct variables: A1=1 A2=1 …
+func manyVars(n int) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&b, " A%d=1", i)
+	}
+	return b.String()
 }

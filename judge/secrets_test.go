@@ -799,6 +799,8 @@ func TestSecretsVariables(t *testing.T) {
 		"curl --connect-to ::127.0.0.1: -u \"me:$GITHUB_TOKEN\" https://api.github.com/user",
 		"curl --unix-socket /var/run/docker.sock -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/",
 		"HTTPS_PROXY=http://127.0.0.1:1 curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
+		"export HTTPS_PROXY=http://127.0.0.1:1; curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
+		"export https_proxy=http://127.0.0.1:1; curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
 		"curl -L -H \"X-Api-Key: $API_KEY\" https://api.example.com/v1",
 		"curl --location-trusted -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/user",
 		"curl -H \"Authorization: Bearer $GITHUB_TOKEN\" https://api.github.com/ http://127.0.0.1:1/",

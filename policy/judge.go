@@ -685,8 +685,8 @@ func (pol *Policy) Decide(p *Part, explain bool) *Verdict {
 	if unreviewed && v.Decision == Allow {
 		names := strings.Join(p.Unreviewed, ", ")
 		v.Decision, v.Aspect = Ask, "command"
-		v.Reason = "the command sets " + names + " for " + p.Argv[0].String() +
-			", and the guard does not know what the program does with it (programs read variables as options, files to load, places to write and code to run)"
+		v.Reason = "the command line gives " + p.Argv[0].String() + " the variable " + names +
+			" (set before it, or exported), and the guard does not know what the program does with it (programs read variables as options, files to load, places to write and code to run)"
 		v.Instead = "run it without " + names + ", or ask the person (an allow rule of theirs for the command covers it)"
 		v.Asking = append(v.Asking, Aspect{Decision: Ask, Rule: cv.rule})
 	}

@@ -4,6 +4,7 @@ import (
 	"github.com/guard-exec/guard-exec/internal/physpath"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/guard-exec/guard-exec/argspec"
@@ -139,7 +140,8 @@ type Part struct {
 	// does to its operands.
 	Known bool
 	// Unreviewed are the variables the command line sets for the program
-	// (X=v prog) that the catalogue does not judge
+	// (X=v prog, or exported: shellparse's Cmd.Exported) that the
+	// catalogue does not judge
 	// (argspec.UnreviewedEnv): a program the built-in rules allow was
 	// not reviewed for them.
 	Unreviewed []string
@@ -180,10 +182,15 @@ func NewPart(c *shellparse.Cmd, env *Env) *Part {
 			}
 		}
 	}
-	if len(c.Argv) > 0 && len(c.Assigns) > 0 {
-		names, values := make([]string, len(c.Assigns)), make([]word.Word, len(c.Assigns))
-		for i, a := range c.Assigns {
-			names[i], values[i] = a.Name, a.Value
+	if len(c.Argv) > 0 && len(c.Assigns)+len(c.Exported) > 0 {
+		names, values := make([]string, 0, len(c.Assigns)+len(c.Exported)), make([]word.Word, 0, len(c.Assigns)+len(c.Exported))
+		for _, a := range c.Assigns {
+			names, values = append(names, a.Name), append(values, a.Value)
+		}
+		for _, a := range c.Exported {
+			if !slices.Contains(names, a.Name) {
+				names, values = append(names, a.Name), append(values, a.Value)
+			}
 		}
 		prog, _ := c.Argv[0].Static()
 		p.Unreviewed = argspec.UnreviewedEnv(argspec.ProgName(prog), names, values, shellparse.ReviewedVar)

@@ -546,10 +546,10 @@ func sendsSecretNearby(p *Part) word.Tri {
 	if prog, ok := p.Argv[0].Static(); !ok || filepath.Base(prog) != "curl" || !argspec.KeepsSecrets(p.Argv) {
 		return word.No // not curl; or the other rule asks
 	}
-	for _, a := range p.Assigns {
+	for _, a := range append(slices.Clip(p.Assigns), p.Exported...) { // set before it, or exported
 		switch strings.ToLower(a.Name) {
-		case "http_proxy", "https_proxy", "all_proxy", "no_proxy", "curl_ca_bundle", "ssl_cert_file", "ssl_cert_dir", "curl_home", "home", "xdg_config_home":
-			return word.Yes // elsewhere, or trusting another certificate
+		case "http_proxy", "https_proxy", "all_proxy", "no_proxy", "curl_ca_bundle", "ssl_cert_file", "ssl_cert_dir", "curl_home", "home", "xdg_config_home", "":
+			return word.Yes // elsewhere, or trusting another certificate ("": variables not listed)
 		}
 	}
 	c := argspec.Normalize(p.Argv, false)

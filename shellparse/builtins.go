@@ -264,6 +264,9 @@ func (w *walker) shoptCmd(sc *scope, cmd *Cmd) {
 // shoptMay notes a shell option that shopt -s (or bash -O) may turn on
 // anywhere in the text; one not known here may be any of them.
 func (w *walker) shoptMay(t string, known bool) {
+	if !known || t == "allexport" {
+		w.allexportOn() // shopt -so allexport is set -a
+	}
 	if w.may.second {
 		return
 	}
@@ -290,6 +293,9 @@ func (w *walker) shoptMay(t string, known bool) {
 	}
 	if !known || t == "xtrace" {
 		w.may.xtrace = true // shopt -so xtrace is set -x
+	}
+	if !known || t == "keyword" {
+		w.may.keyword = true // shopt -so keyword is set -k
 	}
 }
 

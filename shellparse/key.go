@@ -24,6 +24,10 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 		b = appendWord(b, a.Value)
 		b = appendWords(b, a.elems)
 	}
+	b = strconv.AppendInt(b, int64(len(c.Exported)), 10)
+	for _, a := range c.Exported {
+		b = appendWord(appendStr(b, a.Name), a.Value)
+	}
 	b = strconv.AppendInt(b, int64(len(c.Redirs)), 10)
 	for _, r := range c.Redirs {
 		b = appendStr(appendStr(b, r.Op), r.Fd)

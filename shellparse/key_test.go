@@ -14,19 +14,20 @@ func keySample() *Cmd {
 		return word.Word{Segs: []word.Seg{{Kind: word.Lit, Text: s}}, Split: true, Multi: true, Matches: []string{"/m/" + s}}
 	}
 	return &Cmd{
-		Argv:    []word.Word{w("ls")},
-		Assigns: []Assign{{Name: "A", Value: w("v"), elems: []word.Word{w("e")}}},
-		Redirs:  []Redir{{Op: ">", Fd: "2", Target: w("out")}},
-		Cwd:     Cwd{Dirs: []string{"/p"}, Unknown: true},
-		Pos:     Pos{Line: 3, Col: 4},
-		Via:     []Step{{Kind: "eval", Argv: []string{"eval", "ls"}}},
-		Wrapper: true,
-		Opaque:  "runs code",
-		CodeArg: 1,
-		Special: "fork-bomb",
-		Stdin:   &Input{Text: "in", Known: true, Desc: "a heredoc", Found: []string{"find", "."}},
-		Func:    "f",
-		Writes:  &Written{Path: "/p/x.sh", Text: "ls"},
+		Argv:     []word.Word{w("ls")},
+		Assigns:  []Assign{{Name: "A", Value: w("v"), elems: []word.Word{w("e")}}},
+		Exported: []Assign{{Name: "MAGIC", Value: w("F")}},
+		Redirs:   []Redir{{Op: ">", Fd: "2", Target: w("out")}},
+		Cwd:      Cwd{Dirs: []string{"/p"}, Unknown: true},
+		Pos:      Pos{Line: 3, Col: 4},
+		Via:      []Step{{Kind: "eval", Argv: []string{"eval", "ls"}}},
+		Wrapper:  true,
+		Opaque:   "runs code",
+		CodeArg:  1,
+		Special:  "fork-bomb",
+		Stdin:    &Input{Text: "in", Known: true, Desc: "a heredoc", Found: []string{"find", "."}},
+		Func:     "f",
+		Writes:   &Written{Path: "/p/x.sh", Text: "ls"},
 	}
 }
 

@@ -1,6 +1,10 @@
 package shellparse
 
 import (
+	"slices"
+	"strings"
+
+	"github.com/guard-exec/guard-exec/argspec"
 	"github.com/guard-exec/guard-exec/word"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -31,6 +35,7 @@ type mayVar struct {
 	numeric  bool            // every value is certainly an integer
 	deferred bool            // assigned in deferred code
 	read     bool            // read in deferred code
+	wrote    bool            // assigned in the text (not only the environment's)
 }
 
 // maxMayValues bounds the values kept per variable.
@@ -61,14 +66,32 @@ type mayState struct {
 	// brackets ([a-c]) follows the locale's collation, which may put
 	// other letters (B) inside it.
 	localeRanges bool
-	exportF      bool   // export -f, declare -fx or set -a anywhere
-	src          string // the text being walked, for function bodies' text
+	exportF      bool // export -f, declare -fx or set -a anywhere
+	// allexport: set -a (set -o allexport) anywhere, so every variable
+	// the text assigns may reach the programs it runs; exported: the
+	// names export, declare -x and the assignments before a function
+	// call give the environment of the programs after them. The walk
+	// gives each program what was exported before it (walker.exportWrite);
+	// exportAnywhere says that was not enough: a variable was exported in
+	// a loop's body (which runs again after) or in a trap's handler, or a
+	// handler ran code while anything was exported (trapped: the handler
+	// runs at any time). Then the second walk gives every program
+	// exportedEnv, every variable exported anywhere (Cmd.Exported).
+	allexport      bool
+	exported       map[string]bool
+	exportAnywhere bool
+	exportedAny    bool
+	trapped        bool
+	exportedEnv    []Assign
+	src            string // the text being walked, for function bodies' text
 
 	// stored is told of every write (scope.store): the walker judges
 	// there what a variable's value does whatever wrote it (read,
 	// printf -v, for, a name reference): a code variable's value is code,
 	// an integer variable's is arithmetic.
 	stored func(sc *scope, name string, st varState, via bool)
+	// exportHook is told of every write too (walker.exportWrite).
+	exportHook func(name string, st varState)
 	// lastpipe: shopt -s lastpipe anywhere, so a pipeline's last command
 	// may run in the shell itself. paramsDeferred: a trap handler sets
 	// the positional parameters.
@@ -129,6 +152,7 @@ func (m *mayState) assigned(name string, st varState) {
 		return
 	}
 	v := m.entry(name)
+	v.wrote = true
 	if m.deferred > 0 {
 		v.deferred = true
 	}
@@ -204,7 +228,7 @@ func (m *mayState) defined(name string, body *syntax.Stmt) {
 
 // decide reads the note of a first walk and returns what a second walk
 // must know, or nil when one walk was enough.
-func (m *mayState) decide() *mayState {
+func (m *mayState) decide(getenv func(string) string) *mayState {
 	if m == nil {
 		return nil
 	}
@@ -212,7 +236,10 @@ func (m *mayState) decide() *mayState {
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred,
 		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace, secret: m.secret, localeRanges: m.localeRanges, noglob: m.noglob, nocaseMatch: m.nocaseMatch}
-	need := m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret || m.localeRanges || m.noglob || m.nocaseMatch
+	if m.exportAnywhere || m.trapped && m.exportedAny {
+		next.exportedEnv = m.exportedVars(getenv)
+	}
+	need := len(next.exportedEnv) > 0 || m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret || m.localeRanges || m.noglob || m.nocaseMatch
 	next.written = make(map[string]bool, len(m.vars)+len(m.given))
 	for name := range m.given {
 		next.written[name] = true
@@ -240,6 +267,55 @@ func (m *mayState) decide() *mayState {
 		return nil
 	}
 	return next
+}
+
+// exportedVars is the variables the text assigns that may reach the
+// environment of a program it runs other than as the program's own
+// assignments: exported (export N=v, declare -x, N=v before a function
+// call, whose body's programs get it), every one once set -a may be on
+// (or SHELLOPTS brings allexport), and a name the environment already
+// holds, which bash exports as it was. Of those, the ones the catalogue
+// judges wherever they are set, and the preferences and the script's own
+// (lower-case) names, are left out (argspec.EnvNeedsReview). Sorted, so
+// that the parts are the same from one walk to the next.
+func (m *mayState) exportedVars(getenv func(string) string) []Assign {
+	all := m.allexport || getenv != nil && strings.Contains(getenv("SHELLOPTS"), "allexport")
+	var out []Assign
+	for name, v := range m.vars {
+		if !v.wrote || !word.IsName(name) {
+			continue
+		}
+		if !all && !m.exported[name] && (getenv == nil || getenv(name) == "") {
+			continue
+		}
+		val := word.Unknown("$" + name)
+		if !v.unknown && !v.many && len(v.values) == 1 {
+			for s := range v.values {
+				if s != "\x00unset" {
+					val = word.FromLit(s)
+				}
+			}
+		}
+		if argspec.EnvNeedsReview(name, val, ReviewedVar) {
+			out = append(out, Assign{Name: name, Value: val})
+		}
+	}
+	slices.SortFunc(out, func(a, b Assign) int { return strings.Compare(a.Name, b.Name) })
+	if len(out) > maxExported {
+		out = append(out[:maxExported], Assign{Value: word.Unknown("more variables")})
+	}
+	return out
+}
+
+// exports notes a name exported to the programs the text runs.
+func (m *mayState) exports(name string) {
+	if m == nil || m.second {
+		return
+	}
+	if m.exported == nil {
+		m.exported = map[string]bool{}
+	}
+	m.exported[name] = true
 }
 
 // masked returns the state a write stores in a second walk: a variable

@@ -91,6 +91,13 @@ type walker struct {
 	segs []word.Seg
 	// classes are the catalogue's classes of the programs named (is).
 	classes map[string]argspec.Class
+	// exportAttr, allexportNow and exportedNow are what the text has
+	// exported so far, in walk order (exportWrite); loopDepth counts the
+	// loop bodies being walked.
+	exportAttr   map[string]bool
+	allexportNow bool
+	exportedNow  []Assign
+	loopDepth    int
 }
 
 // Parse reads src and returns every command that would run.
@@ -125,7 +132,7 @@ func parseOnce(src string, opts Options, may *mayState) (*Result, *mayState, err
 	if err != nil || !first {
 		return res, nil, err
 	}
-	return res, may.decide(), nil
+	return res, may.decide(opts.Getenv), nil
 }
 
 func parseWith(src string, opts Options, may *mayState) (res *Result, err error) {
@@ -138,7 +145,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	if streamable(src) && !may.second {
 		w := newWalker(opts)
 		w.may, may.src = may, src
-		may.stored = w.storedHook
+		may.stored, may.exportHook = w.storedHook, w.exportWrite
 		if ok := w.walkStream(src); ok {
 			return w.finish()
 		}
@@ -156,13 +163,14 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second, secret: may.secret && may.second,
 		localeRanges: may.localeRanges && may.second, noglob: may.noglob && may.second, nocaseMatch: may.nocaseMatch && may.second,
-		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
+		exportedEnv: may.exportedEnv,
+		vars:        map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
 	}
 	w := newWalker(opts)
 	w.may, may.src = may, src
-	may.stored = w.storedHook
+	may.stored, may.exportHook = w.storedHook, w.exportWrite
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
 		return nil, perr
@@ -187,6 +195,7 @@ func newWalker(opts Options) *walker {
 	w.nocaseEnv = strings.Contains(w.getenv("BASHOPTS"), "nocaseglob")
 	w.globstarEnv = strings.Contains(w.getenv("BASHOPTS"), "globstar")
 	w.tracedEnv = opts.Traced || strings.Contains(w.getenv("SHELLOPTS"), "xtrace")
+	w.allexportNow = strings.Contains(w.getenv("SHELLOPTS"), "allexport")
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
 			w.localOnPath = true // "", ".", bin: the working directory's
@@ -722,6 +731,14 @@ func (w *walker) emit(c *Cmd) {
 	}
 	if c.Pos.Line == 0 {
 		c.Pos = w.pos
+	}
+	if len(c.Argv) > 0 && c.Exported == nil && !shellBuiltin(c.Name()) {
+		// A builtin reads its shell's variables, not an environment: the
+		// programs it runs (exec, command, eval) are commands of their own.
+		c.Exported = slices.Clip(w.exportedNow) // appended to, never changed
+		if len(w.may.exportedEnv) > 0 {
+			c.Exported = w.may.exportedEnv
+		}
 	}
 	before := w.cmdReopened
 	if w.curScope != nil {

@@ -526,6 +526,7 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 		// POSIX special builtin, after): the body sees them.
 		for _, a := range assigns {
 			if word.IsName(a.Name) {
+				w.exportName(sc, a.Name, false) // the body's programs get it
 				w.assigning++
 				sc.set(a.Name, a.Value)
 				w.assigning--
@@ -896,6 +897,9 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 	// and writes are deferred (may.go).
 	w.may.deferred++
 	w.may.inTrap++
+	if !w.may.second {
+		w.may.trapped = true // its programs run after whatever the text exports
+	}
 	w.code(sc.clone(), text, Step{Kind: "trap", Argv: word.Strings(argv)})
 	w.may.inTrap--
 	w.may.deferred--
@@ -1470,6 +1474,77 @@ func uniq(ss []string) []string {
 	return out
 }
 
+// exportName gives name the export attribute, in walk order: the
+// programs run after it get the variable (exportWrite). naked: export
+// NAME of a variable the text may have set before.
+func (w *walker) exportName(sc *scope, name string, naked bool) {
+	if w.exportAttr == nil {
+		w.exportAttr = map[string]bool{}
+	}
+	w.exportAttr[name] = true
+	w.may.exports(name)
+	if st, ok := sc.vars.lookup(name); naked && ok {
+		w.exportWrite(name, st)
+	}
+}
+
+// allexportOn notes set -a: every variable assigned after it is
+// exported.
+func (w *walker) allexportOn() {
+	w.allexportNow = true
+	if !w.may.second {
+		w.may.allexport, w.may.exportF = true, true
+		if w.loopDepth > 0 || w.may.inTrap > 0 {
+			w.may.exportAnywhere = true // what came before it in the body is exported next time round
+		}
+	}
+}
+
+// exportWrite notes a write of st to name, which reaches the environment
+// of the programs run after it when the variable is exported (export,
+// declare -x, set -a, a name the environment holds already): those the
+// catalogue does not judge where they are set (argspec.EnvNeedsReview)
+// are given to every program emitted after it (Cmd.Exported), which
+// asks when the built-in rules allowed the program for its arguments
+// only. One the walk cannot place in order (in a loop's body, a trap's
+// handler) is given to every program, in a second walk (may.go).
+func (w *walker) exportWrite(name string, st varState) {
+	if !word.IsName(name) || st.unset || st.ref {
+		return
+	}
+	if !w.allexportNow && !w.exportAttr[name] && w.getenv(name) == "" {
+		return
+	}
+	val := st.val
+	if st.unknown || len(st.elems) > 1 {
+		val = word.Unknown("$" + name)
+	}
+	if !argspec.EnvNeedsReview(name, val, ReviewedVar) {
+		return
+	}
+	if !w.may.second {
+		w.may.exportedAny = true
+		if w.loopDepth > 0 || w.may.inTrap > 0 {
+			w.may.exportAnywhere = true
+		}
+	}
+	for _, a := range w.exportedNow {
+		if a.Name == name || a.Name == "" {
+			return // it asks already, whatever its value
+		}
+	}
+	if len(w.exportedNow) == maxExported {
+		// Every command after it carries the list, and each is judged
+		// for it: past a few, one entry stands for the rest.
+		name, val = "", word.Unknown("more variables")
+	}
+	w.exportedNow = append(w.exportedNow, Assign{Name: name, Value: val})
+}
+
+// maxExported bounds the variables listed in Cmd.Exported; an entry with
+// no name stands for those past it.
+const maxExported = 16
+
 func (w *walker) getenv(name string) string {
 	if w.opts.Getenv == nil {
 		return ""
@@ -1491,6 +1566,7 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 			if !w.may.second {
 				w.may.keyword, w.may.exportF, w.may.xtrace = true, true, true // it could be -k, -a or -x
 			}
+			w.allexportOn()
 			return
 		}
 		// A cluster's letters (-ef, +euf), and -o NAME (-eo NAME: a cluster
@@ -1512,6 +1588,9 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 			// function exported (set -a): anywhere in the text (may.go).
 			w.may.keyword = w.may.keyword || strings.Contains(t, "k") || dashO
 			w.may.exportF = w.may.exportF || strings.Contains(t, "a") || dashO
+		}
+		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "a") || dashO && allexportOpt(argv[i+2]) {
+			w.allexportOn()
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
 			rest := argv[1+i:]
@@ -1628,6 +1707,11 @@ func keywordOrAllexport(w word.Word) bool {
 	return !ok || t == "keyword" || t == "allexport"
 }
 
+func allexportOpt(w word.Word) bool {
+	t, ok := w.Static()
+	return !ok || t == "allexport"
+}
+
 // varSetters handles builtins that assign variables named by words (or by
 // default: REPLY, MAPFILE, OPTARG and OPTIND), however their options are
 // spelled.
@@ -1710,6 +1794,7 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	argv := []word.Word{word.FromLit(variant)}
 	var assigns []Assign
 	integer, funcs, assoc, nameref, array, global, cased, printing := false, false, false, false, false, false, false, false
+	exporting := variant == "export" // or -x: the programs run after it get the names
 	// local, and declare or typeset in a function without -g, make the
 	// names local: restored when the function returns.
 	local := func(name string) {
@@ -1735,6 +1820,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			if ok && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
 				if strings.HasPrefix(t, "-") && strings.Contains(t, "i") {
 					integer = true
+				}
+				if strings.HasPrefix(t, "-") && strings.Contains(t, "x") {
+					exporting = true
 				}
 				if strings.HasPrefix(t, "-") && strings.Contains(t, "A") {
 					assoc = true
@@ -1771,6 +1859,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				n, val, hasVal := strings.Cut(t, "=")
 				n = strings.TrimSuffix(n, "+") // NAME+=VALUE
 				local(n)
+				if exporting {
+					w.exportName(sc, n, false)
+				}
 				if nameref && word.IsName(n) {
 					if hasVal {
 						w.varNameArg(sc, word.FromLit(val), variant+" -n")
@@ -1805,6 +1896,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				continue
 			}
 			local(name)
+			if exporting {
+				w.exportName(sc, name, a.Naked)
+			}
 			if a.Naked && len(w.locals) > 0 && !global && (variant == "local" || variant == "declare" || variant == "typeset") && !integer && !assoc && !nameref && !array {
 				// local NAME in a function: a new variable, unset.
 				sc.store(name, varState{unset: true})

@@ -702,6 +702,9 @@ func (sc *scope) storeVia(name string, st varState, via bool) {
 	}
 	sc.may.assigned(name, st)
 	sc.vars.put(name, sc.may.masked(name, st))
+	if sc.may != nil && sc.may.exportHook != nil {
+		sc.may.exportHook(name, st)
+	}
 	if sc.may != nil && sc.may.stored != nil {
 		sc.may.stored(sc, name, st, via)
 	}

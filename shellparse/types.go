@@ -217,10 +217,18 @@ type Assign struct {
 type Cmd struct {
 	Argv    []word.Word
 	Assigns []Assign
-	Redirs  []Redir
-	Cwd     Cwd
-	Pos     Pos
-	Via     []Step // outermost first
+	// Exported are the variables the text may put in the program's
+	// environment besides Assigns (export N=v, declare -x, set -a, N=v
+	// before the function call it is in, a name the environment holds
+	// already), anywhere in the text, of those the catalogue does not
+	// judge where they are set (argspec.EnvNeedsReview); past a few, an
+	// entry with no name stands for the rest. Shared between commands:
+	// never changed.
+	Exported []Assign
+	Redirs   []Redir
+	Cwd      Cwd
+	Pos      Pos
+	Via      []Step // outermost first
 	// Wrapper is set for a program whose inner command is reported as its
 	// own Cmd (sudo, env, xargs, bash -c …).
 	Wrapper bool

@@ -127,7 +127,11 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 	case *syntax.BinaryCmd:
 		w.binary(sc, c, in)
 	case *syntax.Subshell:
+		exported, allexport := len(w.exportedNow), w.allexportNow
 		w.stmts(sc.clone(), c.Stmts)
+		// What it exports stays in it. Clipped: the commands in it keep
+		// their lists when the list grows again.
+		w.exportedNow, w.allexportNow = slices.Clip(w.exportedNow[:exported]), allexport
 	case *syntax.Block:
 		w.stmts(sc, c.Stmts)
 	case *syntax.IfClause:
@@ -571,7 +575,9 @@ func (w *walker) loop(sc *scope, node syntax.Node, body func(*scope)) {
 		ls.cwd.Unknown, ls.cwd.Data = true, true // where an earlier round went
 	}
 	entry := ls.clone()
+	w.loopDepth++ // a later iteration runs after what the body does (exportWrite)
 	body(ls)
+	w.loopDepth--
 	ls.dead = false
 	*sc = *merge(entry, ls)
 }
