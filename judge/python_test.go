@@ -107,6 +107,35 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 			t.Fatalf("py_compile: %v\n%s", err, out)
 		}
 	}
+	// Caches whose header matches the source but that hold other code
+	// (forged: by time and size; forgedhash: by a checked hash), one
+	// whose header does not match (stale: Python compiles the source
+	// again), and Python's own (genuine).
+	forge := `import importlib.util, importlib._bootstrap_external as be, os, sys, py_compile
+for name in ("forged", "forgedhash", "stale", "genuine"):
+    with open(name + ".py", "w") as f:
+        f.write("print('source')\n")
+    st, src = os.stat(name + ".py"), open(name + ".py", "rb").read()
+    other = compile("import os\nos.system('touch pwned')\n", name + ".py", "exec", dont_inherit=True)
+    p = importlib.util.cache_from_source(name + ".py")
+    os.makedirs(os.path.dirname(p), exist_ok=True)
+    if name == "forged":
+        data = be._code_to_timestamp_pyc(other, int(st.st_mtime), st.st_size)
+    elif name == "forgedhash":
+        data = be._code_to_hash_pyc(other, importlib.util.source_hash(src), True)
+    elif name == "stale":
+        data = be._code_to_timestamp_pyc(other, int(st.st_mtime) - 7, st.st_size)
+    else:
+        py_compile.compile(name + ".py")
+        continue
+    with open(p, "wb") as f:
+        f.write(data)
+`
+	fc := exec.Command(py, "-c", forge)
+	fc.Dir = dir
+	if out, err := fc.CombinedOutput(); err != nil {
+		t.Fatalf("forging caches: %v\n%s", err, out)
+	}
 	for name, text := range map[string]string{
 		"fine.py":   "print('hi')\n",
 		"uses.py":   "import helper\nprint(helper.f())\n",
@@ -165,6 +194,14 @@ func TestPythonFilesChangedFirst(t *testing.T) {
 		{"python3 -c 'import unchecked'", "ask", "unchecked-hash"},
 		{"python3 -m unchecked", "ask", "unchecked-hash"},
 		{"python3 -c 'import checked'", "allow", ""},
+		// One whose header matches the source but whose code is other
+		// code (written by an earlier command) runs instead of it.
+		{"python3 -c 'import forged'", "ask", "holds other code than its source"},
+		{"python3 -m forged", "ask", "holds other code than its source"},
+		{"python3 -c 'import forgedhash'", "ask", "holds other code than its source"},
+		{"python3 -c 'import stale'", "allow", ""},
+		{"python3 -c 'import genuine'", "allow", ""},
+		{"python3 -m genuine", "allow", ""},
 		// A version manager's shim runs the Python the text chooses (a red
 		// team ran 3.12's and 3.13's standard library this way).
 		{"PYENV_VERSION=3.12.1 python3 fine.py", "ask", "PYENV_VERSION is set here"},

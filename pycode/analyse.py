@@ -3,6 +3,31 @@
 # one JSON object of facts; pycode (Go) decides what they mean.
 import ast, json, sys
 
+if sys.argv[1:2] in (["cache0"], ["cache1"], ["cache2"]):
+    # Whether python would run a module's compiled cache instead of its
+    # source, and what the cache holds: stdin is the source's time and
+    # size and the source's length (8 bytes each, little-endian), the
+    # source, then the cache. The loader runs a cache whose magic number
+    # is this interpreter's and whose header matches the source (time and
+    # size; a hash-based one is taken as matching, since
+    # --check-hash-based-pycs never runs it unchecked).
+    import importlib.util, marshal
+    d = sys.stdin.buffer.read()
+    mtime, size, n = (int.from_bytes(d[i:i + 8], "little") for i in (0, 8, 16))
+    src, pyc = d[24:24 + n], d[24 + n:]
+    verdict = "unused"
+    if len(pyc) >= 16 and pyc[:4] == importlib.util.MAGIC_NUMBER:
+        flags = int.from_bytes(pyc[4:8], "little")
+        stamp = (mtime & 0xFFFFFFFF).to_bytes(4, "little") + (size & 0xFFFFFFFF).to_bytes(4, "little")
+        if not flags & ~3 and (flags & 1 or pyc[8:16] == stamp):
+            try:
+                code = compile(src, "<cache>", "exec", dont_inherit=True, optimize=int(sys.argv[1][5:]))
+                verdict = "same" if marshal.loads(pyc[16:]) == code else "differs"
+            except Exception:
+                verdict = "differs"
+    sys.stdout.write(json.dumps({"ok": True, "cache": verdict, "version": list(sys.version_info[:2])}))
+    raise SystemExit
+
 LIMIT = 20000
 
 def lit(n):

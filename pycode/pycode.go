@@ -200,6 +200,9 @@ func (a *Analyser) Analyse(src Source) *Result {
 		if !st.read(file, &code) {
 			return res
 		}
+		if c := st.cacheDiffers(file, code); c != "" {
+			st.ask("runs the module " + src.Module + ", whose compiled cache " + st.rel(c) + " holds other code than its source, and Python runs the cache (its header matches the source), so what runs is not what the guard read")
+		}
 	case src.File != "":
 		// sys.path[0] is the directory of the script, links resolved.
 		// With Code, the file is not there yet: the command writes it
@@ -693,6 +696,9 @@ func (st *state) follow(file string, depth int) {
 		return
 	}
 	st.res.Files = append(st.res.Files, file)
+	if c := st.cacheDiffers(file, src); c != "" {
+		st.ask("imports the project module " + rel + ", whose compiled cache " + st.rel(c) + " holds other code than its source, and Python imports the cache (its header matches the source), so what runs is not what the guard read")
+	}
 	f, err := st.a.parse(st.interp, src, false)
 	if err != nil {
 		st.ask("imports the project module " + rel + ": " + err.Error())
@@ -819,6 +825,44 @@ func uncheckedCache(file string) string {
 			continue
 		}
 		if flags := binary.LittleEndian.Uint32(h[4:8]); flags&1 != 0 && flags&2 == 0 {
+			return c
+		}
+	}
+	return ""
+}
+
+// cacheDiffers returns a compiled cache of a module file (src is the
+// file's content) that Python would run instead of the source and that
+// holds other code than the source compiles to, or "" when there is
+// none. A cache is run when its magic number is the interpreter's and
+// its header matches the source: the source's time and size, or (a
+// hash-based .pyc, which python --check-hash-based-pycs never runs
+// unchecked) any source. A cache that cannot be read counts as one that
+// differs. The interpreter compares the code (Analyser.sameCode); caches
+// Python wrote itself compile alike, and the answer is kept on disk.
+func (st *state) cacheDiffers(file, src string) string {
+	stem := filepath.Join(filepath.Dir(file), "__pycache__", strings.TrimSuffix(filepath.Base(file), ".py"))
+	caches, _ := filepath.Glob(stem + ".*.pyc")
+	if len(caches) == 0 {
+		return ""
+	}
+	fi, err := os.Stat(file)
+	if err != nil {
+		return caches[0]
+	}
+	for _, c := range caches {
+		pyc, err := readLimited(c)
+		if err != nil {
+			return c
+		}
+		opt := 0
+		switch {
+		case strings.HasSuffix(c, ".opt-1.pyc"):
+			opt = 1
+		case strings.HasSuffix(c, ".opt-2.pyc"):
+			opt = 2
+		}
+		if same, err := st.a.sameCode(st.interp, fi.ModTime().Unix(), fi.Size(), src, pyc, opt); err != nil || !same {
 			return c
 		}
 	}

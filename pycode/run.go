@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	_ "embed"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -26,7 +27,9 @@ var analyseProgram string
 
 // facts is what the analysis program reports about one text.
 type facts struct {
-	OK      bool     `json:"ok"`
+	OK bool `json:"ok"`
+	// Cache (mode cacheN): "same", "differs" or "unused" (sameCode).
+	Cache   string   `json:"cache"`
 	Error   string   `json:"error"`
 	Version []int    `json:"version"`
 	Stdlib  []string `json:"stdlib"`
@@ -159,6 +162,28 @@ func (a *Analyser) parse(interp, src string, inline bool) (*facts, error) {
 	if inline {
 		mode = "str"
 	}
+	return a.run(interp, mode, src)
+}
+
+// sameCode reports whether the interpreter would run a module's compiled
+// cache pyc (its magic number and header match the source src, whose
+// time is mtime and size size; a hash-based cache always counts) and
+// whether the code it holds is what src compiles to at optimisation level
+// opt. A cache it would not run is the same as none: true.
+func (a *Analyser) sameCode(interp string, mtime, size int64, src, pyc string, opt int) (bool, error) {
+	var b []byte
+	b = binary.LittleEndian.AppendUint64(b, uint64(mtime))
+	b = binary.LittleEndian.AppendUint64(b, uint64(size))
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(src)))
+	f, err := a.run(interp, fmt.Sprintf("cache%d", opt), string(b)+src+pyc)
+	if err != nil {
+		return false, err
+	}
+	return f.Cache == "same" || f.Cache == "unused", nil
+}
+
+// run runs the analysis program in mode on input and returns its facts.
+func (a *Analyser) run(interp, mode, src string) (*facts, error) {
 	key := interp + "\x00" + mode + "\x00" + src
 	a.mu.Lock()
 	if f, ok := a.cache[key]; ok {
