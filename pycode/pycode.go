@@ -1463,6 +1463,16 @@ func (st *state) call(c *call, binds map[string][]binding) {
 			st.res.Effects = append(st.res.Effects, Effect{Path: path, Via: "python " + d, Line: c.Line})
 		}
 	}
+	if len(c.Chain) > 0 && c.Chain[len(c.Chain)-1] == "__init__" && (c.Star || len(c.Args) > 7) {
+		// argparse.ArgumentParser.__init__(p, …), p.__init__(…),
+		// super().__init__(…): the eighth word after self is
+		// fromfile_prefix_chars, judged only in the constructor's call.
+		n := "arguments"
+		if !c.Star {
+			n = fmt.Sprint(len(c.Args)) + " arguments"
+		}
+		st.ask("calls __init__ with " + n + " by position, which for an argparse parser include fromfile_prefix_chars (it " + optionAttrs["fromfile_prefix_chars"] + ")" + at)
+	}
 	for k, why := range optionAttrs {
 		if _, ok := c.Kw[k]; ok && optionOwner[k] != "" && !slices.Contains(resolve(c, binds), optionOwner[k]) {
 			// p.__init__(fromfile_prefix_chars='@'), super().__init__(…):

@@ -304,6 +304,14 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import argparse\np = argparse.ArgumentParser()\np.fromfile_prefix_chars = '@'\np.parse_args()", ask: "sets .fromfile_prefix_chars on an object"},
 		{code: "import argparse\np = argparse.ArgumentParser()\np.fromfile_prefix_chars += '@'", ask: "sets .fromfile_prefix_chars"},
 		{code: "import argparse\np = argparse.ArgumentParser()\np.__init__(fromfile_prefix_chars='@')", ask: "passes fromfile_prefix_chars= to a call"},
+		// The same option by position (a red team's), through the method,
+		// the class or super().
+		{code: "import argparse\np = argparse.ArgumentParser()\np.__init__(None, None, None, None, [], argparse.HelpFormatter, '-', '@')\np.parse_args()", ask: "calls __init__ with 8 arguments by position"},
+		{code: "import argparse\np = argparse.ArgumentParser()\nargparse.ArgumentParser.__init__(p, None, None, None, None, [], argparse.HelpFormatter, '-', '@')", ask: "calls __init__ with 9 arguments by position"},
+		{code: "import argparse\nclass P(argparse.ArgumentParser):\n    def __init__(self):\n        super().__init__(None, None, None, None, [], argparse.HelpFormatter, '-', '@')\nP().parse_args()", ask: "uses argparse.ArgumentParser other than by calling it"},
+		{code: "class A:\n    def __init__(self, *a): self.a = a\nclass B(A):\n    def __init__(self):\n        super().__init__(1, 2, 3, 4, 5, 6, 7, 8)\nprint(B().a)", ask: "calls __init__ with 8 arguments by position"},
+		{code: "import argparse\np = argparse.ArgumentParser()\na = [None] * 7 + ['@']\np.__init__(*a)", ask: "calls __init__ with arguments"},
+		{code: "class A:\n    def __init__(self, x): self.x = x\nclass B(A):\n    def __init__(self):\n        super().__init__(1)\nprint(B().x)"},
 		{code: "import shlex\ns = shlex.shlex('source /x/.ssh/id_rsa', posix=True)\ns.source = 'source'\nprint(list(s))", ask: "sets .source on an object"},
 		{code: "class A:\n    def __init__(self): self.source = 1\nprint(A().source)"},
 	} {
