@@ -367,12 +367,23 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 		"for i in 1 2; do file x; set -a; MAGIC=F; done", "export "+manyVars(20)+"; ls",
 		"FROM_PARENT=F; file x", "read -r FROM_PARENT; file x", "export UNZIP='-d /etc'; unzip x.zip",
 		"export MANROFFOPT=-U; man ls", "export GOTOOLCHAIN=go1.99.0; go version",
+		// Every spelling of export, a reference to the name, a child
+		// shell's options, set's option clusters, POSIX mode (an
+		// assignment before a special builtin stays, exported) and a
+		// function that calls itself (a red team's).
+		`\export MAGIC=F; file x`, "builtin export MAGIC=F; file x", "command export MAGIC=F; file x",
+		"'export' MAGIC=F; file x", "declare -n r=MAGIC; export r=F; file x", "declare -n r=$v; export r=F; file x",
+		"bash -a -c 'MAGIC=F; file x'", "bash -k -c 'file x MAGIC=F'", "set -oa; MAGIC=F; file x",
+		"set -o -a; MAGIC=F; file x", "set -oallexport; MAGIC=F; file x", "set -ok; file x MAGIC=F",
+		"set -o posix; MAGIC=F :; file x", "POSIXLY_CORRECT=1; MAGIC=F :; file x", "bash --posix -c 'MAGIC=F :; file x'",
+		"MAGIC=F export MAGIC; file x", "f() { file x; export MAGIC=F; f; }; f", "export MAGIC+=F; file x",
 	))
 	runRows(t, "exported preferences", allow(
 		"export NODE_ENV=test; git status", "x=1; export x; file y", "export DEBUG=1; ls", "export LC_ALL=C; sort a.txt",
 		"export -f f; file x", "export PATH=/usr/bin:$PATH; git status", "MAGIC=F; file x", "set +a; file x",
 		"export PYTHONDONTWRITEBYTECODE=1; git status", "file x; export MAGIC=F", "(export MAGIC=F); file x",
 		"export LESSCHARSET=utf-8; less a.txt", "export "+manyVars(12)+"; ls",
+		"MAGIC=F :; file x", "set -o posix; MAGIC=F true; file x", "MAGIC=F echo hi; file x",
 	))
 	// set -k and shopt -o keyword make NAME=VALUE after a command's name
 	// an assignment for it.

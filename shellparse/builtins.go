@@ -191,8 +191,10 @@ func (w *walker) declareCall(sc *scope, cmd *Cmd, name string) {
 	argv := cmd.Argv
 	// Reached when quoted or escaped (\export): a plain call.
 	w.emit(cmd)
+	exporting := name == "export"
 	for _, a := range argv[1:] {
 		if t, ok := a.Static(); ok && strings.HasPrefix(t, "-") {
+			exporting = exporting || strings.Contains(t, "x")
 			continue
 		}
 		w.varNameArg(sc, a, name)
@@ -202,6 +204,10 @@ func (w *walker) declareCall(sc *scope, cmd *Cmd, name string) {
 			continue
 		}
 		n, v, hasVal := strings.Cut(t, "=")
+		n = strings.TrimSuffix(n, "+")
+		if exporting {
+			w.exportName(sc, n, !hasVal)
+		}
 		if strings.HasPrefix(n, "GUARD_EXEC_") {
 			w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 		}
@@ -266,6 +272,9 @@ func (w *walker) shoptCmd(sc *scope, cmd *Cmd) {
 func (w *walker) shoptMay(t string, known bool) {
 	if !known || t == "allexport" {
 		w.allexportOn() // shopt -so allexport is set -a
+	}
+	if !known || t == "posix" {
+		w.posixOn()
 	}
 	if w.may.second {
 		return

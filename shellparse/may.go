@@ -83,7 +83,12 @@ type mayState struct {
 	exportedAny    bool
 	trapped        bool
 	exportedEnv    []Assign
-	src            string // the text being walked, for function bodies' text
+	// recursed: a function called itself (the walk does not follow the
+	// inner call). posix: POSIX mode may be on anywhere (set in a loop,
+	// a handler, or a recursive function): the second walk starts with
+	// it on; posixSeen: set anywhere.
+	recursed, posix, posixSeen bool
+	src                        string // the text being walked, for function bodies' text
 
 	// stored is told of every write (scope.store): the walker judges
 	// there what a variable's value does whatever wrote it (read,
@@ -236,10 +241,11 @@ func (m *mayState) decide(getenv func(string) string) *mayState {
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred,
 		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace, secret: m.secret, localeRanges: m.localeRanges, noglob: m.noglob, nocaseMatch: m.nocaseMatch}
-	if m.exportAnywhere || m.trapped && m.exportedAny {
+	if m.exportAnywhere || (m.trapped || m.recursed) && m.exportedAny {
 		next.exportedEnv = m.exportedVars(getenv)
 	}
-	need := len(next.exportedEnv) > 0 || m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret || m.localeRanges || m.noglob || m.nocaseMatch
+	next.posix = m.posix || (m.trapped || m.recursed) && m.posixSeen
+	need := len(next.exportedEnv) > 0 || next.posix || m.refDef || len(m.intDef) > 0 || m.keyword || m.nullglob || m.dotglob || m.nocase || m.exportF || m.lastpipe || m.paramsDeferred || m.physical || m.globstar || m.xtrace || m.secret || m.localeRanges || m.noglob || m.nocaseMatch
 	next.written = make(map[string]bool, len(m.vars)+len(m.given))
 	for name := range m.given {
 		next.written[name] = true

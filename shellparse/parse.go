@@ -98,6 +98,7 @@ type walker struct {
 	allexportNow bool
 	exportedNow  []Assign
 	loopDepth    int
+	posixNow     bool // POSIX mode may be on here (posixOn)
 }
 
 // Parse reads src and returns every command that would run.
@@ -163,13 +164,14 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 		keyword: may.keyword && may.second, nullglob: may.nullglob && may.second, dotglob: may.dotglob && may.second, nocase: may.nocase && may.second, exportF: may.exportF && may.second,
 		lastpipe: may.lastpipe && may.second, paramsDeferred: may.paramsDeferred && may.second, physical: may.physical && may.second, globstar: may.globstar && may.second, xtrace: may.xtrace && may.second, secret: may.secret && may.second,
 		localeRanges: may.localeRanges && may.second, noglob: may.noglob && may.second, nocaseMatch: may.nocaseMatch && may.second,
-		exportedEnv: may.exportedEnv,
-		vars:        map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
+		exportedEnv: may.exportedEnv, posix: may.posix && may.second,
+		vars: map[string]*mayVar{}, funcs: map[string]*mayFunc{}, unsetF: map[string]bool{}}
 	if !may.second {
 		may.intDef = map[string]bool{}
 	}
 	w := newWalker(opts)
 	w.may, may.src = may, src
+	w.posixNow = w.posixNow || may.posix
 	may.stored, may.exportHook = w.storedHook, w.exportWrite
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
@@ -196,6 +198,7 @@ func newWalker(opts Options) *walker {
 	w.globstarEnv = strings.Contains(w.getenv("BASHOPTS"), "globstar")
 	w.tracedEnv = opts.Traced || strings.Contains(w.getenv("SHELLOPTS"), "xtrace")
 	w.allexportNow = strings.Contains(w.getenv("SHELLOPTS"), "allexport")
+	w.posixNow = strings.Contains(w.getenv("SHELLOPTS"), "posix") || w.getenv("POSIXLY_CORRECT") != ""
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
 			w.localOnPath = true // "", ".", bin: the working directory's

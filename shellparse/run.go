@@ -533,6 +533,19 @@ func (w *walker) run(sc *scope, argv []word.Word, assigns []Assign, redirs []Red
 			}
 		}
 	}
+	if len(assigns) > 0 && (w.posixNow && specialBuiltin(name) || declBuiltin(name)) {
+		// In POSIX mode an assignment before a special builtin stays
+		// after it, and keeps the export the builtin gives it; export,
+		// declare and the like export such a name (MAGIC=F export MAGIC).
+		for _, a := range assigns {
+			if word.IsName(a.Name) {
+				w.exportName(sc, a.Name, false)
+				w.assigning++
+				sc.set(a.Name, a.Value)
+				w.assigning--
+			}
+		}
+	}
 	if !noFuncs {
 		if bodies := w.may.bodies[name]; len(bodies) > 0 && !strings.Contains(name, "/") {
 			w.callAny(sc, name, bodies, argv, assigns, in, bg)
@@ -783,6 +796,11 @@ func (w *walker) callFunc(sc *scope, name string, body *syntax.Stmt, argv []word
 				// f(){ x & f; }; f: each call starts a job and calls
 				// again, until the stack gives out thousands of jobs on.
 				w.emit(&Cmd{Argv: argv, CodeArg: -1, Opaque: "a function that calls itself starts a job in the background on every call, with nothing that waits for it: it may multiply processes until the machine stops"})
+			}
+			if !w.may.second {
+				// What the body exports before this call reaches its
+				// programs on the next round, which the walk does not take.
+				w.may.recursed = true
 			}
 			return // recursion: the body is already being judged
 		}
@@ -1478,6 +1496,20 @@ func uniq(ss []string) []string {
 // programs run after it get the variable (exportWrite). naked: export
 // NAME of a variable the text may have set before.
 func (w *walker) exportName(sc *scope, name string, naked bool) {
+	name, _, _ = strings.Cut(name, "[")
+	for range 8 {
+		// export r with declare -n r=MAGIC exports MAGIC.
+		st, ok := sc.vars.lookup(name)
+		if !ok || !st.ref {
+			break
+		}
+		target, _, _ := strings.Cut(st.refTarget, "[")
+		if !st.refBound || !word.IsName(target) {
+			w.allexportOn() // a name not known here: any
+			return
+		}
+		name = target
+	}
 	if w.exportAttr == nil {
 		w.exportAttr = map[string]bool{}
 	}
@@ -1509,6 +1541,9 @@ func (w *walker) allexportOn() {
 // only. One the walk cannot place in order (in a loop's body, a trap's
 // handler) is given to every program, in a second walk (may.go).
 func (w *walker) exportWrite(name string, st varState) {
+	if name == "POSIXLY_CORRECT" {
+		w.posixOn() // bash turns POSIX mode on when it is set
+	}
 	if !word.IsName(name) || st.unset || st.ref {
 		return
 	}
@@ -1570,27 +1605,33 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 			return
 		}
 		// A cluster's letters (-ef, +euf), and -o NAME (-eo NAME: a cluster
-		// with o takes the next word as an option's name).
+		// with o takes the next word as an option's name, unless that
+		// starts with - or +: set -o -a lists the options, then sets -a;
+		// every other letter of -oa is a flag too).
 		cluster := len(t) > 1 && (t[0] == '-' || t[0] == '+') && t[1] != '-'
 		oName := cluster && strings.ContainsRune(t[1:], 'o') && i+2 < len(argv)
+		if n, ok := argv[min(i+2, len(argv)-1)].Static(); oName && ok && (strings.HasPrefix(n, "-") || strings.HasPrefix(n, "+")) {
+			oName = false
+		}
 		dashO := oName && t[0] == '-'
-		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "x") ||
-			dashO && (!argv[i+2].IsStatic() || argv[i+2].String() == "xtrace")) {
+		on := func(letters string) bool { return cluster && t[0] == '-' && strings.ContainsAny(t[1:], letters) }
+		if !w.may.second && (on("x") || dashO && (!argv[i+2].IsStatic() || argv[i+2].String() == "xtrace")) {
 			w.may.xtrace = true // set -x: every command is printed, expanded
 		}
-		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "P") ||
-			dashO && (!argv[i+2].IsStatic() || argv[i+2].String() == "physical")) {
+		if !w.may.second && (on("P") || dashO && (!argv[i+2].IsStatic() || argv[i+2].String() == "physical")) {
 			w.may.physical = true // set -P, set -o physical: cd resolves links
 		}
-		if !w.may.second && (strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.ContainsAny(t, "ka") ||
-			oName && keywordOrAllexport(argv[i+2])) {
+		if !w.may.second && (on("ka") || oName && keywordOrAllexport(argv[i+2])) {
 			// Assignment words after a command's name (set -k), or every
 			// function exported (set -a): anywhere in the text (may.go).
-			w.may.keyword = w.may.keyword || strings.Contains(t, "k") || dashO
-			w.may.exportF = w.may.exportF || strings.Contains(t, "a") || dashO
+			w.may.keyword = w.may.keyword || on("k") || dashO
+			w.may.exportF = w.may.exportF || on("a") || dashO
 		}
-		if strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "-o") && strings.Contains(t, "a") || dashO && allexportOpt(argv[i+2]) {
+		if on("a") || dashO && allexportOpt(argv[i+2]) {
 			w.allexportOn()
+		}
+		if dashO && posixOpt(argv[i+2]) {
+			w.posixOn()
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
 			rest := argv[1+i:]
@@ -1705,6 +1746,44 @@ type builtinOpt struct {
 func keywordOrAllexport(w word.Word) bool {
 	t, ok := w.Static()
 	return !ok || t == "keyword" || t == "allexport"
+}
+
+func posixOpt(w word.Word) bool {
+	t, ok := w.Static()
+	return !ok || t == "posix"
+}
+
+// posixOn notes POSIX mode (set -o posix, POSIXLY_CORRECT, bash
+// --posix): an assignment before a special builtin stays, exported
+// (posixAssigns). Set in a loop's body or a trap's handler, it may be on
+// anywhere: the second walk starts with it on.
+func (w *walker) posixOn() {
+	w.posixNow = true
+	if !w.may.second {
+		w.may.posixSeen = true
+		if w.loopDepth > 0 || w.may.inTrap > 0 {
+			w.may.posix = true
+		}
+	}
+}
+
+// declBuiltin reports the builtins that declare variables.
+func declBuiltin(name string) bool {
+	switch name {
+	case "export", "declare", "local", "readonly", "typeset":
+		return true
+	}
+	return false
+}
+
+// specialBuiltin reports POSIX's special builtins (and bash's source).
+func specialBuiltin(name string) bool {
+	switch name {
+	case "break", ":", ".", "source", "continue", "eval", "exec", "exit", "export", "readonly", "return", "set",
+		"shift", "times", "trap", "unset":
+		return true
+	}
+	return false
 }
 
 func allexportOpt(w word.Word) bool {
@@ -2437,6 +2516,18 @@ func (w *walker) shell(sc *scope, cmd *Cmd, prog string) {
 		}
 		if slices.Contains(inv.SetOn, "xtrace") && !w.may.second {
 			w.may.xtrace = true // bash -x -c '…'
+		}
+		// bash -a, -k, --posix: the child's assignments are exported, or
+		// words after a name are assignments for it (kept on for the rest
+		// of the walk: more than the child, never less).
+		if slices.Contains(inv.SetOn, "allexport") {
+			w.allexportOn()
+		}
+		if slices.Contains(inv.SetOn, "keyword") && !w.may.second {
+			w.may.keyword = true
+		}
+		if inv.Posix {
+			w.posixOn()
 		}
 	}
 	// A script named by a known word may get arguments not known here:
