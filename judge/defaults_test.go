@@ -425,6 +425,25 @@ func TestDefaultsShellRereads(t *testing.T) {
 	))
 }
 
+// A prompt (PS4 under set -x, ${x@P}) is decoded and then expanded as
+// a double-quoted word: the characters its escapes make ($ from \044 or
+// \444, nothing from \[ or \000, a backslash from \\), its quotes,
+// and the text bash fills in (a directory's name after a $) can make a
+// command substitution the text does not show (a red team's).
+func TestDefaultsPromptExpansion(t *testing.T) {
+	runRows(t, "prompt expansion", ask(
+		`x='\044(nosuchprog)'; echo "${x@P}"`, `PS4='\044\050nosuchprog\051'; set -x; ls`, `PS4='\140nosuchprog\140' bash -xc true`,
+		`x='\444(nosuchprog)'; echo "${x@P}"`, `x='$\[(nosuchprog)'; echo "${x@P}"`, `x='$\000(nosuchprog)'; echo "${x@P}"`,
+		`x='$\W'; echo "${x@P}"`, `x='\\\W'; echo "${x@P}"`, `x='\\\$(nosuchprog)'; echo "${x@P}"`,
+		`x='\"'"'"'$(nosuchprog)'"'"'\"'; echo "${x@P}"`, `x='$(echo \w)'; echo "${x@P}"`, `x='\u(nosuchprog)'; echo "${x@P}"`,
+		`export PS4='\044(nosuchprog)'; bash -xc true`, `declare PS4='\044(nosuchprog)'; set -x; ls`,
+	))
+	runRows(t, "prompts", allow(
+		`PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; ls`, `PS4='+\t \w '; set -x; ls`, `PS1='[\u@\h \W]\$ '`,
+		`x='\\$(nosuchprog)'; echo "${x@P}"`, `x='a\'; echo "${x@P}"`, `x='\12x'; echo "${x@P}"`,
+	))
+}
+
 // ~name is that user's home, as bash's getpwnam gives it: ~bin is /bin
 // and ~root /root where the user database says so (a red team's).
 func TestDefaultsTildeUser(t *testing.T) {

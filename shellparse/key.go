@@ -22,11 +22,11 @@ func (c *Cmd) AppendKey(b []byte) []byte {
 	for _, a := range c.Assigns {
 		b = appendStr(b, a.Name)
 		b = appendWord(b, a.Value)
-		b = appendWords(b, a.elems)
+		b = appendBool(appendWords(b, a.elems), a.appended)
 	}
 	b = strconv.AppendInt(b, int64(len(c.Exported)), 10)
 	for _, a := range c.Exported {
-		b = appendWord(appendStr(b, a.Name), a.Value)
+		b = appendBool(appendWord(appendStr(b, a.Name), a.Value), a.appended)
 	}
 	b = strconv.AppendInt(b, int64(len(c.Redirs)), 10)
 	for _, r := range c.Redirs {

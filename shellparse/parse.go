@@ -878,13 +878,26 @@ func (w *walker) codeIn(sc *scope, src string, layer Step, lang syntax.LangVaria
 	w.curScope, w.lang = old, oldLang
 }
 
-// promptString walks the command substitutions a prompt-style string
-// (PS4, ${x@P}) would run when expanded.
+// promptString walks the command substitutions a prompt (PS4, ${x@P})
+// runs when bash expands it (prompt.go), as decoded for root and for
+// any other user.
 func (w *walker) promptString(sc *scope, s, what string) {
-	if !strings.ContainsAny(s, "$`") {
+	if !strings.ContainsAny(s, "$`\\") {
 		return
 	}
-	w.code(sc.clone(), "echo \""+strings.ReplaceAll(s, `"`, `\"`)+"\"", Step{Kind: "prompt expansion of " + what})
+	var walked string
+	for _, root := range []bool{false, true} {
+		t, ok := decodePrompt(s, root)
+		if !ok {
+			w.dataAsCode(what + " is expanded as a prompt, where text bash fills in (a directory's or user's name) or a character its escapes make may join the text around it into a command")
+			return
+		}
+		if !strings.ContainsAny(t, "$`") || t == walked {
+			continue
+		}
+		walked = t
+		w.code(sc.clone(), "echo "+promptWord(t), Step{Kind: "prompt expansion of " + what})
+	}
 }
 
 // checkUncalled reads the bodies of functions that are never called, only

@@ -57,7 +57,7 @@ func (w *walker) call(sc *scope, c *syntax.CallExpr, redirs []Redir, in *Input, 
 // assign evaluates an assignment's value, walking what it runs. assoc
 // says the variable is an associative array, whose subscripts are strings.
 func (w *walker) assign(sc *scope, a *syntax.Assign, assoc bool) Assign {
-	out := Assign{}
+	out := Assign{appended: a.Append}
 	if a.Name != nil {
 		out.Name = a.Name.Value
 		// bash's own BASH_CMDS and BASH_ALIASES are associative.
@@ -362,7 +362,15 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 		case strings.HasPrefix(a.Name, "GUARD_EXEC_"):
 			w.emit(&Cmd{Assigns: []Assign{a}, Special: "guard-env"})
 		case a.Name == "PS4" || a.Name == "PS1" || a.Name == "PS2" || a.Name == "PS0":
-			if s, ok := a.Value.Static(); ok {
+			v := a.Value
+			if a.appended {
+				// PS4+=…: the prompt is all of it (set already for the
+				// shell's own assignment, not yet for a command's).
+				if v, _ = sc.get(w, a.Name); !shell {
+					v = word.Join([]word.Word{v, a.Value}, "")
+				}
+			}
+			if s, ok := v.Static(); ok {
 				w.promptString(sc, s, a.Name)
 			} else {
 				w.dataAsCode(a.Name + " is set to a value not known here; bash expands it as a prompt, which can run commands")

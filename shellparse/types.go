@@ -211,6 +211,8 @@ type Assign struct {
 	Value word.Word
 	// elems are the words of NAME=(…) when none has a [subscript].
 	elems []word.Word
+	// appended: NAME+=VALUE, which adds Value to what NAME holds.
+	appended bool
 }
 
 // Cmd is one command that would run.
