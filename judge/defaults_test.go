@@ -419,9 +419,15 @@ func TestDefaultsShellRereads(t *testing.T) {
 		"HISTFILE=~/.ssh/authorized_keys; HISTFILESIZE=0", "HISTFILESIZE=1 true",
 		"shopt -s expand_aliases\nBASH_ALIASES[\"[[\"]=eval\n[[ \"touch pwned #\" ]]",
 		"k='[['; BASH_ALIASES[$k]=eval\n[[ \"touch pwned #\" ]]",
+		// History expansion, once set -o history and set -H are both on,
+		// rewrites every later line (a red team's).
+		"set -o history -H\ntrue '$(nosuchprog)'\necho \"!!:1:gs/'//\"", "set -H; set -o history\necho hi",
+		"shopt -so history; shopt -so histexpand\necho hi", "read o; set $o\necho hi", "f() { set -o history; }; set -H; f\necho hi",
+		"set -o \"$o\" -H\necho hi",
 	))
 	runRows(t, "shell as written", allow(
 		"alias ll='ls -l'", "bash -ic 'echo hi'", "shopt -s extglob", "shopt -u nullglob",
+		"set -o history\necho hi", "set -H\necho hi",
 	))
 }
 

@@ -40,6 +40,8 @@ type Request struct {
 	ParamsUnknown bool
 	// Traced: the shell runs with xtrace on from the start (bash -x).
 	Traced bool
+	// SetOn: the set -o options the shell starts with (shellparse.Options).
+	SetOn []string
 	// Glob expands patterns (nil: the file system's, shellparse.FileGlobber).
 	Glob shellparse.Globber
 	// Explain records, for every part, each rule that matched and the
@@ -155,7 +157,7 @@ func Judge(pol *policy.Policy, req Request) (res *Result) {
 		return l.matches, l.complete
 	}
 	opts := shellparse.Options{
-		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown, Traced: req.Traced,
+		Cwd: req.Cwd, Getenv: getenv, Params: req.Params, ParamsUnknown: req.ParamsUnknown, Traced: req.Traced, SetOn: req.SetOn,
 		Glob: glob, Name: req.Name, Python: req.Python,
 	}
 	// Where anyone may write: the temporary directories, whatever TMPDIR

@@ -276,6 +276,7 @@ func (w *walker) shoptMay(t string, known bool) {
 	if !known || t == "posix" {
 		w.posixOn()
 	}
+	w.histOption(!known || t == "history", !known || t == "histexpand")
 	if w.may.second {
 		return
 	}

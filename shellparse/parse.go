@@ -99,6 +99,8 @@ type walker struct {
 	exportedNow  []Assign
 	loopDepth    int
 	posixNow     bool // POSIX mode may be on here (posixOn)
+	// histList, histExpand: set -o history, set -H may be on (histOption).
+	histList, histExpand, histAsked bool
 }
 
 // Parse reads src and returns every command that would run.
@@ -172,6 +174,10 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	w := newWalker(opts)
 	w.may, may.src = may, src
 	w.posixNow = w.posixNow || may.posix
+	if !may.second {
+		may.keyword = may.keyword || w.startOption("keyword")
+		may.physical = may.physical || w.startOption("physical")
+	}
 	may.stored, may.exportHook = w.storedHook, w.exportWrite
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
@@ -191,14 +197,20 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	return w.finish()
 }
 
+// startOption reports whether the shell starts with the set -o option
+// name on (Options.SetOn, SHELLOPTS).
+func (w *walker) startOption(name string) bool {
+	return slices.Contains(w.opts.SetOn, name) || slices.Contains(strings.Split(w.getenv("SHELLOPTS"), ":"), name)
+}
+
 func newWalker(opts Options) *walker {
 	w := &walker{opts: opts, res: &Result{}, called: map[*syntax.Stmt]bool{}, may: newMayState()}
 	w.globIgnore = w.getenv("GLOBIGNORE") != "" || strings.Contains(w.getenv("BASHOPTS"), "dotglob")
 	w.nocaseEnv = strings.Contains(w.getenv("BASHOPTS"), "nocaseglob")
 	w.globstarEnv = strings.Contains(w.getenv("BASHOPTS"), "globstar")
-	w.tracedEnv = opts.Traced || strings.Contains(w.getenv("SHELLOPTS"), "xtrace")
-	w.allexportNow = strings.Contains(w.getenv("SHELLOPTS"), "allexport")
-	w.posixNow = strings.Contains(w.getenv("SHELLOPTS"), "posix") || w.getenv("POSIXLY_CORRECT") != ""
+	w.tracedEnv = opts.Traced || w.startOption("xtrace")
+	w.allexportNow = w.startOption("allexport")
+	w.posixNow = w.startOption("posix") || w.getenv("POSIXLY_CORRECT") != ""
 	for _, d := range strings.Split(w.getenv("PATH"), ":") {
 		if !filepath.IsAbs(d) {
 			w.localOnPath = true // "", ".", bin: the working directory's

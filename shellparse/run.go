@@ -1610,6 +1610,8 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 				w.may.keyword, w.may.exportF, w.may.xtrace = true, true, true // it could be -k, -a or -x
 			}
 			w.allexportOn()
+			w.posixOn()
+			w.histOption(true, true)
 			return
 		}
 		// A cluster's letters (-ef, +euf), and -o NAME (-eo NAME: a cluster
@@ -1640,6 +1642,12 @@ func (w *walker) setCmd(sc *scope, argv []word.Word) {
 		}
 		if dashO && posixOpt(argv[i+2]) {
 			w.posixOn()
+		}
+		if dashO {
+			w.histOption(histOpt(argv[i+2]))
+		}
+		if on("H") {
+			w.histOption(false, true)
 		}
 		if t == "--" || !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "+") {
 			rest := argv[1+i:]
@@ -1754,6 +1762,25 @@ type builtinOpt struct {
 func keywordOrAllexport(w word.Word) bool {
 	t, ok := w.Static()
 	return !ok || t == "keyword" || t == "allexport"
+}
+
+// histOption notes that history (set -o history) or history expansion
+// (set -H) may be on from here. With both, bash rewrites every line it
+// reads after that (!!, !#, ^old^new, in double quotes too) before it
+// parses it: a line the guard reads as echo "!!:1:gs/'//" may be echo
+// "$(cmd)". The walk does not follow the history, so the text asks.
+func (w *walker) histOption(history, expand bool) {
+	w.histList = w.histList || history
+	w.histExpand = w.histExpand || expand
+	if w.histList && w.histExpand && !w.histAsked {
+		w.histAsked = true
+		w.dataAsCode("history expansion may be on (set -o history and set -H): bash then rewrites each line it reads (!!, !#, ^old^new) before it runs it, which the guard does not follow")
+	}
+}
+
+func histOpt(w word.Word) (history, expand bool) {
+	t, ok := w.Static()
+	return !ok || t == "history", !ok || t == "histexpand"
 }
 
 func posixOpt(w word.Word) bool {

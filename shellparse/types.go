@@ -28,6 +28,12 @@ type Options struct {
 	// Traced: the shell starts with xtrace on (bash -x): it prints every
 	// command with its words expanded (Cmd.Traced).
 	Traced bool
+	// SetOn are the set -o options the shell starts with (bash -a, -k,
+	// -o NAME; posix for --posix), as SHELLOPTS in the environment gives
+	// them too: allexport, keyword, posix and physical change what the
+	// text does. (bash turns history off in a shell that is not
+	// interactive after reading them: only set in the text turns it on.)
+	SetOn []string
 	// Glob lists the paths an absolute pattern matches now (FileGlobber
 	// reads the file system); nil disables file-system expansion.
 	Glob Globber

@@ -94,7 +94,10 @@ func shellMain(e *env) (int, *execSpec) {
 	for _, n := range s.pol.Notices {
 		noticeOnce(e, s, n)
 	}
-	req := judge.Request{Cwd: e.cwd, Getenv: e.get, Python: pythonAnalyser(e, s.pol), Traced: slices.Contains(inv.SetOn, "xtrace")}
+	req := judge.Request{Cwd: e.cwd, Getenv: e.get, Python: pythonAnalyser(e, s.pol), Traced: slices.Contains(inv.SetOn, "xtrace"), SetOn: inv.SetOn}
+	if inv.Posix {
+		req.SetOn = append(slices.Clip(req.SetOn), "posix")
+	}
 	switch inv.Mode {
 	case bashargv.ModeNoScript:
 		return 0, ex
