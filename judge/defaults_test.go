@@ -377,6 +377,16 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 		"set -o -a; MAGIC=F; file x", "set -oallexport; MAGIC=F; file x", "set -ok; file x MAGIC=F",
 		"set -o posix; MAGIC=F :; file x", "POSIXLY_CORRECT=1; MAGIC=F :; file x", "bash --posix -c 'MAGIC=F :; file x'",
 		"MAGIC=F export MAGIC; file x", "f() { file x; export MAGIC=F; f; }; f", "export MAGIC+=F; file x",
+		// A declaration's words are expanded as any command's (braces,
+		// splitting, "$@", globs); ${!v:=F} assigns to the name v holds; a
+		// handler's assignment happens before a later export (a red team's).
+		"export MAGIC{,}=F; file x", "export {MAGIC,X}=F; file x", "declare {-x,} MAGIC=F; file x",
+		"f(){ local -x {MAGIC,}=F; file x; }; f", "MAGIC=F; export MAGI{C,}; file x", "v='X MAGIC=F'; export $v; file x",
+		"v='-x MAGIC=F'; declare $v; file x", "IFS=-; v=X-MAGIC=F; export $v; file x", `a=(X MAGIC=F); export "${a[@]}"; file x`,
+		`set -- X MAGIC=F; export "$@"; file x`, `f(){ export "$@"; }; f X MAGIC=F; file x`, "touch MAGIC=F; export *; file x",
+		"export MAGIC; v=MAGIC; : ${!v:=F}; file x", `set -a; v=MAGIC; : "${!v:=F}"; file x`, "read v; : ${!v:=F}; ls",
+		"trap 'MAGIC=F' DEBUG; export MAGIC; file x", "trap 'MAGIC=F' DEBUG; set -a; file x", "f(){ MAGIC=F; }; trap f DEBUG; set -a; file x",
+		"trap 'read MAGIC <<<F' DEBUG; set -a; file x", "trap 'MAGIC=F' ERR; set -a; false; file x",
 	))
 	runRows(t, "exported preferences", allow(
 		"export NODE_ENV=test; git status", "x=1; export x; file y", "export DEBUG=1; ls", "export LC_ALL=C; sort a.txt",
@@ -384,6 +394,7 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 		"export PYTHONDONTWRITEBYTECODE=1; git status", "file x; export MAGIC=F", "(export MAGIC=F); file x",
 		"export LESSCHARSET=utf-8; less a.txt", "export "+manyVars(12)+"; ls",
 		"MAGIC=F :; file x", "set -o posix; MAGIC=F true; file x", "MAGIC=F echo hi; file x",
+		"export X{1,2}=1; ls", "v=x; : ${!v:=F}; file y", "trap 'echo done' EXIT; export PATH; x=1; ls",
 	))
 	// set -k and shopt -o keyword make NAME=VALUE after a command's name
 	// an assignment for it.
@@ -447,6 +458,25 @@ func TestDefaultsPromptExpansion(t *testing.T) {
 	runRows(t, "prompts", allow(
 		`PS4='+ ${BASH_SOURCE}:${LINENO}: '; set -x; ls`, `PS4='+\t \w '; set -x; ls`, `PS1='[\u@\h \W]\$ '`,
 		`x='\\$(nosuchprog)'; echo "${x@P}"`, `x='a\'; echo "${x@P}"`, `x='\12x'; echo "${x@P}"`,
+	))
+}
+
+// Arithmetic evaluates a variable's value in turn: an element a subscript
+// the walk does not work out may pick is any element, and a name
+// reference with the integer attribute evaluates what it is given (a red
+// team's).
+func TestDefaultsArithmeticElements(t *testing.T) {
+	runRows(t, "arithmetic elements", ask(
+		"a=(1 'b[$(nosuchprog)]'); i=1; echo $((a[i]))", "a=(1 'b[$(nosuchprog)]'); (( a[2-1] ))",
+		"a=(1 'b[$(nosuchprog)]'); echo $((a[-1]))", "a=(1 'b[$(nosuchprog)]'); let 'x=a[2-1]'",
+		"a=(1 'b[$(nosuchprog)]'); echo ${PATH:a[2-1]}", "z='c[$(nosuchprog)]'; b=(0 z); echo $((b[1+0]))",
+		`a=(0 '$(nosuchprog)'); echo "${a[2-1]@P}"`, `a=(0 '$(nosuchprog)'); i=1; echo "${a[i]@P}"`,
+		"x='a[$(nosuchprog)]'; declare -in y=x", "f(){ local -in y=x; }; f", "z='a[$(nosuchprog)]'; declare -in y; y=z",
+		"declare -n y=x; declare -i y; x='a[$(nosuchprog)]'",
+	))
+	runRows(t, "arithmetic on numbers", allow(
+		"a=(1 2 3); i=1; echo $((a[i] + a[2]))", "a=(1 2 3); for ((i=0;i<3;i++)); do echo ${a[i]}; done",
+		`a=(0 '$(nosuchprog)'); echo "${a[0]@P}"`, "declare -i n=5; echo $n",
 	))
 }
 

@@ -241,7 +241,11 @@ func (m *mayState) decide(getenv func(string) string) *mayState {
 		unsetNow: map[string]bool{}, intDef: m.intDef, refDef: m.refDef,
 		keyword: m.keyword, nullglob: m.nullglob, dotglob: m.dotglob, nocase: m.nocase, exportF: m.exportF, lastpipe: m.lastpipe, paramsDeferred: m.paramsDeferred,
 		physical: m.physical, globstar: m.globstar, xtrace: m.xtrace, secret: m.secret, localeRanges: m.localeRanges, noglob: m.noglob, nocaseMatch: m.nocaseMatch}
-	if m.exportAnywhere || (m.trapped || m.recursed) && m.exportedAny {
+	// A handler's writes happen at any time, also after an export of the
+	// name or set -a that comes later in the text (trap 'MAGIC=F' DEBUG;
+	// export MAGIC): with anything exported anywhere, every program may
+	// get them.
+	if m.exportAnywhere || (m.trapped || m.recursed) && (m.exportedAny || len(m.exported) > 0 || m.allexport) {
 		next.exportedEnv = m.exportedVars(getenv)
 	}
 	next.posix = m.posix || (m.trapped || m.recursed) && m.posixSeen

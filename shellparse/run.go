@@ -1925,83 +1925,103 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			frame[name] = nil
 		}
 	}
+	// word is one word bash gives the builtin, after every expansion:
+	// -OPTIONS, NAME or NAME=VALUE.
+	word1 := func(v word.Word) {
+		argv = append(argv, v)
+		t, ok := v.Static()
+		if ok && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "i") {
+				integer = true
+			}
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "x") {
+				exporting = true
+			}
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "A") {
+				assoc = true
+			}
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
+				nameref = true
+			}
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "a") {
+				array = true
+			}
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "g") {
+				global = true
+			}
+			if strings.HasPrefix(t, "-") && strings.ContainsAny(t, "lu") {
+				cased = true
+			}
+			if strings.ContainsAny(t, "fF") {
+				funcs = true
+			}
+			if strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
+				printing = true
+			}
+			if (variant == "export" || strings.Contains(t, "x")) && strings.ContainsAny(t, "fF") && strings.HasPrefix(t, "-") && !w.may.second {
+				w.may.exportF = true // functions reach child shells (may.go)
+			}
+			return
+		}
+		if funcs {
+			return
+		}
+		// bash reads this word as NAME[=VALUE] when the command runs.
+		w.varNameArg(sc, v, variant)
+		if ok {
+			n, val, hasVal := strings.Cut(t, "=")
+			n = strings.TrimSuffix(n, "+") // NAME+=VALUE
+			local(n)
+			if exporting {
+				w.exportName(sc, n, false)
+			}
+			if nameref && integer {
+				w.dataAsCode(refInteger(variant))
+			}
+			if nameref && word.IsName(n) {
+				if hasVal {
+					w.varNameArg(sc, word.FromLit(val), variant+" -n")
+				}
+				sc.declareRef(n, val, hasVal)
+				return
+			}
+			base, _, _ := strings.Cut(n, "[")
+			if strings.HasPrefix(base, "GUARD_EXEC_") {
+				w.emit(&Cmd{Argv: argv, Special: "guard-env"})
+			}
+			if hasVal && word.IsName(n) && strings.HasPrefix(val, "(") && variant != "export" {
+				w.compoundText(sc, variant, n, val)
+				return
+			}
+			if cased && word.IsName(n) {
+				sc.markCased(n)
+			}
+			if hasVal && word.IsName(n) {
+				sc.set(n, word.FromLit(val))
+				assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
+			} else if word.IsName(base) {
+				sc.setUnknown(base)
+			}
+		} else {
+			sc.havocVars() // NAME=VALUE known only at run time: any name
+		}
+	}
 	for _, a := range c.Args {
 		switch {
 		case a.Naked && a.Name == nil && a.Value != nil:
-			v := w.value(sc, a.Value, wctx{})
-			argv = append(argv, v)
-			t, ok := v.Static()
-			if ok && (strings.HasPrefix(t, "-") || strings.HasPrefix(t, "+")) {
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "i") {
-					integer = true
-				}
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "x") {
-					exporting = true
-				}
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "A") {
-					assoc = true
-				}
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
-					nameref = true
-				}
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "a") {
-					array = true
-				}
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "g") {
-					global = true
-				}
-				if strings.HasPrefix(t, "-") && strings.ContainsAny(t, "lu") {
-					cased = true
-				}
-				if strings.ContainsAny(t, "fF") {
-					funcs = true
-				}
-				if strings.HasPrefix(t, "-") && strings.Contains(t, "p") {
-					printing = true
-				}
-				if (variant == "export" || strings.Contains(t, "x")) && strings.ContainsAny(t, "fF") && strings.HasPrefix(t, "-") && !w.may.second {
-					w.may.exportF = true // functions reach child shells (may.go)
-				}
-				continue
-			}
-			if funcs {
-				continue
-			}
-			// bash reads this word as NAME[=VALUE] when the command runs.
-			w.varNameArg(sc, v, variant)
-			if ok {
-				n, val, hasVal := strings.Cut(t, "=")
-				n = strings.TrimSuffix(n, "+") // NAME+=VALUE
-				local(n)
-				if exporting {
-					w.exportName(sc, n, false)
-				}
-				if nameref && word.IsName(n) {
-					if hasVal {
-						w.varNameArg(sc, word.FromLit(val), variant+" -n")
-					}
-					sc.declareRef(n, val, hasVal)
+			// Not an assignment as written (quoted, MAGIC{,}=F, $v, "$@"):
+			// bash expands it as any command's word, braces, splitting and
+			// globs included, and the builtin reads each field it makes.
+			for _, v := range w.appendFields(nil, sc, a.Value) {
+				if v.HasGlob() {
+					// The files a glob matches when it runs (some made by
+					// the text itself: touch MAGIC=F; export *) name them.
+					argv = append(argv, v)
+					w.dataAsCode(variant + " takes the names a glob matches when it runs (files named NAME=VALUE), which the guard does not know")
+					sc.havocVars()
 					continue
 				}
-				base, _, _ := strings.Cut(n, "[")
-				if strings.HasPrefix(base, "GUARD_EXEC_") {
-					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
-				}
-				if hasVal && word.IsName(n) && strings.HasPrefix(val, "(") && variant != "export" {
-					w.compoundText(sc, variant, n, val)
-					continue
-				}
-				if cased && word.IsName(n) {
-					sc.markCased(n)
-				}
-				if hasVal && word.IsName(n) {
-					sc.set(n, word.FromLit(val))
-					assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
-				} else if word.IsName(base) {
-					sc.setUnknown(base)
-				}
-			} else {
-				sc.havocVars() // NAME=VALUE known only at run time: any name
+				word1(v)
 			}
 		case a.Name != nil:
 			name := a.Name.Value
@@ -2029,9 +2049,17 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				if strings.HasPrefix(name, "GUARD_EXEC_") && variant != "local" {
 					w.emit(&Cmd{Argv: argv, Special: "guard-env"})
 				}
+				if nameref && integer {
+					w.dataAsCode(refInteger(variant))
+				}
 				if nameref {
 					sc.declareRef(name, "", false)
 					continue
+				}
+				if st, ok := sc.vars.lookup(name); integer && ok && st.ref {
+					// declare -i r of a name reference: the attribute is its
+					// target's, whose later values are then arithmetic.
+					w.dataAsCode(refInteger(variant))
 				}
 				if integer || assoc {
 					st := sc.varState(name)
@@ -2063,6 +2091,9 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 				w.compoundText(sc, variant, name, s)
 				argv = append(argv, word.FromLit(name+"="+s))
 				continue
+			}
+			if nameref && integer {
+				w.dataAsCode(refInteger(variant))
 			}
 			if nameref {
 				// A name reference's value is a variable name, whose
@@ -2102,6 +2133,13 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 	}
 	w.checkAssigns(sc, assigns, true)
 	w.emit(&Cmd{Argv: argv, Assigns: assigns, CodeArg: -1})
+}
+
+// refInteger is why a name reference with the integer attribute asks:
+// bash evaluates what is assigned to it, or to its target, as arithmetic
+// (declare -in y=x evaluates x's value), which the walk does not follow.
+func refInteger(variant string) string {
+	return variant + " gives a name reference the integer attribute: bash then evaluates the names and values given to it or its target as arithmetic, where an array subscript runs commands"
 }
 
 // envUnsetsGuard reports env -u GUARD_EXEC_… among env's options (GNU

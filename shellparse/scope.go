@@ -602,6 +602,25 @@ func (sc *scope) numeric(w *walker, name string) bool {
 	return false
 }
 
+// numericElems reports whether every element of name is a number: a[i]
+// with a subscript not worked out here may read any of them.
+func (sc *scope) numericElems(w *walker, name string) bool {
+	st, ok := sc.vars.lookup(name)
+	if !ok || st.elems == nil {
+		return sc.numeric(w, name) // a scalar: element 0, the others empty
+	}
+	if st.unknown || st.unset {
+		return st.unset
+	}
+	for _, e := range st.elems {
+		s, ok := e.Static()
+		if _, err := strconv.ParseInt(s, 10, 64); !ok || err != nil && s != "" {
+			return false
+		}
+	}
+	return true
+}
+
 func (sc *scope) isUnset(name string) bool { v, _ := sc.vars.lookup(name); return v.unset }
 
 // setArray records an indexed array whose elements are all known words.

@@ -1162,6 +1162,8 @@ func numericHole(sc *scope, w *walker, desc string) bool {
 	switch {
 	case desc == "$((…))" || strings.HasPrefix(desc, "${#"):
 		return true
+	case strings.HasPrefix(desc, "${") && strings.HasSuffix(desc, "[…]}"):
+		return sc.numericElems(w, strings.TrimSuffix(desc[2:], "[…]}"))
 	case strings.HasPrefix(desc, "${") && strings.HasSuffix(desc, "…}"):
 		return false
 	case strings.HasPrefix(desc, "$"):
@@ -1189,6 +1191,23 @@ func unknownNameIn(sc *scope, w *walker, s string, depth int) bool {
 			j := i
 			for j < len(s) && (s[j] == '_' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z' || s[j] >= '0' && s[j] <= '9') {
 				j++
+			}
+			if j < len(s) && s[j] == '[' {
+				// a[i]: any element may be read (a subscript is not
+				// worked out here), and its value is evaluated in turn.
+				if st, ok := sc.vars.lookup(s[i:j]); ok && st.elems != nil {
+					if st.unknown || st.unset {
+						return true
+					}
+					for _, e := range st.elems {
+						t, ok := e.Static()
+						if !ok || strings.ContainsAny(t, "$`[") || (t != "" && !word.IsInteger(t) && unknownNameIn(sc, w, t, depth+1)) {
+							return true
+						}
+					}
+					i = j
+					continue
+				}
 			}
 			if !sc.numeric(w, s[i:j]) {
 				v, known := sc.get(w, s[i:j])

@@ -968,6 +968,28 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 			hole.Text = "${" + name + "}" // the value as it is (argspec.DerivedSecret)
 		}
 	}
+	if p.Index != nil && !isAllIndex(p.Index) && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Excl && !p.Length && p.Names == 0 && word.IsName(name) {
+		// a[i] (in arithmetic, short): any element, not element 0.
+		hole.Text = "${" + name + "[…]}"
+	}
+	if p.Excl && p.Names == 0 && p.Index == nil && p.Exp != nil && (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) {
+		// ${!v:=word} assigns word to the variable v names (when that is
+		// unset or empty): judged as ${NAME:=word} of that name, so that
+		// an export of it, or set -a, is seen (a red team's).
+		v, known := sc.get(w, name)
+		t, ok := v.Static()
+		if !known || !ok || !word.IsName(t) {
+			w.dataAsCode("${!" + name + p.Exp.Op.String() + "…} assigns to a variable named by a value not known here")
+			sc.havocVars()
+			hole.Secret = true
+			w.addDynamic(b, hole, ctx)
+			return
+		}
+		q := *p
+		q.Excl, q.Param = false, &syntax.Lit{ValuePos: p.Param.ValuePos, ValueEnd: p.Param.ValueEnd, Value: t}
+		p, name = &q, t
+		hole.Text, hole.Secret = "${"+t+"…}", w.secretVar(t) || opSecret
+	}
 	switch {
 	case p.Excl && p.Names == 0 && p.Index == nil && p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
 		// ${!r@P}: the operator applies to the value r names, which the
@@ -998,11 +1020,18 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 	}
 	if p.Exp != nil && p.Exp.Op == syntax.OtherParamOps {
 		if s, _ := opVal.Static(); s == "P" {
-			// Prompt expansion runs command substitutions in the value.
-			v, known := sc.get(w, name)
-			if t, ok := v.Static(); known && ok {
+			// Prompt expansion runs command substitutions in the value:
+			// in each element a subscript may pick.
+			vals, known := w.elementValues(sc, name, p.Index)
+			for _, v := range vals {
+				t, ok := v.Static()
+				if !ok {
+					known = false
+					break
+				}
 				w.promptString(sc, t, "${"+name+"@P}")
-			} else {
+			}
+			if !known {
 				w.dataAsCode("${" + name + "@P} expands a value not known here as a prompt, which can run commands")
 			}
 		}
@@ -1218,6 +1247,35 @@ func (w *walker) arrayPart(sc *scope, b *fieldBuilder, elems []word.Word, idx sy
 		return true
 	}
 	return false
+}
+
+// elementValues returns the values ${name[idx]} may have: the value
+// without a subscript, one element for a number, and otherwise any
+// element of an array whose elements are known. known is false when they
+// are not known here.
+func (w *walker) elementValues(sc *scope, name string, idx syntax.ArithmExpr) (vals []word.Word, known bool) {
+	st, ok := sc.vars.lookup(name)
+	if idx == nil || !ok || st.elems == nil {
+		if wd, isWord := idx.(*syntax.Word); idx != nil && (!isWord || wd.Lit() != "0") && ok && st.elems == nil && !st.unknown {
+			// A scalar's other elements are empty; its own is element 0.
+			v, known := sc.get(w, name)
+			return []word.Word{v, word.FromLit("")}, known
+		}
+		v, known := sc.get(w, name)
+		return []word.Word{v}, known
+	}
+	if st.unknown || st.unset {
+		return nil, st.unset
+	}
+	if wd, isWord := idx.(*syntax.Word); isWord {
+		if n, err := strconv.Atoi(wd.Lit()); err == nil && n >= 0 {
+			if n < len(st.elems) {
+				return st.elems[n : n+1], true
+			}
+			return []word.Word{word.FromLit("")}, true
+		}
+	}
+	return st.elems, true
 }
 
 func isEmpty(v word.Word) bool { s, ok := v.Static(); return ok && s == "" }
