@@ -362,10 +362,12 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 					d = ""
 				}
 				for _, by := range trees[d] {
-					if by == j.p || !mayLink(by) || writes && d == path && (e.Op == "create" || e.Op == "delete" || e.Op == "move") {
+					if by == j.p || !mayLink(by) || writes && d == path && (e.Op == "create" && makesDirs(j.p) || e.Op == "delete" || e.Op == "move") {
 						// The tree's own root: made (mkdir -p d before cp
 						// -r src d/), removed or moved (rm d, mv d e act
-						// on a link itself, not where it leads).
+						// on a link itself, not where it leads). touch and
+						// truncate create through a link (a red team's cp
+						// -a of a relative link, then truncate -s0).
 						continue
 					}
 					c := *j.p.Cmd
@@ -392,6 +394,13 @@ func readsOfMadeTrees(judged []judgedPart) []*shellparse.Cmd {
 		}
 	}
 	return out
+}
+
+// makesDirs reports a part whose "create" makes directories, which, unlike
+// touch or truncate, does not follow a link already at the name: mkdir,
+// install -d.
+func makesDirs(p *policy.Part) bool {
+	return p.Norm != nil && (p.Norm.Prog == "mkdir" || p.Norm.Prog == "install")
 }
 
 // copiesLinks reports whether a part that copies or moves trees may make

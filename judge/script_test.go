@@ -557,6 +557,19 @@ func TestRedTeamEleven(t *testing.T) {
 		{"cp -d up x; touch x/pwned", "ask"},
 		{"cp -P up x; echo hi > x/pwned", "ask"},
 		{"cp -d a b", "allow"},
+		// touch and truncate create through a link at the name (a red
+		// team's copied link, then truncate -s0); mkdir does not.
+		{"cp -d up x; truncate -s0 x", "ask"},
+		{"cp -P up x; touch x", "ask"},
+		{"mv up x; touch x", "ask"},
+		{"mkdir -p out && cp -r src out/", "allow"},
+		// cd reads OLDPWD (cd -) and HOME (cd alone) with the command's
+		// own assignments in place (a red team's).
+		{"cd /tmp && OLDPWD=/etc cd - && echo x > a", "ask"},
+		{"cd /tmp && OLDPWD=/etc pushd - && echo x > a", "ask"},
+		{"cd /tmp && HOME=/etc cd && echo x > a", "ask"},
+		{"cd /tmp && OLDPWD=/ cd - && rm -rf usr", "deny"},
+		{"cd /tmp && cd - && echo x > a", "allow"},
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]

@@ -36,7 +36,7 @@ func (w *walker) builtin(sc *scope, cmd *Cmd, name string) bool {
 		return true
 	case "cd", "pushd", "popd":
 		w.emit(cmd)
-		w.cd(sc, name, argv, w.cdpath(sc, assigns))
+		w.cd(sc, name, argv, w.cdpath(sc, assigns), assigns)
 		return true
 	case "exit", "return", "logout":
 		w.emit(cmd)

@@ -393,6 +393,11 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		}
 		return nil, pe
 	}
+	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
+		if pe := commentContinued(src, lang); pe != nil {
+			return nil, pe
+		}
+	}
 	if !strings.Contains(src, "<<") {
 		return f, nil
 	}
@@ -400,6 +405,69 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		return nil, d
 	}
 	return f, nil
+}
+
+// commentContinued refuses a comment that ends in a backslash inside a
+// simple command: bash ends a comment at the newline whatever comes
+// before it, and the newline ends the command, while the parser reads
+// the backslash and newline as a continued line, so that "echo a #\"
+// and "cmd" on the next line were one command, echo a cmd, to it and two
+// to bash (a red team's). A comment alone on its line, or after a ; or
+// |, is read alike by both (scripts have them). Read again keeping
+// comments, only for text that has both.
+func commentContinued(src string, lang syntax.LangVariant) *ParseError {
+	f, err := syntax.NewParser(syntax.Variant(lang), syntax.KeepComments(true)).Parse(newDepthReader(src), "")
+	if err != nil {
+		return nil // the first reading succeeded; this one adds nothing
+	}
+	var joined []syntax.Pos // comments whose text runs past a newline
+	var cmds [][]syntax.Node
+	syntax.Walk(f, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.Comment:
+			if strings.Contains(n.Text, "\n") {
+				joined = append(joined, n.Pos())
+			}
+		case *syntax.Stmt:
+			var parts []syntax.Node
+			switch c := n.Cmd.(type) {
+			case *syntax.CallExpr:
+				for _, a := range c.Assigns {
+					parts = append(parts, a)
+				}
+				for _, a := range c.Args {
+					parts = append(parts, a)
+				}
+			case *syntax.DeclClause:
+				parts = append(parts, c.Variant)
+				for _, a := range c.Args {
+					parts = append(parts, a)
+				}
+			}
+			for _, r := range n.Redirs {
+				parts = append(parts, r)
+			}
+			cmds = append(cmds, parts)
+		}
+		return true
+	})
+	for _, c := range f.Last {
+		if strings.Contains(c.Text, "\n") {
+			joined = append(joined, c.Pos())
+		}
+	}
+	for _, at := range joined {
+		for _, parts := range cmds {
+			slices.SortFunc(parts, func(a, b syntax.Node) int { return int(a.Pos().Offset()) - int(b.Pos().Offset()) })
+			for i := 1; i < len(parts); i++ {
+				if parts[i-1].End().Offset() <= at.Offset() && at.Offset() < parts[i].Pos().Offset() {
+					return &ParseError{Pos: Pos{int(at.Line()), int(at.Col())}, Differential: true,
+						Reason: "a comment ends in a backslash: bash ends the comment and the command at the newline and runs the next line on its own, while the parser reads that line as more of the command"}
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // subshellNotArith handles "$((cmd) | x)" and "((cmd) > f)": bash reads

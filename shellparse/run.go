@@ -1312,8 +1312,18 @@ func (w *walker) cdpath(sc *scope, assigns []Assign) cdpathState {
 
 // cd follows cd, pushd and popd. With a CDPATH, a relative directory
 // that does not start with a . or .. component may be found through it:
-// under each of its entries, or here.
-func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState) {
+// under each of its entries, or here. assigns are those before the
+// command: bash's cd reads HOME (cd alone) and OLDPWD (cd -) with them
+// in place (OLDPWD=~ cd - goes home; a red team's).
+func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState, assigns []Assign) {
+	given := func(v string, def word.Word) word.Word {
+		for i := len(assigns) - 1; i >= 0; i-- {
+			if assigns[i].Name == v {
+				return assigns[i].Value
+			}
+		}
+		return def
+	}
 	args := argv[1:]
 	// cd -P resolves links as it goes (so does cd after set -P), and
 	// cd -L does not; the last of them wins.
@@ -1344,7 +1354,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	var target word.Word
 	switch {
 	case len(args) == 0 && name == "cd":
-		target = sc.lookup(w, "HOME", "~")
+		target = given("HOME", sc.lookup(w, "HOME", "~"))
 	case len(args) == 0:
 		sc.cwd = Cwd{Unknown: true, Data: true} // pushd alone swaps directories
 		return
@@ -1365,7 +1375,7 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	t, ok := target.Static()
 	data := target.HasData()
 	if t == "-" {
-		old := sc.lookup(w, "OLDPWD", "$OLDPWD")
+		old := given("OLDPWD", sc.lookup(w, "OLDPWD", "$OLDPWD"))
 		t, ok = old.Static()
 		data = data || old.HasData()
 	}
@@ -2263,7 +2273,7 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 	if in.Cwd != nil || in.CwdUnknown {
 		isc = sc.clone()
 		if t, ok := staticPtr(in.Cwd); ok {
-			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, cdpathOff) // chdir(2): no CDPATH
+			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, cdpathOff, nil) // chdir(2): no CDPATH
 			isc.cdFallback = nil
 		} else {
 			isc.cwd = Cwd{Unknown: true, Data: in.Cwd != nil && in.Cwd.HasData() || sc.cwd.Data}

@@ -731,6 +731,15 @@ func TestDifferentials(t *testing.T) {
 		`echo ${x:-<(rm x)}`,
 		`echo ${x:=>(rm x)}`,
 		`echo ${x/a/<(rm x)}`,
+		`x=a; echo "${x/a/<(rm x)}"`,
+		`x=a; echo "${x#<(rm x)}"`,
+		"shopt -s extglob\nls !(<(rm x))",
+		`[[ x == @(<(rm x)) ]]`,
+		`[[ a =~ (<(rm x)) ]]`,
+		// D6: a comment ending in a backslash ends at the newline for
+		// bash; the parser continues the line.
+		"echo a #x\\\nrm x",
+		"echo $(echo a #\\\nrm x\n)",
 		// D4: a heredoc delimiter split by backslash-newline.
 		"cat <<EOF\nEO\\\nF\nrm x\nEOF",
 		"cat <<-EOF\n\tEO\\\nF\nrm x\nEOF",

@@ -591,8 +591,11 @@ func (w *walker) parts(sc *scope, b *fieldBuilder, parts []syntax.WordPart, ctx 
 func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, atStart bool) {
 	switch p := p.(type) {
 	case *syntax.Lit:
-		if ctx.param && !ctx.dq && (strings.Contains(p.Value, "<(") || strings.Contains(p.Value, ">(")) {
-			w.differential(p.Pos(), "a process substitution inside ${…} (bash runs it; the parser reads it as text)")
+		// bash runs a process substitution in a ${…} operand (in double
+		// quotes too: x=a; echo "${x/a/<(cmd)}") and in a [[ ]] pattern
+		// or regular expression; the parser keeps its text (a red team's).
+		if (ctx.param || ctx.pattern && !ctx.dq) && (strings.Contains(p.Value, "<(") || strings.Contains(p.Value, ">(")) {
+			w.differential(p.Pos(), "a process substitution inside ${…} or a pattern (bash runs it; the parser reads it as text)")
 		}
 		w.lit(sc, b, p.Value, ctx, atStart)
 	case *syntax.SglQuoted:
@@ -640,10 +643,10 @@ func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, a
 		b.add(word.Seg{Kind: word.Hole, Text: "$((…))"})
 		b.has = true
 	case *syntax.ExtGlob:
-		if strings.ContainsAny(p.Pattern.Value, "$`") {
+		if strings.ContainsAny(p.Pattern.Value, "$`") || strings.Contains(p.Pattern.Value, "<(") || strings.Contains(p.Pattern.Value, ">(") {
 			// bash expands parameters and runs substitutions in an
 			// extended pattern; the parser keeps its text as a literal.
-			w.differential(p.Pos(), "an expansion inside an extended glob pattern such as !(…) (bash runs it; the parser reads it as text)")
+			w.differential(p.Pos(), "an expansion or process substitution inside an extended glob pattern such as !(…) (bash runs it; the parser reads it as text)")
 		}
 		w.lit(sc, &fieldBuilder{}, p.Pattern.Value, ctx, false)
 		if ctx.dq || ctx.noSplit && !ctx.pattern {
