@@ -387,6 +387,8 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 		"export MAGIC; v=MAGIC; : ${!v:=F}; file x", `set -a; v=MAGIC; : "${!v:=F}"; file x`, "read v; : ${!v:=F}; ls",
 		"trap 'MAGIC=F' DEBUG; export MAGIC; file x", "trap 'MAGIC=F' DEBUG; set -a; file x", "f(){ MAGIC=F; }; trap f DEBUG; set -a; file x",
 		"trap 'read MAGIC <<<F' DEBUG; set -a; file x", "trap 'MAGIC=F' ERR; set -a; false; file x",
+		"export MAGIC; exec {MAGIC}>/dev/null; file x", "set -a; : {MAGIC}>/dev/null; file x",
+		"set -a; sleep 0.1 & wait -n -p MAGIC; file x", "a=(MAGIC); : ${!a[0]:=F}; export MAGIC; file x",
 	))
 	runRows(t, "exported preferences", allow(
 		"export NODE_ENV=test; git status", "x=1; export x; file y", "export DEBUG=1; ls", "export LC_ALL=C; sort a.txt",
@@ -473,9 +475,16 @@ func TestDefaultsArithmeticElements(t *testing.T) {
 		`a=(0 '$(nosuchprog)'); echo "${a[2-1]@P}"`, `a=(0 '$(nosuchprog)'); i=1; echo "${a[i]@P}"`,
 		"x='a[$(nosuchprog)]'; declare -in y=x", "f(){ local -in y=x; }; f", "z='a[$(nosuchprog)]'; declare -in y; y=z",
 		"declare -n y=x; declare -i y; x='a[$(nosuchprog)]'",
+		// ${!a[i]}: the variable an element names; {a[i]}> and wait -p
+		// assign to a name whose subscript is arithmetic (a red team's).
+		`a=("b[\$(nosuchprog)]"); echo ${!a[0]:-x}`, `a=(x "b[\$(nosuchprog)]"); i=1; echo ${!a[i]}`,
+		`x="b[\$(nosuchprog)]"; echo ${!x[0]}`, `a=(y); y="\$(nosuchprog)"; echo "${!a[0]@P}"`,
+		"echo {a['$(nosuchprog)']}>/dev/null", `x="b[\$(nosuchprog)]"; exec {a[x]}>/dev/null`,
+		"sleep 0.1 & wait -n -p 'a[$(nosuchprog)]'",
 	))
 	runRows(t, "arithmetic on numbers", allow(
 		"a=(1 2 3); i=1; echo $((a[i] + a[2]))", "a=(1 2 3); for ((i=0;i<3;i++)); do echo ${a[i]}; done",
+		"a=(HOME PATH); echo ${!a[1]}", "echo {a,b}>/dev/null", "sleep 1 & wait",
 		`a=(0 '$(nosuchprog)'); echo "${a[0]@P}"`, "declare -i n=5; echo $n",
 	))
 }

@@ -57,7 +57,7 @@ func (w *walker) builtin(sc *scope, cmd *Cmd, name string) bool {
 	case "unset":
 		w.unsetCmd(sc, cmd)
 		return true
-	case "read", "mapfile", "readarray", "getopts", "printf":
+	case "read", "mapfile", "readarray", "getopts", "printf", "wait":
 		w.emit(cmd)
 		w.varSetters(sc, name, argv)
 		return true

@@ -1841,7 +1841,7 @@ func allexportOpt(w word.Word) bool {
 // spelled.
 func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 	args := argv[1:]
-	withArg := map[string]string{"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", "printf": "v", "getopts": ""}[name]
+	withArg := map[string]string{"read": "adinNptu", "mapfile": "dnOsuCc", "readarray": "dnOsuCc", "printf": "v", "getopts": "", "wait": "p"}[name]
 	opts, operands, ok := builtinOpts(args, withArg)
 	var names []word.Word
 	if !ok {
@@ -1852,7 +1852,8 @@ func (w *walker) varSetters(sc *scope, name string, argv []word.Word) {
 	}
 	for _, o := range opts {
 		switch {
-		case o.letter == 'v' && name == "printf", o.letter == 'a' && name == "read":
+		case o.letter == 'v' && name == "printf", o.letter == 'a' && name == "read", o.letter == 'p' && name == "wait":
+			// wait -p NAME: the job's process number.
 			if o.hasValue {
 				names = append(names, o.value)
 			}

@@ -48,6 +48,7 @@ func (w *walker) stmt(sc *scope, st *syntax.Stmt, in *Input) {
 	outer := w.curScope
 	w.curScope = sc
 	defer func() { w.curScope = outer }()
+	w.fdVarRedirs(sc, st)
 	redirs, stdin := w.redirs(sc, st.Redirs)
 	if stdin != nil {
 		in = stdin
@@ -642,6 +643,58 @@ func staticWord(wd *syntax.Word) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// fdVarRedirs follows {NAME}> redirections: bash opens a descriptor and
+// assigns its number to NAME (exported, if NAME is), or closes the one
+// NAME holds ({NAME}<&-). With a subscript ({a[i]}>) bash evaluates it as
+// arithmetic, but the parser reads {a[i]} as an argument word before a
+// plain redirection: refused (a red team's).
+func (w *walker) fdVarRedirs(sc *scope, st *syntax.Stmt) {
+	for _, r := range st.Redirs {
+		if r.N == nil || !strings.HasPrefix(r.N.Value, "{") {
+			continue
+		}
+		name := strings.TrimSuffix(strings.TrimPrefix(r.N.Value, "{"), "}")
+		if !word.IsName(name) {
+			w.differential(r.N.Pos(), "a descriptor variable that is not a plain name in {…}> (bash evaluates it; the parser does not)")
+			continue
+		}
+		if r.Op == syntax.DplIn || r.Op == syntax.DplOut {
+			if r.Word.Lit() == "-" {
+				w.arithName(sc, name) // the number it holds, read
+				continue
+			}
+		}
+		sc.setNumeric(name)
+	}
+	c, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return
+	}
+	for _, r := range st.Redirs {
+		if r.N != nil {
+			continue
+		}
+		for _, a := range c.Args {
+			if a.End().Offset() != r.OpPos.Offset() || len(a.Parts) == 0 {
+				continue
+			}
+			first, ok1 := a.Parts[0].(*syntax.Lit)
+			last, ok2 := a.Parts[len(a.Parts)-1].(*syntax.Lit)
+			if ok1 && ok2 && fdVarStart(first.Value) && strings.HasSuffix(last.Value, "}") {
+				w.differential(a.Pos(), "{…} right before a redirection: bash reads it as a descriptor variable, evaluating a subscript in it; the parser reads an argument")
+			}
+		}
+	}
+}
+
+// fdVarStart reports text that starts as {NAME[ does: a descriptor
+// variable with a subscript, before a redirection ({a,b}> is a brace
+// expansion).
+func fdVarStart(s string) bool {
+	name, _, ok := strings.Cut(strings.TrimPrefix(s, "{"), "[")
+	return ok && strings.HasPrefix(s, "{") && word.IsName(name)
 }
 
 // redirs evaluates a statement's redirections. A heredoc or here-string

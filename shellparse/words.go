@@ -994,6 +994,25 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 		hole.Text, hole.Secret = "${"+t+"…}", w.secretVar(t) || opSecret
 	}
 	switch {
+	case p.Excl && p.Names == 0 && p.Index != nil && !isAllIndex(p.Index):
+		// ${!a[i]…}: the variable an element's value names (a scalar's
+		// too: ${!x[0]}). Followed only to plain names with no operator.
+		vals, known := w.elementValues(sc, name, p.Index)
+		for _, v := range vals {
+			t, ok := v.Static()
+			if known && ok && (t == "" || word.IsName(t)) && p.Exp == nil && p.Repl == nil && p.Slice == nil && !p.Length && !p.Width {
+				hole.Secret = hole.Secret || t != "" && w.secretVar(t)
+				continue
+			}
+			w.dataAsCode("${!" + name + "[…]…} names a variable by an element's value, which the guard does not follow (a subscript in that name runs as arithmetic)")
+			hole.Secret = true
+			break
+		}
+		if hole.Secret {
+			w.sawSecret()
+		}
+		w.addDynamic(b, hole, ctx)
+		return
 	case p.Excl && p.Names == 0 && p.Index == nil && p.Exp != nil && p.Exp.Op == syntax.OtherParamOps:
 		// ${!r@P}: the operator applies to the value r names, which the
 		// shortcut below would drop (a red team's prompt expansion of a
