@@ -456,14 +456,21 @@ func commentContinued(src string, lang syntax.LangVariant) *ParseError {
 			joined = append(joined, c.Pos())
 		}
 	}
+	// A comment within a simple command's span (between its words, or
+	// inside one: echo "a" #\ joins the next line to "a") is one the
+	// parser continued; one alone on its line is outside every span.
 	for _, at := range joined {
 		for _, parts := range cmds {
-			slices.SortFunc(parts, func(a, b syntax.Node) int { return int(a.Pos().Offset()) - int(b.Pos().Offset()) })
-			for i := 1; i < len(parts); i++ {
-				if parts[i-1].End().Offset() <= at.Offset() && at.Offset() < parts[i].Pos().Offset() {
-					return &ParseError{Pos: Pos{int(at.Line()), int(at.Col())}, Differential: true,
-						Reason: "a comment ends in a backslash: bash ends the comment and the command at the newline and runs the next line on its own, while the parser reads that line as more of the command"}
-				}
+			if len(parts) == 0 {
+				continue
+			}
+			lo, hi := parts[0].Pos().Offset(), parts[0].End().Offset()
+			for _, p := range parts[1:] {
+				lo, hi = min(lo, p.Pos().Offset()), max(hi, p.End().Offset())
+			}
+			if lo <= at.Offset() && at.Offset() < hi {
+				return &ParseError{Pos: Pos{int(at.Line()), int(at.Col())}, Differential: true,
+					Reason: "a comment ends in a backslash: bash ends the comment and the command at the newline and runs the next line on its own, while the parser reads that line as more of the command"}
 			}
 		}
 	}

@@ -740,6 +740,14 @@ func TestDifferentials(t *testing.T) {
 		// bash; the parser continues the line.
 		"echo a #x\\\nrm x",
 		"echo $(echo a #\\\nrm x\n)",
+		"x=1 #\\\nrm x",
+		"echo \"a\" #\\\nrm x",
+		"cat </dev/null #\\\nrm x",
+		"f() { x=1 #\\\nrm x\n}; f",
+		// D8: $, backslash-newline, ( in double quotes or a heredoc body:
+		// bash joins them into $(…); the parser keeps two texts.
+		"echo \"$\\\n(rm x)\"",
+		"cat <<E\n$\\\n(rm x)\nE",
 		// D4: a heredoc delimiter split by backslash-newline.
 		"cat <<EOF\nEO\\\nF\nrm x\nEOF",
 		"cat <<-EOF\n\tEO\\\nF\nrm x\nEOF",

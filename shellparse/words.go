@@ -584,8 +584,29 @@ func globPattern(f word.Word) string {
 
 func (w *walker) parts(sc *scope, b *fieldBuilder, parts []syntax.WordPart, ctx wctx, first bool) {
 	for i, p := range parts {
+		if i > 0 && dollarSplit(parts[i-1], p) {
+			// "$\⏎(cmd)": bash removes the backslash-newline first and
+			// runs cmd; the parser keeps $ and (cmd) as two texts.
+			w.differential(p.Pos(), "a $ and a ( { or [ split by a backslash-newline (bash joins them into an expansion; the parser reads text)")
+		}
 		w.part(sc, b, p, ctx, first && i == 0)
 	}
+}
+
+// dollarSplit reports a literal ending in an unescaped $ followed by one
+// starting with ( { or [, which the parser made of text with a
+// backslash-newline between them.
+func dollarSplit(a, b syntax.WordPart) bool {
+	l, ok1 := a.(*syntax.Lit)
+	r, ok2 := b.(*syntax.Lit)
+	if !ok1 || !ok2 || !strings.HasSuffix(l.Value, "$") || r.Value == "" || strings.IndexByte("({[", r.Value[0]) < 0 {
+		return false
+	}
+	n := 0
+	for i := len(l.Value) - 2; i >= 0 && l.Value[i] == '\\'; i-- {
+		n++
+	}
+	return n%2 == 0
 }
 
 func (w *walker) part(sc *scope, b *fieldBuilder, p syntax.WordPart, ctx wctx, atStart bool) {
