@@ -243,9 +243,11 @@ var pathReaders = sync.OnceValue(func() map[string]bool {
 
 // frameAttrs are attributes of frames, tracebacks, generators and
 // functions that reach the names of other modules (f_globals…) or code
-// objects: never followed.
+// objects, and AttributeError's obj (the object a lookup failed on: a
+// whole module after os.path.zz, a red team's): never followed.
 var frameAttrs = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
+		"obj": true,
 		"f_globals": true, "f_locals": true, "f_builtins": true, "f_back": true, "f_code": true, "tb_frame": true,
 		"tb_next": true, "gi_frame": true, "gi_code": true, "cr_frame": true, "cr_code": true, "ag_frame": true,
 		"ag_code": true, "co_code": true, "func_globals": true, "gi_yieldfrom": true, "cr_await": true,

@@ -245,6 +245,9 @@ func TestAnalyseTable(t *testing.T) {
 		{code: "import pathlib\nm = pathlib.os\nm.system('id')", ask: "passes the module os around"},
 		{code: "import operator, pathlib\noperator.attrgetter('os')(pathlib).system('id')", ask: "operator.attrgetter"},
 		{code: "import sys\nsys.exc_info()[2].tb_frame.f_globals['x']", ask: "f_globals"},
+		// AttributeError.obj is the object the lookup failed on: a whole
+		// module after os.path.zz (a red team's).
+		{code: "import os\ntry:\n    os.path.zz\nexcept AttributeError as e:\n    e.obj.os.system('x')", ask: ".obj"},
 		{code: "import glob\nprint(glob.glob('/root/.ssh/*'))", effs: "r:/root/.ssh/*"},
 		{code: "import tokenize\nprint(tokenize.open(p).read())", effs: "r:"},
 		{code: "import os\nfor d, _, fs in os.walk('src'): print(fs)", effs: "r:src"},
