@@ -389,6 +389,8 @@ func TestDefaultsUnreviewedEnv(t *testing.T) {
 		"trap 'read MAGIC <<<F' DEBUG; set -a; file x", "trap 'MAGIC=F' ERR; set -a; false; file x",
 		"export MAGIC; exec {MAGIC}>/dev/null; file x", "set -a; : {MAGIC}>/dev/null; file x",
 		"set -a; sleep 0.1 & wait -n -p MAGIC; file x", "a=(MAGIC); : ${!a[0]:=F}; export MAGIC; file x",
+		// A prompt's ${V:=w} assigns in the shell (a red team's).
+		"PS4='${MAGIC:=/x}'; set -x; export MAGIC; file a", `x='${MAGIC:=/w}'; : "${x@P}"; export MAGIC; file a.txt`,
 	))
 	runRows(t, "exported preferences", allow(
 		"export NODE_ENV=test; git status", "x=1; export x; file y", "export DEBUG=1; ls", "export LC_ALL=C; sort a.txt",

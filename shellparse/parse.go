@@ -967,8 +967,11 @@ func (w *walker) codeIn(sc *scope, src string, layer Step, lang syntax.LangVaria
 
 // promptString walks the command substitutions a prompt (PS4, ${x@P})
 // runs when bash expands it (prompt.go), as decoded for root and for
-// any other user.
-func (w *walker) promptString(sc *scope, s, what string) {
+// any other user. The expansion runs in the shell itself: its
+// assignments (${V:=w}) stay, at once for ${x@P}, and for PS0–PS4
+// (later) whenever bash shows the prompt: as a trap handler's do
+// (a red team's PS4='${V:=…}'; set -x; export V).
+func (w *walker) promptString(sc *scope, s, what string, later bool) {
 	if !strings.ContainsAny(s, "$`\\") {
 		return
 	}
@@ -983,7 +986,18 @@ func (w *walker) promptString(sc *scope, s, what string) {
 			continue
 		}
 		walked = t
+		if !later {
+			w.code(sc, "echo "+promptWord(t), Step{Kind: "prompt expansion of " + what})
+			continue
+		}
+		w.may.deferred++
+		w.may.inTrap++
+		if !w.may.second {
+			w.may.trapped = true
+		}
 		w.code(sc.clone(), "echo "+promptWord(t), Step{Kind: "prompt expansion of " + what})
+		w.may.inTrap--
+		w.may.deferred--
 	}
 }
 

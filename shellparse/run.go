@@ -371,7 +371,7 @@ func (w *walker) checkAssigns(sc *scope, assigns []Assign, shell bool) {
 				}
 			}
 			if s, ok := v.Static(); ok {
-				w.promptString(sc, s, a.Name)
+				w.promptString(sc, s, a.Name, true)
 			} else {
 				w.dataAsCode(a.Name + " is set to a value not known here; bash expands it as a prompt, which can run commands")
 			}

@@ -1072,7 +1072,7 @@ func (w *walker) paramPart(sc *scope, b *fieldBuilder, p *syntax.ParamExp, ctx w
 					known = false
 					break
 				}
-				w.promptString(sc, t, "${"+name+"@P}")
+				w.promptString(sc, t, "${"+name+"@P}", false)
 			}
 			if !known {
 				w.dataAsCode("${" + name + "@P} expands a value not known here as a prompt, which can run commands")
