@@ -748,6 +748,7 @@ func TestDifferentials(t *testing.T) {
 		// bash joins them into $(…); the parser keeps two texts.
 		"echo \"$\\\n(rm x)\"",
 		"cat <<E\n$\\\n(rm x)\nE",
+		"rm -rf $\\\n'\\x2f'",
 		// D4: a heredoc delimiter split by backslash-newline.
 		"cat <<EOF\nEO\\\nF\nrm x\nEOF",
 		"cat <<-EOF\n\tEO\\\nF\nrm x\nEOF",

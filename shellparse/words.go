@@ -585,21 +585,22 @@ func globPattern(f word.Word) string {
 func (w *walker) parts(sc *scope, b *fieldBuilder, parts []syntax.WordPart, ctx wctx, first bool) {
 	for i, p := range parts {
 		if i > 0 && dollarSplit(parts[i-1], p) {
-			// "$\⏎(cmd)": bash removes the backslash-newline first and
-			// runs cmd; the parser keeps $ and (cmd) as two texts.
-			w.differential(p.Pos(), "a $ and a ( { or [ split by a backslash-newline (bash joins them into an expansion; the parser reads text)")
+			// "$\⏎(cmd)", $\⏎'\x2f': bash removes the backslash-newline
+			// first and expands; the parser keeps $ and what follows as
+			// two texts.
+			w.differential(p.Pos(), "a $ split by a backslash-newline from what follows (bash joins them into an expansion; the parser reads text)")
 		}
 		w.part(sc, b, p, ctx, first && i == 0)
 	}
 }
 
-// dollarSplit reports a literal ending in an unescaped $ followed by one
-// starting with ( { or [, which the parser made of text with a
-// backslash-newline between them.
+// dollarSplit reports a literal ending in an unescaped $ that the parser
+// cut from the next part of the word at a backslash-newline it dropped
+// (the literal's text is longer than its value), which bash removes
+// before it reads $( $' ${.
 func dollarSplit(a, b syntax.WordPart) bool {
-	l, ok1 := a.(*syntax.Lit)
-	r, ok2 := b.(*syntax.Lit)
-	if !ok1 || !ok2 || !strings.HasSuffix(l.Value, "$") || r.Value == "" || strings.IndexByte("({[", r.Value[0]) < 0 {
+	l, ok := a.(*syntax.Lit)
+	if !ok || !strings.HasSuffix(l.Value, "$") || int(l.End().Offset()-l.Pos().Offset()) <= len(l.Value) {
 		return false
 	}
 	n := 0
