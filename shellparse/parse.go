@@ -588,6 +588,19 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 		if !ok || found != nil || (r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc) || r.Hdoc == nil || r.Word == nil {
 			return found == nil
 		}
+		if r.Op == syntax.Hdoc {
+			// <<\⏎-EOF is <<-EOF to bash, which removes the
+			// backslash-newline first; the parser reads << and -EOF.
+			i := int(r.OpPos.Offset()) + 2
+			for i+1 < len(src) && src[i] == '\\' && src[i+1] == '\n' {
+				i += 2
+			}
+			if i > int(r.OpPos.Offset())+2 && i < len(src) && src[i] == '-' {
+				found = &ParseError{Pos: Pos{int(r.Pos().Line()), int(r.Pos().Col())}, Differential: true,
+					Reason: "<< and - split by a backslash-newline: bash reads <<-, the parser a delimiter starting with -"}
+				return false
+			}
+		}
 		delim, quoted := r.Word.Lit(), false
 		for _, p := range r.Word.Parts {
 			if _, ok := p.(*syntax.Lit); !ok {
@@ -649,6 +662,13 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 		if start < 0 || end > len(src) || start > end {
 			return true
 		}
+		back := 0
+		for start >= 2 && src[start-2:start] == "\\\n" && start-2 > int(r.Word.End().Offset()) {
+			// The parser's body begins after a backslash-newline that
+			// opens it (\⏎EOF is the delimiter to bash): scan from it.
+			start -= 2
+			back++
+		}
 		lines := strings.Split(src[start:end], "\n")
 		for i := 0; i < len(lines); i++ {
 			joined, j := lines[i], i
@@ -661,7 +681,7 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 				cmp = strings.TrimLeft(cmp, "\t")
 			}
 			if j > i && cmp == delim {
-				found = &ParseError{Pos: Pos{int(r.Hdoc.Pos().Line()) + i, 1}, Differential: true,
+				found = &ParseError{Pos: Pos{int(r.Hdoc.Pos().Line()) - back + i, 1}, Differential: true,
 					Reason: "a heredoc delimiter split by a backslash-newline: bash ends the heredoc there and runs the lines after it, the parser does not"}
 				return false
 			}

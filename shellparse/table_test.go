@@ -752,6 +752,10 @@ func TestDifferentials(t *testing.T) {
 		// D4: a heredoc delimiter split by backslash-newline.
 		"cat <<EOF\nEO\\\nF\nrm x\nEOF",
 		"cat <<-EOF\n\tEO\\\nF\nrm x\nEOF",
+		// A body that opens with a backslash-newline, and << split from -
+		// by one (a red team's).
+		"cat <<EOF\n\\\nEOF\nrm x\nEOF",
+		"cat <<\\\n-EOF\n\tEOF\nrm x\nEOF",
 		// D4b: a delimiter quoted only in part is quoted to bash, not to
 		// mvdan.cc/sh, which joined x\<newline>EOF and read rm x as the
 		// body (a red team's python heredoc); $'…' escapes likewise name
