@@ -483,10 +483,19 @@ func TestDefaultsArithmeticElements(t *testing.T) {
 		`x="b[\$(nosuchprog)]"; echo ${!x[0]}`, `a=(y); y="\$(nosuchprog)"; echo "${!a[0]@P}"`,
 		"echo {a['$(nosuchprog)']}>/dev/null", `x="b[\$(nosuchprog)]"; exec {a[x]}>/dev/null`,
 		"sleep 0.1 & wait -n -p 'a[$(nosuchprog)]'",
+		// coproc's NAME is expanded; declare -i and -n of a quoted or
+		// expanded name; a name reference bound by a later assignment
+		// (a red team's).
+		"coproc $(nosuchprog) { :; }", "coproc b[$(nosuchprog)] { :; }",
+		`declare -i "n"; n='a[$(nosuchprog)]'`, "declare -i 'n=a[$(nosuchprog)]'", `v=n; declare -i "$v"; n='a[$(nosuchprog)]'`,
+		"IFS=x; v=-ixn; declare $v; n='a[$(nosuchprog)]'", "declare -ai 'a'; a=('b[$(nosuchprog)]')",
+		"declare -n r; r='a[$(nosuchprog)]'; echo $r", "f(){ local -n r; r='a[$(nosuchprog)]'; echo $r; }; f",
+		`v=r; declare -n "$v"; r='a[$(nosuchprog)]'; echo $r`,
 	))
 	runRows(t, "arithmetic on numbers", allow(
 		"a=(1 2 3); i=1; echo $((a[i] + a[2]))", "a=(1 2 3); for ((i=0;i<3;i++)); do echo ${a[i]}; done",
 		"a=(HOME PATH); echo ${!a[1]}", "echo {a,b}>/dev/null", "sleep 1 & wait",
+		"coproc W { cat; }", `declare -i "n"; n=5`, "declare -n r; r=HOME; echo $r",
 		`a=(0 '$(nosuchprog)'); echo "${a[0]@P}"`, "declare -i n=5; echo $n",
 	))
 }

@@ -520,6 +520,14 @@ func TestRedTeamEleven(t *testing.T) {
 	if err := os.Symlink("..", filepath.Join(proj, "up")); err != nil {
 		t.Fatal(err)
 	}
+	// ext leads outside: ext/.. is home/ext to the kernel, proj to a
+	// logical cd.
+	if err := os.MkdirAll(filepath.Join(home, "ext", "in"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "ext", "in"), filepath.Join(proj, "ext")); err != nil {
+		t.Fatal(err)
+	}
 	pol, err := policy.Build(policy.Sources{Env: &policy.Env{Home: home, Project: proj}})
 	if err != nil {
 		t.Fatal(err)
@@ -570,6 +578,14 @@ func TestRedTeamEleven(t *testing.T) {
 		{"cd /tmp && HOME=/etc cd && echo x > a", "ask"},
 		{"cd /tmp && OLDPWD=/ cd - && rm -rf usr", "deny"},
 		{"cd /tmp && cd - && echo x > a", "allow"},
+		// Physical resolution: shopt -so physical is set -P; env -C
+		// chdirs; a logical cd whose directory is not there falls back to
+		// chdir(2) (a red team's).
+		{"shopt -so physical; cd ext/.. && touch x", "ask"},
+		{"env -C ext/.. touch x", "ask"},
+		{"cd ext/../in && touch x", "ask"},
+		{"cd ext/.. && touch x", "allow"},
+		{"exec 3<~/.claude; echo x > /dev/fd/3/settings.json", "ask"},
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]

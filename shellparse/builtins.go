@@ -280,6 +280,9 @@ func (w *walker) shoptMay(t string, known bool) {
 	if w.may.second {
 		return
 	}
+	if !known || t == "physical" {
+		w.may.physical = true // shopt -so physical is set -P: cd resolves links
+	}
 	if !known || t == "nullglob" || t == "failglob" {
 		w.may.nullglob = true // a glob that matches nothing may vanish (may.go)
 	}

@@ -97,6 +97,10 @@ type mayState struct {
 	stored func(sc *scope, name string, st varState, via bool)
 	// exportHook is told of every write too (walker.exportWrite).
 	exportHook func(name string, st varState)
+	// refHook is told of a value that binds a name reference declared
+	// without one (declare -n r; r=VALUE): VALUE is the name r then
+	// refers to, whose subscript bash evaluates at every use.
+	refHook func(sc *scope, name string, value word.Word)
 	// lastpipe: shopt -s lastpipe anywhere, so a pipeline's last command
 	// may run in the shell itself. paramsDeferred: a trap handler sets
 	// the positional parameters.

@@ -148,7 +148,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 	if streamable(src) && !may.second {
 		w := newWalker(opts)
 		w.may, may.src = may, src
-		may.stored, may.exportHook = w.storedHook, w.exportWrite
+		may.stored, may.exportHook, may.refHook = w.storedHook, w.exportWrite, w.refBound
 		if ok := w.walkStream(src); ok {
 			return w.finish()
 		}
@@ -178,7 +178,7 @@ func parseWith(src string, opts Options, may *mayState) (res *Result, err error)
 		may.keyword = may.keyword || w.startOption("keyword")
 		may.physical = may.physical || w.startOption("physical")
 	}
-	may.stored, may.exportHook = w.storedHook, w.exportWrite
+	may.stored, may.exportHook, may.refHook = w.storedHook, w.exportWrite, w.refBound
 	f, perr := w.parse(src, syntax.LangBash)
 	if perr != nil {
 		return nil, perr
@@ -224,6 +224,17 @@ func newWalker(opts Options) *walker {
 		}
 	}
 	return w
+}
+
+// refBound judges the value that binds a name reference declared without
+// one (scope.put): a name whose subscript bash evaluates as arithmetic
+// wherever the reference is used (a red team's declare -n r;
+// r='a[$(cmd)]'; echo $r).
+func (w *walker) refBound(sc *scope, name string, value word.Word) {
+	if w.checking {
+		return
+	}
+	w.varNameArg(sc, value, "the name reference "+name)
 }
 
 // storedHook is the walker's part of scope.store: whatever wrote a

@@ -1346,6 +1346,8 @@ func (w *walker) cd(sc *scope, name string, argv []word.Word, cdpath cdpathState
 	prev := sc.cwd
 	if physical && name == "cd" {
 		defer w.physicalCwd(sc, prev, args)
+	} else {
+		defer w.fallbackCwd(sc, prev, args)
 	}
 	if name == "popd" {
 		sc.cwd = Cwd{Unknown: true, Data: true} // a directory the text pushed
@@ -1487,6 +1489,48 @@ func (w *walker) physicalCwd(sc *scope, prev Cwd, args []word.Word) {
 			return
 		}
 		dirs = append(dirs, real)
+	}
+	sc.cwd.Dirs = uniq(dirs)
+}
+
+// fallbackCwd adds where a logical cd may land instead: when the
+// directory it names with .. (o/../in, o a link) does not exist as
+// written, bash's cd tries chdir(2) on the operand itself, which the
+// kernel resolves through the link (a red team's cd k/../projects, k a
+// link into ~/.claude). The logical directory stays too: the text may
+// make it first.
+func (w *walker) fallbackCwd(sc *scope, prev Cwd, args []word.Word) {
+	if sc.cwd.Unknown || len(args) == 0 {
+		return
+	}
+	t, ok := args[0].Static()
+	if !ok || t == "-" || !slices.Contains(strings.Split(t, "/"), "..") {
+		return
+	}
+	dirs := sc.cwd.Dirs
+	for _, d := range sc.cwd.Dirs {
+		if _, err := os.Stat(d); err == nil {
+			continue
+		}
+		raw := t
+		if !filepath.IsAbs(t) {
+			raw = ""
+			for _, p := range prev.Dirs {
+				if filepath.Join(p, t) == d {
+					raw = p + "/" + t
+					break
+				}
+			}
+		}
+		if raw == "" {
+			sc.cwd = Cwd{Unknown: true, Data: sc.cwd.Data}
+			return
+		}
+		// Not there either: the text makes it, and a link it makes on the
+		// way asks where it is made.
+		if real, err := filepath.EvalSymlinks(raw); err == nil {
+			dirs = append(dirs, real)
+		}
 	}
 	sc.cwd.Dirs = uniq(dirs)
 }
@@ -2007,6 +2051,22 @@ func (w *walker) decl(sc *scope, c *syntax.DeclClause) {
 			if cased && word.IsName(n) {
 				sc.markCased(n)
 			}
+			if integer && word.IsName(n) {
+				// declare -i "n", 'n=a[$(cmd)]', "$v": the attribute as for
+				// a bare name, and a value evaluated as arithmetic (a red
+				// team's).
+				st := sc.varState(n)
+				st.integer = true
+				sc.store(n, st)
+				if w.may.deferred > 0 && !w.may.second {
+					w.may.intDef[n] = true
+				}
+				if hasVal {
+					w.arithText(sc, word.FromLit(val), variant+" -i "+n)
+					sc.setNumeric(n)
+					return
+				}
+			}
 			if hasVal && word.IsName(n) {
 				sc.set(n, word.FromLit(val))
 				assigns = append(assigns, Assign{Name: n, Value: word.FromLit(val)})
@@ -2274,7 +2334,9 @@ func (w *walker) wrapped(sc *scope, cmd *Cmd, prog string, bg bool) {
 	if in.Cwd != nil || in.CwdUnknown {
 		isc = sc.clone()
 		if t, ok := staticPtr(in.Cwd); ok {
-			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit(t)}, cdpathOff, nil) // chdir(2): no CDPATH
+			// chdir(2): no CDPATH, and the kernel resolves links (env -C
+			// o/.. with o a link goes to o's target's parent: cd -P).
+			w.cd(isc, "cd", []word.Word{word.FromLit("cd"), word.FromLit("-P"), word.FromLit("--"), word.FromLit(t)}, cdpathOff, nil)
 			isc.cdFallback = nil
 		} else {
 			isc.cwd = Cwd{Unknown: true, Data: in.Cwd != nil && in.Cwd.HasData() || sc.cwd.Data}

@@ -684,6 +684,13 @@ func (sc *scope) put(name string, st varState) {
 		}
 		if !cur.refBound {
 			// declare -n r; r=a: the value names the variable r refers to.
+			if sc.may != nil && sc.may.refHook != nil {
+				v := st.val
+				if st.unknown || st.unset || st.elems != nil {
+					v = word.Unknown("$" + name)
+				}
+				sc.may.refHook(sc, name, v)
+			}
 			t, ok := st.val.Static()
 			if st.unknown || st.unset || st.elems != nil || !ok {
 				t = ""

@@ -357,6 +357,16 @@ func (w *walker) compound(sc *scope, c syntax.Command, in *Input) {
 			w.differential(call.Pos(), "assignment words after the command name of a coproc (the parser moves them before it)")
 			return
 		}
+		if c.Name != nil && st == c.Stmt {
+			// bash expands the NAME word in this shell before it checks it
+			// is a name: coproc $(cmd) { …; } runs cmd (a red team's).
+			v := w.value(sc, c.Name, wctx{noSplit: true})
+			if s, ok := v.Static(); !ok || !word.IsName(s) {
+				arr = ""
+			} else {
+				arr = s
+			}
+		}
 		w.stmt(sc.clone(), st, nil)
 		// The coprocess's file descriptors and pid: numbers.
 		if word.IsName(arr) {

@@ -48,6 +48,13 @@ func New() Resolver {
 		parent := resolve(filepath.Dir(path), depth)
 		here := filepath.Join(parent.real, filepath.Base(path))
 		e := entry{here, false, ""}
+		if parent.into != "" || fdDir(parent.real) {
+			// /dev/fd/3, /proc/self/fd/3: the command's open files, not
+			// this process's (a red team's exec 3<~/.claude; echo >
+			// /dev/fd/3/settings.json was read as one of the guard's).
+			cache[path] = e
+			return e
+		}
 		if parent.exists {
 			if fi, err := os.Lstat(here); err == nil {
 				e.exists = true
@@ -97,6 +104,16 @@ func New() Resolver {
 		// A link to / leads to / (r -> /; rm -rf r/ empties the root).
 		return cur.real, true
 	}
+}
+
+// fdDir reports a directory of a process's open files under /proc.
+func fdDir(p string) bool {
+	rest, ok := strings.CutPrefix(p, "/proc/")
+	if !ok {
+		return false
+	}
+	parts := strings.Split(rest, "/")
+	return len(parts) == 2 && parts[1] == "fd" || len(parts) == 4 && parts[1] == "task" && parts[3] == "fd"
 }
 
 // Join puts a relative path below dir as the kernel reads it, without

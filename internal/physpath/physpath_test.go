@@ -120,3 +120,21 @@ func FuzzAgainstTheKernel(f *testing.F) {
 		}
 	})
 }
+
+// A process's open files are the command's, not this process's: below
+// /dev/fd/N and /proc/self/fd/N nothing is looked up here (a red team's
+// /dev/fd/3/settings.json, read through the guard's own fd 3).
+func TestOpenFilesNotOurs(t *testing.T) {
+	f, err := os.Open(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	n := strconv.Itoa(int(f.Fd()))
+	r := New()
+	for _, p := range []string{"/dev/fd/" + n + "/x", "/proc/self/fd/" + n + "/x", "/proc/thread-self/fd/" + n + "/x"} {
+		if real, ok := r(p); ok && !strings.Contains(real, "/fd/"+n) {
+			t.Errorf("%s resolved to %s, through this process's descriptor", p, real)
+		}
+	}
+}
