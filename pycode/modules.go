@@ -247,7 +247,7 @@ var pathReaders = sync.OnceValue(func() map[string]bool {
 // whole module after os.path.zz, a red team's): never followed.
 var frameAttrs = sync.OnceValue(func() map[string]bool {
 	return map[string]bool{
-		"obj": true,
+		"obj":       true,
 		"f_globals": true, "f_locals": true, "f_builtins": true, "f_back": true, "f_code": true, "tb_frame": true,
 		"tb_next": true, "gi_frame": true, "gi_code": true, "cr_frame": true, "cr_code": true, "ag_frame": true,
 		"ag_code": true, "co_code": true, "func_globals": true, "gi_yieldfrom": true, "cr_await": true,
