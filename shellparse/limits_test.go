@@ -113,8 +113,11 @@ func TestRereadSubstitutionsLinear(t *testing.T) {
 	} {
 		nest := func(depth int) string {
 			s := "x"
-			for range depth {
-				s = strings.ReplaceAll(layer, "X", s)
+			for i := range depth {
+				// A heredoc's delimiter of its own at each depth: bash
+				// ends an outer body at the first line that is its
+				// delimiter, an inner one's too.
+				s = strings.ReplaceAll(strings.ReplaceAll(layer, "E", "E"+strconv.Itoa(i)), "X", s)
 			}
 			return "cat " + s
 		}

@@ -696,6 +696,17 @@ func heredocSplit(f *syntax.File, src string) *ParseError {
 					Reason: "a heredoc delimiter split by a backslash-newline: bash ends the heredoc there and runs the lines after it, the parser does not"}
 				return false
 			}
+			if cmp == delim && j < len(lines)-1 {
+				// A line of the body as the parser read it (before the
+				// last, the parser's own delimiter line) is the
+				// delimiter: an expansion in the body (${x:-, $(echo ",
+				// a heredoc inside $(…)) ran on past it for the parser;
+				// bash ends the body at that line, whatever is open (a
+				// red team's).
+				found = &ParseError{Pos: Pos{int(r.Hdoc.Pos().Line()) - back + i, 1}, Differential: true,
+					Reason: "a heredoc's body holds its delimiter inside an expansion that goes on past it: bash ends the heredoc at that line and runs the lines after it, the parser does not"}
+				return false
+			}
 			i = j
 		}
 		return true

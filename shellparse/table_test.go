@@ -756,6 +756,11 @@ func TestDifferentials(t *testing.T) {
 		// by one (a red team's).
 		"cat <<EOF\n\\\nEOF\nrm x\nEOF",
 		"cat <<\\\n-EOF\n\tEOF\nrm x\nEOF",
+		// The delimiter inside an expansion the parser runs on past it:
+		// bash ends the body at that line (a red team's).
+		"cat <<EOF\n${x:-\nEOF\nrm x\n}\nEOF",
+		"cat <<EOF\n$(echo \"\nEOF\nrm x\n\")\nEOF",
+		"cat <<EOF\n$(cat <<'X'\nEOF\nrm x\nX\n)\nEOF",
 		// D4b: a delimiter quoted only in part is quoted to bash, not to
 		// mvdan.cc/sh, which joined x\<newline>EOF and read rm x as the
 		// body (a red team's python heredoc); $'…' escapes likewise name
