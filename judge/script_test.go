@@ -175,7 +175,8 @@ func TestLocalPrograms(t *testing.T) {
 		{"echo x > /dev/stdout; echo y >&2", "/usr/bin:/bin", "allow", ""},
 		// PATH not known here may be the working directory, which has an ls.
 		{"unset PATH; ls", "/usr/bin:/bin", "ask", "is a program file in"},
-		{"read PATH <<< .; ls", "/usr/bin:/bin", "ask", "is a program file in"},
+		// read PATH: a value the text gives, not the inherited one.
+		{"read PATH <<< .; ls", "/usr/bin:/bin", "ask", "PATH is set to include"},
 		{"f(){ local PATH; ls; }; f", "/usr/bin:/bin", "ask", "is a program file in"},
 		{"declare -A BASH_CMDS; BASH_CMDS[cat]=./ls; cat notes.txt", "/usr/bin:/bin", "ask", "BASH_CMDS"},
 		{"exec 3<bin; /dev/fd/3/ls", "/usr/bin:/bin", "ask", "a directory the shell has open"},
@@ -586,6 +587,11 @@ func TestRedTeamEleven(t *testing.T) {
 		{"cd ext/../in && touch x", "ask"},
 		{"cd ext/.. && touch x", "allow"},
 		{"exec 3<~/.claude; echo x > /dev/fd/3/settings.json", "ask"},
+		{"cd ext/../in/.. && touch x", "ask"},
+		{"command declare -i n; n='a[$(touch pwned)]'", "ask"},
+		{"read PATH < p.txt; ls", "ask"},
+		{"exec {PATH}>/dev/null; ls", "ask"},
+		{"PATH=/usr/bin:$PATH; ls", "allow"},
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {
 			return map[string]string{"PATH": "/usr/bin:/bin", "HOME": home}[k]

@@ -195,6 +195,12 @@ func (w *walker) declareCall(sc *scope, cmd *Cmd, name string) {
 	for _, a := range argv[1:] {
 		if t, ok := a.Static(); ok && strings.HasPrefix(t, "-") {
 			exporting = exporting || strings.Contains(t, "x")
+			if strings.ContainsAny(t, "inlu") {
+				// builtin declare -i n, command declare -n r: attributes
+				// that make later values arithmetic, names or other
+				// text, which only the declaration syntax follows.
+				w.dataAsCode(name + " called as a plain command (builtin, command, quoted) with " + t + ": the attributes it gives are not followed here")
+			}
 			continue
 		}
 		w.varNameArg(sc, a, name)

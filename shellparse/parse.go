@@ -248,7 +248,10 @@ func (w *walker) storedHook(sc *scope, name string, st varState, via bool) {
 	defer func() { w.storing = false }()
 	val := st.val
 	if st.unknown || len(st.elems) > 1 {
-		val = word.Unknown("$" + name)
+		// Not "$NAME": that is the value the guard was started with
+		// (untrustedPath keeps an inherited $PATH), which read PATH,
+		// printf -v PATH or ((PATH=11)) does not give (a red team's).
+		val = word.Unknown("(a value of " + name + " the text gives)")
 	}
 	if st.integer && !st.unset {
 		for _, e := range append([]word.Word{val}, st.elems...) {

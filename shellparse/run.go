@@ -1509,9 +1509,6 @@ func (w *walker) fallbackCwd(sc *scope, prev Cwd, args []word.Word) {
 	}
 	dirs := sc.cwd.Dirs
 	for _, d := range sc.cwd.Dirs {
-		if _, err := os.Stat(d); err == nil {
-			continue
-		}
 		raw := t
 		if !filepath.IsAbs(t) {
 			raw = ""
@@ -1526,6 +1523,9 @@ func (w *walker) fallbackCwd(sc *scope, prev Cwd, args []word.Word) {
 			sc.cwd = Cwd{Unknown: true, Data: sc.cwd.Data}
 			return
 		}
+		if logicalDirs(raw) {
+			continue
+		}
 		// Not there either: the text makes it, and a link it makes on the
 		// way asks where it is made.
 		if real, err := filepath.EvalSymlinks(raw); err == nil {
@@ -1533,6 +1533,28 @@ func (w *walker) fallbackCwd(sc *scope, prev Cwd, args []word.Word) {
 		}
 	}
 	sc.cwd.Dirs = uniq(dirs)
+}
+
+// logicalDirs reports whether bash's logical cd finds path: each prefix
+// before a .. is a directory as written (cd lnk/../outside/.. falls back
+// to chdir(2) when proj/outside is not there, a red team's), and so is
+// the whole.
+func logicalDirs(path string) bool {
+	cur := "/"
+	for _, c := range strings.Split(path, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			if fi, err := os.Stat(cur); err != nil || !fi.IsDir() {
+				return false
+			}
+			cur = filepath.Dir(cur)
+		default:
+			cur = filepath.Join(cur, c)
+		}
+	}
+	fi, err := os.Stat(cur)
+	return err == nil && fi.IsDir()
 }
 
 func first(ss []string) string {

@@ -122,7 +122,8 @@ func TestScriptsByContent(t *testing.T) {
 		{"bash onpath.sh", []string{"bash onpath.sh", "echo from-cwd via=script onpath.sh:1"}},
 		{"PATH=/opt/bin; source lib2.sh", []string{"PATH=/opt/bin", "source lib2.sh", "echo from-opt via=script lib2.sh:1"}},
 		{`eval "$x"; source onpath.sh`, []string{"eval ⟨$x⟩ OPAQUE", "source onpath.sh OPAQUE"}},
-		{"PATH=$x; source lib2.sh", []string{"PATH=⟨$x⟩ OPAQUE", "PATH=⟨$x⟩", "source lib2.sh OPAQUE"}},
+		// A script not read may set PATH to anything: that asks too.
+		{"PATH=$x; source lib2.sh", []string{"PATH=⟨$x⟩ OPAQUE", "PATH=⟨$x⟩", "source lib2.sh OPAQUE", "PATH=⟨(a value of PATH the text gives)⟩ OPAQUE"}},
 		{"bash -c 'PATH=/x:$PATH; bash -c \"source onpath.sh\"'", []string{"bash -c 'PATH=/x:$PATH; bash -c \"source onpath.sh\"'", "PATH=⟨/x:$PATH⟩ via=shell bash",
 			"bash -c 'source onpath.sh' via=shell bash", "source onpath.sh via=shell bash>shell bash OPAQUE"}},
 		// What cannot be read stays opaque (or, run directly, a program

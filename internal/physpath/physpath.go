@@ -38,6 +38,29 @@ func New() Resolver {
 	}
 	cache := map[string]entry{"/": {"/", true, ""}}
 	var resolve func(path string, depth int) entry
+	// walk follows path's components from cur as the kernel does: a ".."
+	// after a link leads to its target's parent. It reports false for a
+	// ".." after a component that is not there.
+	var walk func(cur entry, path string, depth int) (entry, bool)
+	walk = func(cur entry, path string, depth int) (entry, bool) {
+		for _, c := range strings.Split(path, "/") {
+			switch c {
+			case "", ".":
+			case "..":
+				if !cur.exists {
+					return cur, false
+				}
+				if cur.into != "" {
+					cur = resolve(filepath.Dir(cur.into), depth)
+					break
+				}
+				cur = entry{filepath.Dir(cur.real), true, ""}
+			default:
+				cur = resolve(filepath.Join(cur.real, c), depth)
+			}
+		}
+		return cur, true
+	}
 	resolve = func(path string, depth int) entry {
 		if e, ok := cache[path]; ok {
 			return e
@@ -59,7 +82,8 @@ func New() Resolver {
 			if fi, err := os.Lstat(here); err == nil {
 				e.exists = true
 				if fi.Mode()&os.ModeSymlink != 0 {
-					target, err := os.Readlink(here)
+					raw, err := os.Readlink(here)
+					target := raw
 					if err == nil && !filepath.IsAbs(target) {
 						target = filepath.Join(parent.real, target)
 					}
@@ -67,7 +91,18 @@ func New() Resolver {
 					// no further (pfd -> /proc/self/fd: pfd/255 is bash's
 					// script).
 					if target = filepath.Clean(target); err == nil && target != "/proc" && !strings.HasPrefix(target, "/proc/") {
-						e = resolve(target, depth+1)
+						// The target's components as written, from the
+						// link's directory: up -> lnk/.. is lnk's target's
+						// parent, not the link's directory (a red team's).
+						start := parent
+						if filepath.IsAbs(raw) {
+							start = entry{"/", true, ""}
+						}
+						if r, ok := walk(start, raw, depth+1); ok {
+							e = r
+						} else {
+							e = entry{here, false, ""}
+						}
 					} else if err == nil && !strings.HasPrefix(here, "/dev/") {
 						e = entry{target, false, ""}
 					} else if err == nil {
@@ -83,23 +118,9 @@ func New() Resolver {
 		if !filepath.IsAbs(path) {
 			return "", false
 		}
-		cur := entry{"/", true, ""}
-		for _, c := range strings.Split(path, "/") {
-			switch c {
-			case "", ".":
-			case "..":
-				if !cur.exists {
-					// What is not there yet may be made a link first.
-					return "", false
-				}
-				if cur.into != "" {
-					cur = resolve(filepath.Dir(cur.into), 0)
-					break
-				}
-				cur = entry{filepath.Dir(cur.real), true, ""}
-			default:
-				cur = resolve(filepath.Join(cur.real, c), 0)
-			}
+		cur, ok := walk(entry{"/", true, ""}, path, 0)
+		if !ok {
+			return "", false // what is not there yet may be made a link first
 		}
 		// A link to / leads to / (r -> /; rm -rf r/ empties the root).
 		return cur.real, true

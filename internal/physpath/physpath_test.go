@@ -33,6 +33,7 @@ func tree(t testing.TB) string {
 		"dang":  "nowhere/deep",
 		"loop":  "loop",
 		"root":  "/",
+		"lu":    "l/..", // l's target's parent: a/b, not the root
 	} {
 		if err := os.Symlink(target, filepath.Join(root, link)); err != nil {
 			t.Fatal(err)
@@ -63,6 +64,7 @@ func TestAgainstTheKernel(t *testing.T) {
 	for _, p := range []string{
 		"l/../f", "l/../../x/f", "l/../..", "a/r/../c/f", "a/r/../../x/f", "a/b/u/../a/x/f", "a/b/u/f",
 		"lf/..", "a/b/c/../../x/f", "l/./../c/f", "l//../c", "a/../l/../c/f", "loop/..", "l/../../../d/f",
+		"lu/c/f", "lu/../x/f", "lu",
 		"root", "root/", "root/..", "root/tmp/..",
 	} {
 		got, ok := New()(root + "/" + p)
