@@ -41,8 +41,7 @@ func New() Resolver {
 	// walk follows path's components from cur as the kernel does: a ".."
 	// after a link leads to its target's parent. It reports false for a
 	// ".." after a component that is not there.
-	var walk func(cur entry, path string, depth int) (entry, bool)
-	walk = func(cur entry, path string, depth int) (entry, bool) {
+	walk := func(cur entry, path string, depth int) (entry, bool) {
 		for _, c := range strings.Split(path, "/") {
 			switch c {
 			case "", ".":
