@@ -407,7 +407,7 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		}
 		return nil, pe
 	}
-	if strings.Contains(src, "\\\n") && strings.Contains(src, "#") {
+	if mayContinueComment(src) {
 		if pe := commentContinued(src, lang); pe != nil {
 			return nil, pe
 		}
@@ -419,6 +419,24 @@ func (w *walker) parse(src string, lang syntax.LangVariant) (*syntax.File, *Pars
 		return nil, d
 	}
 	return f, nil
+}
+
+// mayContinueComment reports a line with a # on it that ends in a
+// backslash-newline: only such text can hold a comment the parser
+// continues, and only it pays commentContinued's second reading (scripts
+// with continued lines and comments elsewhere are common).
+func mayContinueComment(src string) bool {
+	for rest := src; ; {
+		i := strings.Index(rest, "\\\n")
+		if i < 0 {
+			return false
+		}
+		start := strings.LastIndexByte(rest[:i], '\n') + 1
+		if strings.IndexByte(rest[start:i], '#') >= 0 {
+			return true
+		}
+		rest = rest[i+2:]
+	}
 }
 
 // commentContinued refuses a comment that ends in a backslash inside a
@@ -1035,14 +1053,7 @@ func (w *walker) promptString(sc *scope, s, what string, later bool) {
 			w.code(sc, "echo "+promptWord(t), Step{Kind: "prompt expansion of " + what})
 			continue
 		}
-		w.may.deferred++
-		w.may.inTrap++
-		if !w.may.second {
-			w.may.trapped = true
-		}
-		w.code(sc.clone(), "echo "+promptWord(t), Step{Kind: "prompt expansion of " + what})
-		w.may.inTrap--
-		w.may.deferred--
+		w.anyTimeCode(sc, "echo "+promptWord(t), Step{Kind: "prompt expansion of " + what})
 	}
 }
 

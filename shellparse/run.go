@@ -919,14 +919,20 @@ func (w *walker) trapCmd(sc *scope, argv []word.Word) {
 			break
 		}
 	}
-	// The handler runs later, with whatever state holds then: its reads
-	// and writes are deferred (may.go).
+	w.anyTimeCode(sc, text, Step{Kind: "trap", Argv: word.Strings(argv)})
+}
+
+// anyTimeCode walks code bash runs later, at any time, with whatever
+// state holds then (a trap's handler, a prompt PS0–PS4): its reads and
+// writes are deferred (may.go), and its programs run after whatever the
+// text exports.
+func (w *walker) anyTimeCode(sc *scope, text string, layer Step) {
 	w.may.deferred++
 	w.may.inTrap++
 	if !w.may.second {
-		w.may.trapped = true // its programs run after whatever the text exports
+		w.may.trapped = true
 	}
-	w.code(sc.clone(), text, Step{Kind: "trap", Argv: word.Strings(argv)})
+	w.code(sc.clone(), text, layer)
 	w.may.inTrap--
 	w.may.deferred--
 }
