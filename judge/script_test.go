@@ -591,6 +591,8 @@ func TestRedTeamEleven(t *testing.T) {
 		{"command declare -i n; n='a[$(touch pwned)]'", "ask"},
 		{"read PATH < p.txt; ls", "ask"},
 		{"exec {PATH}>/dev/null; ls", "ask"},
+		{"{ PATH=/dev/fd/3:$PATH; ls; } 3<a", "ask"},
+		{"PATH=/proc/1/cwd:$PATH; ls", "ask"},
 		{"PATH=/usr/bin:$PATH; ls", "allow"},
 	} {
 		res := judge.Judge(pol, judge.Request{Source: r.cmd, Cwd: proj, Getenv: func(k string) string {

@@ -469,6 +469,13 @@ func (w *walker) untrustedPath(sc *scope, v word.Word) (string, bool) {
 		if !known {
 			return d, true
 		}
+		if c := filepath.Clean(d); c == "/dev/stdin" || strings.HasPrefix(c, "/dev/fd") || strings.HasPrefix(c, "/proc/") ||
+			strings.HasPrefix(real, "/dev/fd") || strings.HasPrefix(real, "/proc/") {
+			// An open file of the shell's (PATH=/dev/fd/3 with 3<bin, a
+			// red team's) or of another process (/proc/1/cwd): any
+			// directory.
+			return d, true
+		}
 		for _, p := range []string{filepath.Clean(d), real} {
 			if physpath.HasDotDot(d) && p != real {
 				continue // cleaned as text, it names another place
